@@ -1,0 +1,315 @@
+//! One source of truth for configuration.
+//!
+//! Each component's parameters are one serde struct here, with its default,
+//! its unit in the field name and a doc comment (gem5 style). A raw config is
+//! a TOML table built from a preset, a file or a dict, with `--set
+//! dotted.key=value` overrides applied on top ([`RawConfig`]); it is then
+//! deserialized with unknown keys rejected (the error lists the valid ones)
+//! and validated into a [`ResolvedConfig`] that carries derived geometry.
+//! [`ResolvedConfig::to_toml`] writes it sorted, beside every result.
+//!
+//! Python never re-declares a default: it hands tables and overrides here.
+
+mod presets;
+mod ssd;
+mod workload;
+
+pub use presets::{preset, preset_names, PRESETS};
+pub use ssd::{transfer_ns, Allocation, FtlConfig, GcVictim, GeometryConfig, SsdConfig, TimingConfig};
+pub use workload::{
+    AddressPattern, ArrivalProcess, OutOfRange, RequestTuple, SizeDistribution, SizeKind,
+    SyntheticConfig, TraceConfig, TraceFormat, WorkloadConfig,
+};
+
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+
+/// Run-wide settings.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct SimConfig {
+    /// Seed of every random stream of the run (workload, preconditioning).
+    pub seed: u64,
+    /// Stop after this many host requests have completed (0 = no limit).
+    pub max_requests: u64,
+}
+
+impl Default for SimConfig {
+    fn default() -> Self {
+        Self { seed: 1, max_requests: 0 }
+    }
+}
+
+/// Aging the drive before the measured run starts.
+///
+/// The CR5M paper measures at 0-85 % initial use; DiskSim and MQSim users
+/// precondition by hand. The fill is sequential over logical pages, then
+/// uniformly random overwrites of the filled pages age the block layout.
+/// Preconditioning takes no simulated time; device counters are reset after
+/// it, block erase counts (the wear) are kept.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct PreconditionConfig {
+    /// Fraction of the logical space written sequentially before the run (0..=1).
+    pub fill_fraction: f64,
+    /// Random overwrites after the fill, as a multiple of the filled pages
+    /// (1.0 = as many overwrites as filled pages).
+    pub random_overwrite_factor: f64,
+}
+
+impl Default for PreconditionConfig {
+    fn default() -> Self {
+        Self { fill_fraction: 0.0, random_overwrite_factor: 0.0 }
+    }
+}
+
+/// What the report measures beyond the fixed host and device statistics.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct MetricsConfig {
+    /// Width of one time-series bucket in ns; 0 = choose so the run spans
+    /// about 100 buckets (decided after the run from its duration).
+    pub interval_ns: u64,
+    /// Bins of the per-block erase-count histogram.
+    pub erase_histogram_bins: u32,
+}
+
+impl Default for MetricsConfig {
+    fn default() -> Self {
+        Self { interval_ns: 0, erase_histogram_bins: 20 }
+    }
+}
+
+/// A complete simulation configuration.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    /// Run-wide settings.
+    pub sim: SimConfig,
+    /// The SSD under test.
+    pub ssd: SsdConfig,
+    /// Drive aging before the run.
+    pub precondition: PreconditionConfig,
+    /// Report options.
+    pub metrics: MetricsConfig,
+    /// The I/O the host issues.
+    pub workload: WorkloadConfig,
+}
+
+/// A configuration before validation: a TOML table with overrides applied.
+#[derive(Clone, Debug, Default)]
+pub struct RawConfig {
+    table: toml::Table,
+}
+
+impl RawConfig {
+    /// An empty table: every parameter at its default.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Parses TOML text; `origin` names the file or preset in errors.
+    pub fn from_toml_str(text: &str, origin: &str) -> Result<Self> {
+        let table: toml::Table = text
+            .parse()
+            .map_err(|e: toml::de::Error| Error::config("<root>", format!("{origin}: {e}")))?;
+        Ok(Self { table })
+    }
+
+    /// Reads a TOML file.
+    pub fn from_file(path: &std::path::Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
+        Self::from_toml_str(&text, &path.display().to_string())
+    }
+
+    /// A packaged preset by name (see [`preset_names`]).
+    pub fn from_preset(name: &str) -> Result<Self> {
+        let text = preset(name).ok_or_else(|| {
+            Error::config("<preset>", format!("unknown preset `{name}`; valid: {}", preset_names().join(", ")))
+        })?;
+        Self::from_toml_str(text, &format!("preset {name}"))
+    }
+
+    /// Parses JSON text (how Python hands over a dict).
+    pub fn from_json_str(text: &str) -> Result<Self> {
+        let table: toml::Table = serde_json::from_str(text)
+            .map_err(|e| Error::config("<root>", format!("not a table of settings: {e}")))?;
+        Ok(Self { table })
+    }
+
+    /// Deep-merges `other` over `self` (tables merge, other values replace).
+    pub fn merge(&mut self, other: &RawConfig) {
+        merge_tables(&mut self.table, &other.table);
+    }
+
+    /// Applies one `dotted.key=value` override; the value is read as TOML
+    /// (`4096`, `0.15`, `true`, `"greedy"`, `[1, 2]`) and, failing that, as a
+    /// bare string.
+    pub fn set(&mut self, assignment: &str) -> Result<()> {
+        let (key, value) = assignment.split_once('=').ok_or_else(|| {
+            Error::config(assignment, "an override must look like `dotted.key=value`")
+        })?;
+        self.set_value(key.trim(), parse_value(value.trim()))
+    }
+
+    /// Sets `dotted.key` to `value`, creating intermediate tables.
+    pub fn set_value(&mut self, key: &str, value: toml::Value) -> Result<()> {
+        let parts: Vec<&str> = key.split('.').collect();
+        if parts.iter().any(|p| p.is_empty()) {
+            return Err(Error::config(key, "empty component in dotted key"));
+        }
+        let mut table = &mut self.table;
+        for (depth, part) in parts[..parts.len() - 1].iter().enumerate() {
+            let entry = table
+                .entry(part.to_string())
+                .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+            table = entry.as_table_mut().ok_or_else(|| {
+                Error::config(parts[..=depth].join("."), "is a value, not a table of settings")
+            })?;
+        }
+        table.insert(parts[parts.len() - 1].to_string(), value);
+        Ok(())
+    }
+
+    /// The raw table.
+    pub fn table(&self) -> &toml::Table {
+        &self.table
+    }
+
+    /// Deserializes (unknown keys rejected, naming the valid ones) and validates.
+    pub fn resolve(&self) -> Result<ResolvedConfig> {
+        let mut table = self.table.clone();
+        default_workload_kind(&mut table);
+        let value = toml::Value::Table(table);
+        let config: Config = serde_path_to_error::deserialize(value).map_err(|e| {
+            let path = e.path().to_string();
+            let key = if path == "." { "<root>".to_string() } else { path };
+            Error::config(key, e.into_inner().to_string())
+        })?;
+        ResolvedConfig::new(config)
+    }
+}
+
+/// A `[workload]` table without `kind` takes the default workload's kind.
+fn default_workload_kind(table: &mut toml::Table) {
+    if let Some(toml::Value::Table(w)) = table.get_mut("workload") {
+        if !w.contains_key("kind") {
+            if let Ok(toml::Value::Table(d)) = toml::Value::try_from(WorkloadConfig::default()) {
+                if let Some(kind) = d.get("kind") {
+                    w.insert("kind".into(), kind.clone());
+                }
+            }
+        }
+    }
+}
+
+fn parse_value(text: &str) -> toml::Value {
+    format!("v = {text}")
+        .parse::<toml::Table>()
+        .ok()
+        .and_then(|mut t| t.remove("v"))
+        .unwrap_or_else(|| toml::Value::String(text.to_string()))
+}
+
+fn merge_tables(base: &mut toml::Table, over: &toml::Table) {
+    for (key, value) in over {
+        match (base.get_mut(key), value) {
+            (Some(toml::Value::Table(b)), toml::Value::Table(o)) => merge_tables(b, o),
+            _ => {
+                base.insert(key.clone(), value.clone());
+            }
+        }
+    }
+}
+
+/// Quantities derived from the SSD geometry during validation.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct DerivedGeometry {
+    /// Dies in the drive (channels × chips × dies per chip).
+    pub dies: u32,
+    /// Planes in the drive.
+    pub planes: u32,
+    /// Flash blocks in the drive.
+    pub blocks: u64,
+    /// Physical flash pages.
+    pub physical_pages: u64,
+    /// Pages the host can address (physical less over-provisioning).
+    pub logical_pages: u64,
+    /// Host-visible capacity in bytes.
+    pub capacity_bytes: u64,
+    /// Free blocks per plane below which garbage collection runs.
+    pub gc_threshold_blocks: u32,
+    /// Time to move one page over a channel, ns.
+    pub page_transfer_ns: u64,
+}
+
+/// A validated configuration with its derived quantities.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResolvedConfig {
+    /// The configuration, every field filled in.
+    pub config: Config,
+    /// Derived geometry of the SSD.
+    pub geometry: DerivedGeometry,
+}
+
+impl ResolvedConfig {
+    /// Validates `config` and derives its geometry.
+    pub fn new(config: Config) -> Result<Self> {
+        let geometry = config.ssd.validate()?;
+        config.workload.validate()?;
+        validate_precondition(&config.precondition)?;
+        Ok(Self { config, geometry })
+    }
+
+    /// The resolved configuration as sorted TOML, with a `[derived]` table,
+    /// for writing beside results.
+    pub fn to_toml(&self) -> String {
+        let mut table = toml::Table::try_from(&self.config).unwrap_or_default();
+        if let Ok(derived) = toml::Table::try_from(&self.geometry) {
+            table.insert("derived".into(), toml::Value::Table(derived));
+        }
+        toml::to_string(&table).unwrap_or_default()
+    }
+}
+
+fn validate_precondition(p: &PreconditionConfig) -> Result<()> {
+    if !(0.0..=1.0).contains(&p.fill_fraction) {
+        return Err(Error::config("precondition.fill_fraction", "must lie in [0, 1]"));
+    }
+    if !(p.random_overwrite_factor >= 0.0 && p.random_overwrite_factor.is_finite()) {
+        return Err(Error::config("precondition.random_overwrite_factor", "must be a finite number >= 0"));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_key_lists_valid_ones() {
+        let mut raw = RawConfig::new();
+        raw.set("ssd.geometry.chanels=4").expect("override parses");
+        let err = raw.resolve().expect_err("unknown key must be rejected").to_string();
+        assert!(err.contains("ssd.geometry"), "{err}");
+        assert!(err.contains("chanels") && err.contains("channels"), "{err}");
+    }
+
+    #[test]
+    fn overrides_parse_toml_values() {
+        let mut raw = RawConfig::new();
+        raw.set("ssd.geometry.channels=4").expect("int");
+        raw.set("ssd.ftl.gc_victim=cost_benefit").expect("bare string");
+        let resolved = raw.resolve().expect("valid");
+        assert_eq!(resolved.config.ssd.geometry.channels, 4);
+        assert_eq!(resolved.config.ssd.ftl.gc_victim, GcVictim::CostBenefit);
+    }
+
+    #[test]
+    fn every_preset_resolves() {
+        for name in preset_names() {
+            RawConfig::from_preset(name).and_then(|r| r.resolve()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+    }
+}

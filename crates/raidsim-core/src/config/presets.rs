@@ -1,0 +1,22 @@
+//! Presets: every device and set-up the papers use, shipped as TOML data.
+//!
+//! Each file in `crates/raidsim-core/presets/` opens with a comment citing
+//! its source. A preset is a partial config merged over the defaults.
+
+/// `(name, TOML text)` of every packaged preset.
+pub const PRESETS: &[(&str, &str)] = &[
+    ("stripe-unit-table5", include_str!("../../presets/stripe-unit-table5.toml")),
+    ("cr5m-table1", include_str!("../../presets/cr5m-table1.toml")),
+    ("erasure-code-table6", include_str!("../../presets/erasure-code-table6.toml")),
+    ("disksim-ssd-validation", include_str!("../../presets/disksim-ssd-validation.toml")),
+];
+
+/// The TOML text of a preset.
+pub fn preset(name: &str) -> Option<&'static str> {
+    PRESETS.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+}
+
+/// Names of all presets.
+pub fn preset_names() -> Vec<&'static str> {
+    PRESETS.iter().map(|(n, _)| *n).collect()
+}

@@ -1,0 +1,265 @@
+//! Parameters of one flash SSD: geometry, timing, FTL.
+
+use super::DerivedGeometry;
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+
+/// The physical organisation of the flash array.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct GeometryConfig {
+    /// Independent channels (buses); chips on one channel share its bus.
+    pub channels: u32,
+    /// Flash chips (packages, "ways") on each channel.
+    pub chips_per_channel: u32,
+    /// Dies per chip; a die runs one read/program/erase at a time.
+    pub dies_per_chip: u32,
+    /// Planes per die; garbage collection runs per plane.
+    pub planes_per_die: u32,
+    /// Erase blocks per plane.
+    pub blocks_per_plane: u32,
+    /// Pages per erase block.
+    pub pages_per_block: u32,
+    /// Bytes per flash page (the mapping unit).
+    pub page_size_bytes: u32,
+    /// Fraction of physical pages hidden from the host (0.15 = 15 % reserved).
+    pub over_provisioning_fraction: f64,
+}
+
+impl Default for GeometryConfig {
+    // The stripe-unit paper's Table 5 drive (32 GiB, one channel, 8 dies).
+    fn default() -> Self {
+        Self {
+            channels: 1,
+            chips_per_channel: 1,
+            dies_per_chip: 8,
+            planes_per_die: 8,
+            blocks_per_plane: 2048,
+            pages_per_block: 64,
+            page_size_bytes: 4096,
+            over_provisioning_fraction: 0.15,
+        }
+    }
+}
+
+/// Latencies and bandwidths.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct TimingConfig {
+    /// Page read: cell array to the die's register, ns.
+    pub t_read_ns: u64,
+    /// Page program: register to cells, ns.
+    pub t_program_ns: u64,
+    /// Block erase, ns.
+    pub t_erase_ns: u64,
+    /// Command and address cycles on the channel per flash operation, ns.
+    pub t_command_ns: u64,
+    /// Channel (flash bus) bandwidth, bytes per second (DiskSim's 25 ns/byte = 40e6).
+    pub channel_bandwidth_bytes_per_s: u64,
+    /// Host link bandwidth, bytes per second (SATA-II: 300e6); 0 = infinitely fast.
+    pub host_link_bandwidth_bytes_per_s: u64,
+    /// Fixed controller time per host request (command decode, FTL lookup), ns.
+    pub controller_overhead_ns: u64,
+}
+
+impl Default for TimingConfig {
+    fn default() -> Self {
+        Self {
+            t_read_ns: 25_000,
+            t_program_ns: 200_000,
+            t_erase_ns: 1_500_000,
+            t_command_ns: 0,
+            channel_bandwidth_bytes_per_s: 40_000_000,
+            host_link_bandwidth_bytes_per_s: 300_000_000,
+            controller_overhead_ns: 0,
+        }
+    }
+}
+
+/// How the FTL places a written logical page.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Allocation {
+    /// Plane fixed by the logical page number, striped in `static_order` (SSDsim's static allocation).
+    Static,
+    /// The least busy die takes the write (earliest free), planes round robin inside it.
+    Dynamic,
+}
+
+/// Garbage-collection victim selection.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum GcVictim {
+    /// Fewest valid pages.
+    Greedy,
+    /// Largest (1 - u) / 2u × age (Rosenblum & Ousterhout's LFS cleaner; Kawaguchi et al. 1995).
+    CostBenefit,
+}
+
+/// The page-mapping flash translation layer.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct FtlConfig {
+    /// Static or dynamic page allocation.
+    pub allocation: Allocation,
+    /// Static striping order of consecutive logical pages, fastest-varying
+    /// first: a permutation of `C` (channel), `W` (way = chip), `D` (die),
+    /// `P` (plane), as SSDsim names its allocation schemes.
+    pub static_order: String,
+    /// Garbage collection runs on a plane when its free blocks fall below
+    /// this fraction of its blocks (never below two blocks). A threshold above
+    /// the over-provisioning (the CR5M paper's 30 %) makes collection run on
+    /// every write once the plane is fuller than 1 - threshold, as in SSDsim.
+    pub gc_threshold_fraction: f64,
+    /// Victim selection.
+    pub gc_victim: GcVictim,
+}
+
+impl Default for FtlConfig {
+    fn default() -> Self {
+        Self {
+            allocation: Allocation::Static,
+            static_order: "CWDP".into(),
+            gc_threshold_fraction: 0.05,
+            gc_victim: GcVictim::Greedy,
+        }
+    }
+}
+
+/// One SSD.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct SsdConfig {
+    /// Flash organisation.
+    pub geometry: GeometryConfig,
+    /// Latencies and bandwidths.
+    pub timing: TimingConfig,
+    /// Flash translation layer.
+    pub ftl: FtlConfig,
+    /// Host requests the drive works on at once; later ones wait in its queue.
+    pub queue_depth: u32,
+}
+
+impl Default for SsdConfig {
+    fn default() -> Self {
+        Self {
+            geometry: GeometryConfig::default(),
+            timing: TimingConfig::default(),
+            ftl: FtlConfig::default(),
+            queue_depth: 32,
+        }
+    }
+}
+
+fn positive(key: &str, value: u64) -> Result<u64> {
+    if value == 0 {
+        return Err(Error::config(key, "must be at least 1"));
+    }
+    Ok(value)
+}
+
+impl SsdConfig {
+    /// Checks the parameters and derives the geometry.
+    pub fn validate(&self) -> Result<DerivedGeometry> {
+        let g = &self.geometry;
+        let channels = positive("ssd.geometry.channels", g.channels.into())?;
+        let chips = positive("ssd.geometry.chips_per_channel", g.chips_per_channel.into())?;
+        let dies_per_chip = positive("ssd.geometry.dies_per_chip", g.dies_per_chip.into())?;
+        let planes_per_die = positive("ssd.geometry.planes_per_die", g.planes_per_die.into())?;
+        let blocks_per_plane = positive("ssd.geometry.blocks_per_plane", g.blocks_per_plane.into())?;
+        let pages_per_block = positive("ssd.geometry.pages_per_block", g.pages_per_block.into())?;
+        if g.page_size_bytes < 512 || g.page_size_bytes % 512 != 0 {
+            return Err(Error::config("ssd.geometry.page_size_bytes", "must be a positive multiple of 512"));
+        }
+        if pages_per_block > u64::from(u16::MAX) {
+            return Err(Error::config("ssd.geometry.pages_per_block", "must be at most 65535"));
+        }
+        if !(0.0..1.0).contains(&g.over_provisioning_fraction) {
+            return Err(Error::config("ssd.geometry.over_provisioning_fraction", "must lie in [0, 1)"));
+        }
+        let dies = channels * chips * dies_per_chip;
+        let planes = dies * planes_per_die;
+        let blocks = planes * blocks_per_plane;
+        let physical_pages = blocks * pages_per_block;
+        if physical_pages >= u64::from(u32::MAX) {
+            return Err(Error::config(
+                "ssd.geometry",
+                format!("{physical_pages} physical pages: at most 2^32 - 1 pages per drive (use larger pages)"),
+            ));
+        }
+        let threshold = &self.ftl.gc_threshold_fraction;
+        if !(0.0..0.5).contains(threshold) {
+            return Err(Error::config("ssd.ftl.gc_threshold_fraction", "must lie in [0, 0.5)"));
+        }
+        // Below two free blocks a plane could have nowhere to copy a victim's
+        // valid pages, so the threshold never drops under two.
+        let gc_threshold_blocks = ((blocks_per_plane as f64 * threshold).ceil() as u32).max(2);
+        // With fewer than three spare blocks per plane, a full plane may hold
+        // no block with an invalid page when it needs one.
+        let spare_blocks_per_plane =
+            ((blocks_per_plane as f64) * g.over_provisioning_fraction).floor() as u64;
+        if spare_blocks_per_plane < 3 {
+            return Err(Error::config(
+                "ssd.geometry.over_provisioning_fraction",
+                format!(
+                    "leaves {spare_blocks_per_plane} spare blocks per plane; garbage collection needs at \
+                     least 3 (one to copy into, one open, one to reclaim); raise over-provisioning"
+                ),
+            ));
+        }
+        let logical_pages = (physical_pages as f64 * (1.0 - g.over_provisioning_fraction)).floor() as u64;
+        validate_order(&self.ftl.static_order)?;
+        let t = &self.timing;
+        positive("ssd.timing.channel_bandwidth_bytes_per_s", t.channel_bandwidth_bytes_per_s)?;
+        positive("ssd.queue_depth", self.queue_depth.into())?;
+        Ok(DerivedGeometry {
+            dies: dies as u32,
+            planes: planes as u32,
+            blocks,
+            physical_pages,
+            logical_pages,
+            capacity_bytes: logical_pages * u64::from(g.page_size_bytes),
+            gc_threshold_blocks,
+            page_transfer_ns: transfer_ns(u64::from(g.page_size_bytes), t.channel_bandwidth_bytes_per_s),
+        })
+    }
+}
+
+/// Time to move `bytes` at `bytes_per_s`, rounded up to whole ns; 0 bandwidth = instant.
+pub fn transfer_ns(bytes: u64, bytes_per_s: u64) -> u64 {
+    if bytes_per_s == 0 {
+        return 0;
+    }
+    let num = u128::from(bytes) * 1_000_000_000u128;
+    num.div_ceil(u128::from(bytes_per_s)) as u64
+}
+
+fn validate_order(order: &str) -> Result<()> {
+    let mut letters: Vec<char> = order.chars().collect();
+    letters.sort_unstable();
+    if letters != ['C', 'D', 'P', 'W'] {
+        return Err(Error::config(
+            "ssd.ftl.static_order",
+            format!("`{order}` is not a permutation of C (channel), W (chip), D (die), P (plane), e.g. \"CWDP\""),
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn disksim_transfer_is_102_4_us_per_4k_page() {
+        assert_eq!(transfer_ns(4096, 40_000_000), 102_400);
+    }
+
+    #[test]
+    fn too_little_over_provisioning_says_why() {
+        let mut ssd = SsdConfig::default();
+        ssd.geometry.over_provisioning_fraction = 0.0;
+        let err = ssd.validate().expect_err("no spare blocks").to_string();
+        assert!(err.contains("spare blocks"), "{err}");
+    }
+}

@@ -1,0 +1,332 @@
+//! Parameters of the host workload: a trace, a synthetic generator, or an
+//! explicit list of requests.
+
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+
+/// Where the host's requests come from.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum WorkloadConfig {
+    /// Open- or closed-loop synthetic generator.
+    Synthetic(SyntheticConfig),
+    /// Replay of a block trace file.
+    Trace(TraceConfig),
+    /// An explicit list of `[time_ns, "R"|"W", offset_bytes, len_bytes]`.
+    Requests {
+        /// The requests, in any time order (they are sorted by time, stably).
+        requests: Vec<RequestTuple>,
+    },
+}
+
+impl Default for WorkloadConfig {
+    fn default() -> Self {
+        WorkloadConfig::Synthetic(SyntheticConfig::default())
+    }
+}
+
+/// `(time_ns, op, offset_bytes, len_bytes)` with op `"R"` or `"W"`.
+pub type RequestTuple = (u64, String, u64, u64);
+
+/// How arrival instants are spaced (open loop).
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum ArrivalProcess {
+    /// Exponential inter-arrival times (Poisson arrivals).
+    Poisson,
+    /// Every inter-arrival time equals the mean.
+    Fixed,
+    /// Inter-arrival uniform on [0, 2 × mean] (DiskSim's synthetic generator).
+    Uniform,
+}
+
+/// Family of the request-size distribution.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum SizeKind {
+    /// Every request is `mean_bytes`.
+    Fixed,
+    /// Uniform on [min_bytes, max_bytes].
+    Uniform,
+    /// Exponential with mean `mean_bytes`.
+    Exponential,
+    /// Normal with `mean_bytes` and `std_bytes`.
+    Normal,
+}
+
+/// Request sizes. A draw is truncated to whole `quantum_bytes`; draws below
+/// `min_bytes` or above `max_bytes` (when non-zero) are drawn again; the size
+/// is then rounded up to the workload's `alignment_bytes`. With
+/// `adjust_mean`, the underlying distribution's mean is shifted so that the
+/// mean after truncation and redraws is `mean_bytes` — the striping paper's
+/// rule ("always a multiple of a kilobyte, at least a kilobyte, means
+/// adjusted so the actual mean is the target", Chen & Lee 1995, §3).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct SizeDistribution {
+    /// Distribution family.
+    pub kind: SizeKind,
+    /// Target mean size, bytes.
+    pub mean_bytes: u64,
+    /// Standard deviation for `normal`, bytes.
+    pub std_bytes: u64,
+    /// Smallest size kept, bytes (smaller draws are drawn again).
+    pub min_bytes: u64,
+    /// Largest size kept, bytes; 0 = no limit.
+    pub max_bytes: u64,
+    /// Draws are truncated to a whole number of these, bytes.
+    pub quantum_bytes: u64,
+    /// Shift the underlying mean so the realised mean equals `mean_bytes`.
+    pub adjust_mean: bool,
+}
+
+impl Default for SizeDistribution {
+    fn default() -> Self {
+        Self {
+            kind: SizeKind::Fixed,
+            mean_bytes: 4096,
+            std_bytes: 0,
+            min_bytes: 512,
+            max_bytes: 0,
+            quantum_bytes: 512,
+            adjust_mean: false,
+        }
+    }
+}
+
+/// Spatial pattern of request offsets.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum AddressPattern {
+    /// Uniform over the span.
+    Uniform,
+    /// Each request starts where the previous one ended, wrapping at the span's end.
+    Sequential,
+    /// `hot_access_fraction` of requests go to the first `hot_fraction` of the span.
+    HotCold,
+}
+
+/// Synthetic workload generator.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct SyntheticConfig {
+    /// Number of requests to issue.
+    pub requests: u64,
+    /// Open loop: arrival process. Ignored in closed loop.
+    pub arrival: ArrivalProcess,
+    /// Open loop: mean time between arrivals, ns (100 000 = 10 000 IOPS).
+    pub mean_interarrival_ns: u64,
+    /// Closed loop when > 0: this many processes each issue their next
+    /// request when the previous one completes (the striping paper's
+    /// "concurrency", the RAIS paper's queue depth); 0 = open loop.
+    pub processes: u32,
+    /// Closed loop: think time between a completion and the next issue, ns.
+    pub think_time_ns: u64,
+    /// Fraction of requests that are reads.
+    pub read_fraction: f64,
+    /// Request sizes.
+    pub size: SizeDistribution,
+    /// Spatial pattern.
+    pub address: AddressPattern,
+    /// Hot/cold: fraction of the span that is hot.
+    pub hot_fraction: f64,
+    /// Hot/cold: fraction of requests that go to the hot region.
+    pub hot_access_fraction: f64,
+    /// First byte of the addressed span.
+    pub start_bytes: u64,
+    /// Length of the addressed span, bytes; 0 = the whole device from `start_bytes`.
+    pub span_bytes: u64,
+    /// Offsets are multiples of this and sizes are rounded up to it, bytes.
+    pub alignment_bytes: u64,
+}
+
+impl Default for SyntheticConfig {
+    fn default() -> Self {
+        Self {
+            requests: 100_000,
+            arrival: ArrivalProcess::Poisson,
+            mean_interarrival_ns: 100_000,
+            processes: 0,
+            think_time_ns: 0,
+            read_fraction: 0.3,
+            size: SizeDistribution::default(),
+            address: AddressPattern::Uniform,
+            hot_fraction: 0.2,
+            hot_access_fraction: 0.8,
+            start_bytes: 0,
+            span_bytes: 0,
+            alignment_bytes: 4096,
+        }
+    }
+}
+
+/// Block trace formats (see `../shared/traces/README.md` for provenance).
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum TraceFormat {
+    /// MSR Cambridge CSV: `Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime`.
+    MsrCsv,
+    /// SPC (UMass): `ASU,LBA,Size,Opcode,Timestamp`.
+    Spc,
+    /// DiskSim ASCII: `time_ms device start_block blocks flags`.
+    DisksimAscii,
+    /// MQSim / SSDsim ASCII: `time_ns device lba sectors type` (type 0 = write).
+    MqsimAscii,
+    /// blkparse default text output.
+    Blkparse,
+    /// SNIA SYSTOR'17 CSV: `Timestamp,Response,IOType,LUN,Offset,Size`.
+    SystorCsv,
+    /// FIU: `time_ns pid process lba blocks R/W major minor md5`.
+    Fiu,
+}
+
+impl TraceFormat {
+    /// Every format, for auto-detection and help text.
+    pub const ALL: [TraceFormat; 7] = [
+        TraceFormat::MsrCsv,
+        TraceFormat::Spc,
+        TraceFormat::DisksimAscii,
+        TraceFormat::MqsimAscii,
+        TraceFormat::Blkparse,
+        TraceFormat::SystorCsv,
+        TraceFormat::Fiu,
+    ];
+
+    /// The snake_case name used in configs.
+    pub fn name(self) -> &'static str {
+        match self {
+            TraceFormat::MsrCsv => "msr_csv",
+            TraceFormat::Spc => "spc",
+            TraceFormat::DisksimAscii => "disksim_ascii",
+            TraceFormat::MqsimAscii => "mqsim_ascii",
+            TraceFormat::Blkparse => "blkparse",
+            TraceFormat::SystorCsv => "systor_csv",
+            TraceFormat::Fiu => "fiu",
+        }
+    }
+
+    /// Parses a name as written in configs.
+    pub fn from_name(name: &str) -> Result<Self> {
+        Self::ALL.into_iter().find(|f| f.name() == name).ok_or_else(|| {
+            let valid: Vec<&str> = Self::ALL.iter().map(|f| f.name()).collect();
+            Error::config("workload.format", format!("unknown trace format `{name}`; valid: {}", valid.join(", ")))
+        })
+    }
+}
+
+/// What to do with a request that lies beyond the simulated capacity.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum OutOfRange {
+    /// Wrap the offset modulo the capacity (counted in the report).
+    Wrap,
+    /// Stop with an error naming the trace line.
+    Error,
+}
+
+/// Replay of a trace file.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct TraceConfig {
+    /// Trace file (plain or `.gz`).
+    pub path: String,
+    /// Format; `None` = detect from the first lines.
+    pub format: Option<TraceFormat>,
+    /// Keep only requests of this device/disk/LUN number; `None` = all.
+    pub device: Option<u64>,
+    /// Multiply every timestamp (relative to the first) by this; 0.5 replays twice as fast.
+    pub time_scale: f64,
+    /// Stop after this many requests; 0 = the whole trace.
+    pub max_requests: u64,
+    /// Requests beyond the simulated capacity.
+    pub out_of_range: OutOfRange,
+    /// blkparse: replay `D` (issue) or `C` (completion) events.
+    pub blkparse_action: String,
+    /// Skip malformed lines (counted, first one named in the report) instead
+    /// of stopping with an error naming the line.
+    pub skip_malformed: bool,
+}
+
+impl Default for TraceConfig {
+    fn default() -> Self {
+        Self {
+            path: String::new(),
+            format: None,
+            device: None,
+            time_scale: 1.0,
+            max_requests: 0,
+            out_of_range: OutOfRange::Wrap,
+            blkparse_action: "D".into(),
+            skip_malformed: false,
+        }
+    }
+}
+
+impl WorkloadConfig {
+    /// Checks parameters that do not depend on the device.
+    pub fn validate(&self) -> Result<()> {
+        match self {
+            WorkloadConfig::Synthetic(s) => s.validate(),
+            WorkloadConfig::Trace(t) => t.validate(),
+            WorkloadConfig::Requests { requests } => {
+                for (i, (_, op, _, len)) in requests.iter().enumerate() {
+                    if op != "R" && op != "W" {
+                        return Err(Error::config(format!("workload.requests[{i}]"), format!("op `{op}`: expected \"R\" or \"W\"")));
+                    }
+                    if *len == 0 {
+                        return Err(Error::config(format!("workload.requests[{i}]"), "length must be at least 1 byte"));
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+fn fraction(key: &str, v: f64) -> Result<()> {
+    if (0.0..=1.0).contains(&v) {
+        Ok(())
+    } else {
+        Err(Error::config(key, format!("{v} must lie in [0, 1]")))
+    }
+}
+
+impl SyntheticConfig {
+    fn validate(&self) -> Result<()> {
+        fraction("workload.read_fraction", self.read_fraction)?;
+        fraction("workload.hot_fraction", self.hot_fraction)?;
+        fraction("workload.hot_access_fraction", self.hot_access_fraction)?;
+        if self.alignment_bytes == 0 {
+            return Err(Error::config("workload.alignment_bytes", "must be at least 1"));
+        }
+        let s = &self.size;
+        if s.mean_bytes == 0 || s.quantum_bytes == 0 {
+            return Err(Error::config("workload.size", "mean_bytes and quantum_bytes must be at least 1"));
+        }
+        if s.max_bytes != 0 && s.max_bytes < s.min_bytes.max(s.quantum_bytes) {
+            return Err(Error::config("workload.size.max_bytes", "must be 0 (no limit) or at least min_bytes and quantum_bytes"));
+        }
+        if s.kind == SizeKind::Uniform && s.max_bytes == 0 {
+            return Err(Error::config("workload.size.max_bytes", "a uniform size distribution needs max_bytes"));
+        }
+        if self.hot_fraction == 0.0 && self.address == AddressPattern::HotCold {
+            return Err(Error::config("workload.hot_fraction", "must be > 0 for hot_cold addressing"));
+        }
+        Ok(())
+    }
+}
+
+impl TraceConfig {
+    fn validate(&self) -> Result<()> {
+        if self.path.is_empty() {
+            return Err(Error::config("workload.path", "a trace workload needs a path"));
+        }
+        if !(self.time_scale > 0.0 && self.time_scale.is_finite()) {
+            return Err(Error::config("workload.time_scale", "must be a finite number > 0"));
+        }
+        if self.blkparse_action != "D" && self.blkparse_action != "C" {
+            return Err(Error::config("workload.blkparse_action", "expected \"D\" (issue) or \"C\" (completion)"));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,80 @@
+//! Flash array addressing: channels × chips × dies × planes × blocks × pages.
+//!
+//! A physical page number (ppn) is `(plane × blocks_per_plane + block) ×
+//! pages_per_block + page`, with planes numbered channel-major:
+//! `plane = ((channel × chips + chip) × dies_per_chip + die) × planes_per_die
+//! + plane_in_die`. A die (the unit that runs one read, program or erase at a
+//! time) is `plane / planes_per_die`, and its channel is `die /
+//! (chips × dies_per_chip)`.
+
+use crate::config::{DerivedGeometry, GeometryConfig};
+
+/// Sentinel for "no page".
+pub const NO_PAGE: u32 = u32::MAX;
+
+/// Address arithmetic for one drive's flash array.
+#[derive(Clone, Debug)]
+pub struct FlashLayout {
+    /// Channels.
+    pub channels: u32,
+    /// Chips per channel.
+    pub chips_per_channel: u32,
+    /// Dies per chip.
+    pub dies_per_chip: u32,
+    /// Planes per die.
+    pub planes_per_die: u32,
+    /// Blocks per plane.
+    pub blocks_per_plane: u32,
+    /// Pages per block.
+    pub pages_per_block: u32,
+    /// Total planes.
+    pub planes: u32,
+    /// Total dies.
+    pub dies: u32,
+}
+
+impl FlashLayout {
+    /// The layout of a validated geometry.
+    pub fn new(g: &GeometryConfig, d: &DerivedGeometry) -> Self {
+        Self {
+            channels: g.channels,
+            chips_per_channel: g.chips_per_channel,
+            dies_per_chip: g.dies_per_chip,
+            planes_per_die: g.planes_per_die,
+            blocks_per_plane: g.blocks_per_plane,
+            pages_per_block: g.pages_per_block,
+            planes: d.planes,
+            dies: d.dies,
+        }
+    }
+
+    /// Global block index of a ppn.
+    #[inline]
+    pub fn block_of(&self, ppn: u32) -> u32 {
+        ppn / self.pages_per_block
+    }
+
+    /// Plane of a global block index.
+    #[inline]
+    pub fn plane_of_block(&self, block: u32) -> u32 {
+        block / self.blocks_per_plane
+    }
+
+    /// Die of a plane.
+    #[inline]
+    pub fn die_of_plane(&self, plane: u32) -> u32 {
+        plane / self.planes_per_die
+    }
+
+    /// Channel of a die.
+    #[inline]
+    pub fn channel_of_die(&self, die: u32) -> u32 {
+        die / (self.chips_per_channel * self.dies_per_chip)
+    }
+
+    /// First ppn of a global block.
+    #[inline]
+    pub fn first_page(&self, block: u32) -> u32 {
+        block * self.pages_per_block
+    }
+}

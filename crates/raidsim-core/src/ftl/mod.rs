@@ -1,0 +1,280 @@
+//! Page-mapping flash translation layer with per-plane garbage collection.
+//!
+//! Every logical page maps to any physical page (DFTL's ideal, Gupta et al.
+//! 2009; MQSim's and SSDsim's page-level FTL). Writes go out of place: each
+//! plane appends to its open block; the old copy becomes invalid. When a
+//! plane's free blocks fall below the threshold, garbage collection picks a
+//! victim block ([`GcVictim::Greedy`]: fewest valid pages; or
+//! [`GcVictim::CostBenefit`]), copies its valid pages inside the plane
+//! (copy-back: no channel transfer), and erases it. The caller charges the
+//! time to the die (see [`crate::ssd`]). Per-block erase counts are kept as
+//! the wear record.
+//!
+//! Static allocation fixes a logical page's plane by striping consecutive
+//! pages across channels, chips, dies and planes in a configurable order
+//! (SSDsim's allocation schemes); dynamic allocation lets the SSD pick the
+//! least busy die.
+
+use crate::config::{GcVictim, ResolvedConfig};
+use crate::engine::Ns;
+use crate::error::{Error, Result};
+use crate::flash::{FlashLayout, NO_PAGE};
+use std::collections::VecDeque;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BlockState {
+    Free,
+    Open,
+    Used,
+}
+
+#[derive(Clone, Debug)]
+struct Plane {
+    free: VecDeque<u32>,
+    open_block: u32,
+    next_page: u32,
+}
+
+/// Work garbage collection did for one write.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GcWork {
+    /// Valid pages copied (one read and one program each).
+    pub pages_copied: u64,
+    /// Blocks erased.
+    pub blocks_erased: u64,
+}
+
+/// The FTL's mapping and block state for one drive.
+pub struct Ftl {
+    layout: FlashLayout,
+    /// Stride in plane index of each striping digit, fastest first.
+    static_digits: [(u32, u32); 4],
+    gc_victim: GcVictim,
+    gc_threshold_blocks: usize,
+    l2p: Vec<u32>,
+    p2l: Vec<u32>,
+    valid: Vec<u16>,
+    state: Vec<BlockState>,
+    erase_count: Vec<u32>,
+    last_write_ns: Vec<Ns>,
+    planes: Vec<Plane>,
+    plane_valid: Vec<u64>,
+}
+
+impl Ftl {
+    /// An empty (freshly erased) drive.
+    pub fn new(resolved: &ResolvedConfig) -> Self {
+        let g = &resolved.config.ssd.geometry;
+        let d = &resolved.geometry;
+        let layout = FlashLayout::new(g, d);
+        let bpp = layout.blocks_per_plane;
+        let planes = (0..layout.planes)
+            .map(|p| {
+                let first = p * bpp;
+                Plane { free: (first + 1..first + bpp).collect(), open_block: first, next_page: 0 }
+            })
+            .collect();
+        let mut state = vec![BlockState::Free; d.blocks as usize];
+        for p in 0..layout.planes {
+            state[(p * bpp) as usize] = BlockState::Open;
+        }
+        Self {
+            static_digits: static_digits(&resolved.config.ssd.ftl.static_order, &layout),
+            gc_victim: resolved.config.ssd.ftl.gc_victim,
+            gc_threshold_blocks: d.gc_threshold_blocks as usize,
+            l2p: vec![NO_PAGE; d.logical_pages as usize],
+            p2l: vec![NO_PAGE; d.physical_pages as usize],
+            valid: vec![0; d.blocks as usize],
+            state,
+            erase_count: vec![0; d.blocks as usize],
+            last_write_ns: vec![0; d.blocks as usize],
+            planes,
+            plane_valid: vec![0; layout.planes as usize],
+            layout,
+        }
+    }
+
+    /// The flash layout.
+    pub fn layout(&self) -> &FlashLayout {
+        &self.layout
+    }
+
+    /// Logical pages the host can address.
+    pub fn logical_pages(&self) -> u64 {
+        self.l2p.len() as u64
+    }
+
+    /// Physical page holding `lpn`, if written.
+    #[inline]
+    pub fn lookup(&self, lpn: u64) -> Option<u32> {
+        let ppn = self.l2p[lpn as usize];
+        (ppn != NO_PAGE).then_some(ppn)
+    }
+
+    /// The plane static allocation assigns to `lpn`.
+    #[inline]
+    pub fn static_plane(&self, lpn: u64) -> u32 {
+        let mut rest = lpn;
+        let mut plane = 0u64;
+        for (radix, stride) in self.static_digits {
+            plane += (rest % u64::from(radix)) * u64::from(stride);
+            rest /= u64::from(radix);
+        }
+        plane as u32
+    }
+
+    /// True when a plane holds so much valid data that garbage collection
+    /// could no longer keep its threshold reserve (dynamic allocation skips it).
+    pub fn plane_is_full(&self, plane: u32) -> bool {
+        let usable = u64::from(self.layout.blocks_per_plane) - self.gc_threshold_blocks as u64 - 1;
+        self.plane_valid[plane as usize] >= usable * u64::from(self.layout.pages_per_block)
+    }
+
+    /// Free blocks of a plane.
+    pub fn free_blocks(&self, plane: u32) -> usize {
+        self.planes[plane as usize].free.len()
+    }
+
+    /// Writes `lpn` into `plane` at `now_ns`; returns the ppn and the
+    /// garbage collection that the write triggered.
+    pub fn write(&mut self, lpn: u64, plane: u32, now_ns: Ns) -> Result<(u32, GcWork)> {
+        let old = self.l2p[lpn as usize];
+        if old != NO_PAGE {
+            self.invalidate(old);
+        }
+        let ppn = self.append(plane, lpn as u32, now_ns)?;
+        self.l2p[lpn as usize] = ppn;
+        let mut work = GcWork::default();
+        while self.planes[plane as usize].free.len() < self.gc_threshold_blocks {
+            match self.collect_one(plane, now_ns)? {
+                Some(w) => {
+                    work.pages_copied += w.pages_copied;
+                    work.blocks_erased += w.blocks_erased;
+                }
+                None => break,
+            }
+        }
+        Ok((ppn, work))
+    }
+
+    fn invalidate(&mut self, ppn: u32) {
+        self.p2l[ppn as usize] = NO_PAGE;
+        let block = self.layout.block_of(ppn);
+        self.valid[block as usize] -= 1;
+        self.plane_valid[self.layout.plane_of_block(block) as usize] -= 1;
+    }
+
+    /// Appends one page holding `lpn` to the plane's open block.
+    fn append(&mut self, plane: u32, lpn: u32, now_ns: Ns) -> Result<u32> {
+        let ppb = self.layout.pages_per_block;
+        let p = &mut self.planes[plane as usize];
+        if p.next_page == ppb {
+            let next = p.free.pop_front().ok_or_else(|| {
+                Error::Device(format!("plane {plane} has no free block left (over-provisioning too small for this workload)"))
+            })?;
+            self.state[p.open_block as usize] = BlockState::Used;
+            self.state[next as usize] = BlockState::Open;
+            p.open_block = next;
+            p.next_page = 0;
+        }
+        let block = p.open_block;
+        let ppn = block * ppb + p.next_page;
+        p.next_page += 1;
+        self.p2l[ppn as usize] = lpn;
+        self.valid[block as usize] += 1;
+        self.plane_valid[plane as usize] += 1;
+        self.last_write_ns[block as usize] = now_ns;
+        Ok(ppn)
+    }
+
+    /// Collects one victim block of `plane`; `None` when no block would free anything.
+    fn collect_one(&mut self, plane: u32, now_ns: Ns) -> Result<Option<GcWork>> {
+        let Some(victim) = self.pick_victim(plane, now_ns) else { return Ok(None) };
+        let first = self.layout.first_page(victim);
+        let mut copied = 0;
+        for ppn in first..first + self.layout.pages_per_block {
+            let lpn = self.p2l[ppn as usize];
+            if lpn != NO_PAGE {
+                self.invalidate(ppn);
+                let new = self.append(plane, lpn, now_ns)?;
+                self.l2p[lpn as usize] = new;
+                copied += 1;
+            }
+        }
+        self.erase_count[victim as usize] += 1;
+        self.state[victim as usize] = BlockState::Free;
+        self.planes[plane as usize].free.push_back(victim);
+        Ok(Some(GcWork { pages_copied: copied, blocks_erased: 1 }))
+    }
+
+    fn pick_victim(&self, plane: u32, now_ns: Ns) -> Option<u32> {
+        let bpp = self.layout.blocks_per_plane;
+        let ppb = self.layout.pages_per_block as u16;
+        let used = (plane * bpp..(plane + 1) * bpp)
+            .filter(|&b| self.state[b as usize] == BlockState::Used && self.valid[b as usize] < ppb);
+        match self.gc_victim {
+            // Ties go to the lowest block number, so runs are reproducible.
+            GcVictim::Greedy => used.min_by_key(|&b| self.valid[b as usize]),
+            GcVictim::CostBenefit => used.max_by(|&a, &b| {
+                self.cost_benefit(a, now_ns).total_cmp(&self.cost_benefit(b, now_ns)).then(b.cmp(&a))
+            }),
+        }
+    }
+
+    fn cost_benefit(&self, block: u32, now_ns: Ns) -> f64 {
+        let u = f64::from(self.valid[block as usize]) / f64::from(self.layout.pages_per_block);
+        let age = (now_ns - self.last_write_ns[block as usize]) as f64 + 1.0;
+        if u == 0.0 {
+            f64::INFINITY
+        } else {
+            (1.0 - u) / (2.0 * u) * age
+        }
+    }
+
+    /// Erase count of every block (the wear record).
+    pub fn erase_counts(&self) -> &[u32] {
+        &self.erase_count
+    }
+
+    /// Checks that the forward and reverse maps agree and that every
+    /// block's valid count equals its mapped pages. For tests.
+    pub fn check_invariants(&self) -> std::result::Result<(), String> {
+        let mut valid = vec![0u16; self.valid.len()];
+        for (lpn, &ppn) in self.l2p.iter().enumerate() {
+            if ppn == NO_PAGE {
+                continue;
+            }
+            if self.p2l[ppn as usize] != lpn as u32 {
+                return Err(format!("lpn {lpn} -> ppn {ppn} but ppn maps back to {}", self.p2l[ppn as usize]));
+            }
+            valid[self.layout.block_of(ppn) as usize] += 1;
+        }
+        let mapped_back = self.p2l.iter().filter(|&&l| l != NO_PAGE).count();
+        let mapped = self.l2p.iter().filter(|&&p| p != NO_PAGE).count();
+        if mapped_back != mapped {
+            return Err(format!("{mapped_back} physical pages claim a logical page, {mapped} logical pages are mapped"));
+        }
+        if let Some(b) = (0..valid.len()).find(|&b| valid[b] != self.valid[b]) {
+            return Err(format!("block {b}: valid count {} but {} pages map to it", self.valid[b], valid[b]));
+        }
+        for (b, s) in self.state.iter().enumerate() {
+            if *s == BlockState::Free && self.valid[b] != 0 {
+                return Err(format!("free block {b} holds {} valid pages", self.valid[b]));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn static_digits(order: &str, l: &FlashLayout) -> [(u32, u32); 4] {
+    let mut digits = [(1, 0); 4];
+    for (i, c) in order.chars().enumerate().take(4) {
+        digits[i] = match c {
+            'C' => (l.channels, l.chips_per_channel * l.dies_per_chip * l.planes_per_die),
+            'W' => (l.chips_per_channel, l.dies_per_chip * l.planes_per_die),
+            'D' => (l.dies_per_chip, l.planes_per_die),
+            _ => (l.planes_per_die, 1),
+        };
+    }
+    digits
+}

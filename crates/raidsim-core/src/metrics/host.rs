@@ -1,0 +1,303 @@
+//! What the host sees: response times, IOPS, bandwidth, busy time.
+
+use crate::device::Op;
+use crate::engine::{Ns, NS_PER_S};
+use hdrhistogram::Histogram as Hdr;
+use serde::Serialize;
+
+/// Response-time summary of a class of requests, in ns.
+#[derive(Clone, Debug, Serialize, PartialEq, Default)]
+pub struct LatencySummary {
+    /// Requests in the class.
+    pub count: u64,
+    /// Exact mean, ns.
+    pub mean_ns: f64,
+    /// Median, ns (HdrHistogram, 3 significant digits).
+    pub p50_ns: u64,
+    /// 90th percentile, ns.
+    pub p90_ns: u64,
+    /// 99th percentile, ns.
+    pub p99_ns: u64,
+    /// 99.9th percentile, ns.
+    pub p999_ns: u64,
+    /// Exact maximum, ns.
+    pub max_ns: u64,
+}
+
+struct LatencyRecorder {
+    hist: Hdr<u64>,
+    sum_ns: u128,
+    max_ns: u64,
+}
+
+impl LatencyRecorder {
+    fn new() -> Self {
+        // 3 significant digits from 1 ns up, auto-resizing: bounded memory,
+        // 0.1 % error on percentiles; mean and max are kept exactly.
+        let hist = Hdr::new(3).unwrap_or_else(|_| unreachable!("3 significant figures is a valid precision"));
+        Self { hist, sum_ns: 0, max_ns: 0 }
+    }
+
+    fn record(&mut self, ns: u64) {
+        self.hist.saturating_record(ns.max(1));
+        self.sum_ns += u128::from(ns);
+        self.max_ns = self.max_ns.max(ns);
+    }
+
+    fn summary(&self) -> LatencySummary {
+        let count = self.hist.len();
+        if count == 0 {
+            return LatencySummary::default();
+        }
+        let q = |p: f64| self.hist.value_at_quantile(p).min(self.max_ns);
+        LatencySummary {
+            count,
+            mean_ns: self.sum_ns as f64 / count as f64,
+            p50_ns: q(0.5),
+            p90_ns: q(0.9),
+            p99_ns: q(0.99),
+            p999_ns: q(0.999),
+            max_ns: self.max_ns,
+        }
+    }
+}
+
+/// Per-interval host series; shows garbage-collection stalls.
+#[derive(Clone, Debug, Serialize, PartialEq, Default)]
+pub struct TimeSeries {
+    /// Bucket width, ns.
+    pub interval_ns: u64,
+    /// Start of each bucket, ns.
+    pub start_ns: Vec<u64>,
+    /// Completed requests per second in the bucket.
+    pub iops: Vec<f64>,
+    /// Completed MB (10^6 bytes) per second in the bucket.
+    pub mb_per_s: Vec<f64>,
+    /// Mean response time of requests completed in the bucket, ns (0 if none).
+    pub mean_latency_ns: Vec<f64>,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Bucket {
+    completions: u64,
+    bytes: u64,
+    latency_ns: u128,
+}
+
+/// Most buckets kept before they are merged pairwise.
+const MAX_BUCKETS: usize = 4096;
+/// Buckets an automatically sized series aims for.
+const AUTO_BUCKETS: u64 = 100;
+
+/// Host-side recorder.
+pub struct HostMetrics {
+    all: LatencyRecorder,
+    read: LatencyRecorder,
+    write: LatencyRecorder,
+    bytes_read: u64,
+    bytes_written: u64,
+    outstanding: u64,
+    busy_since_ns: Ns,
+    busy_ns: Ns,
+    first_arrival_ns: Option<Ns>,
+    last_completion_ns: Ns,
+    fixed_interval: bool,
+    interval_ns: u64,
+    buckets: Vec<Bucket>,
+}
+
+impl HostMetrics {
+    /// A recorder; `interval_ns = 0` sizes the time series automatically.
+    pub fn new(interval_ns: u64) -> Self {
+        Self {
+            all: LatencyRecorder::new(),
+            read: LatencyRecorder::new(),
+            write: LatencyRecorder::new(),
+            bytes_read: 0,
+            bytes_written: 0,
+            outstanding: 0,
+            busy_since_ns: 0,
+            busy_ns: 0,
+            first_arrival_ns: None,
+            last_completion_ns: 0,
+            fixed_interval: interval_ns > 0,
+            interval_ns: if interval_ns > 0 { interval_ns } else { 1_000_000 },
+            buckets: Vec::with_capacity(256),
+        }
+    }
+
+    /// A request reached the host's queue.
+    pub fn arrived(&mut self, now_ns: Ns) {
+        self.first_arrival_ns.get_or_insert(now_ns);
+        if self.outstanding == 0 {
+            self.busy_since_ns = now_ns;
+        }
+        self.outstanding += 1;
+    }
+
+    /// A request finished.
+    pub fn completed(&mut self, now_ns: Ns, arrival_ns: Ns, op: Op, len_bytes: u64) {
+        let latency = now_ns - arrival_ns;
+        self.all.record(latency);
+        match op {
+            Op::Read => {
+                self.read.record(latency);
+                self.bytes_read += len_bytes;
+            }
+            Op::Write => {
+                self.write.record(latency);
+                self.bytes_written += len_bytes;
+            }
+        }
+        self.outstanding -= 1;
+        if self.outstanding == 0 {
+            self.busy_ns += now_ns - self.busy_since_ns;
+        }
+        self.last_completion_ns = self.last_completion_ns.max(now_ns);
+        let b = self.bucket_mut(now_ns);
+        b.completions += 1;
+        b.bytes += len_bytes;
+        b.latency_ns += u128::from(latency);
+    }
+
+    fn bucket_mut(&mut self, now_ns: Ns) -> &mut Bucket {
+        let mut i = (now_ns / self.interval_ns) as usize;
+        while !self.fixed_interval && i >= MAX_BUCKETS {
+            self.coarsen();
+            i = (now_ns / self.interval_ns) as usize;
+        }
+        if i >= self.buckets.len() {
+            self.buckets.resize(i + 1, Bucket::default());
+        }
+        &mut self.buckets[i]
+    }
+
+    fn coarsen(&mut self) {
+        self.interval_ns *= 2;
+        let merged = self.buckets.chunks(2).map(merge).collect();
+        self.buckets = merged;
+    }
+
+    /// Requests completed.
+    pub fn completed_count(&self) -> u64 {
+        self.all.hist.len()
+    }
+
+    /// The summary.
+    pub fn report(&self) -> HostReport {
+        let start = self.first_arrival_ns.unwrap_or(0);
+        let duration_ns = self.last_completion_ns.saturating_sub(start);
+        let requests = self.completed_count();
+        let bytes = self.bytes_read + self.bytes_written;
+        let per_s = |x: f64, ns: u64| if ns == 0 { 0.0 } else { x * NS_PER_S as f64 / ns as f64 };
+        HostReport {
+            requests,
+            reads: self.read.hist.len(),
+            writes: self.write.hist.len(),
+            bytes_read: self.bytes_read,
+            bytes_written: self.bytes_written,
+            duration_ns,
+            busy_ns: self.busy_ns,
+            iops: per_s(requests as f64, duration_ns),
+            mb_per_s: per_s(bytes as f64 / 1e6, duration_ns),
+            throughput_eq5_mb_per_s: per_s(bytes as f64 / 1e6, self.busy_ns),
+            response: self.all.summary(),
+            read_response: self.read.summary(),
+            write_response: self.write.summary(),
+        }
+    }
+
+    /// The time series, merged to about 100 buckets unless the interval was fixed.
+    pub fn time_series(&self) -> TimeSeries {
+        let mut interval = self.interval_ns;
+        let mut buckets = self.buckets.clone();
+        while !self.fixed_interval && buckets.len() as u64 > AUTO_BUCKETS * 2 {
+            interval *= 2;
+            buckets = buckets.chunks(2).map(merge).collect();
+        }
+        let secs = interval as f64 / NS_PER_S as f64;
+        TimeSeries {
+            interval_ns: interval,
+            start_ns: (0..buckets.len() as u64).map(|i| i * interval).collect(),
+            iops: buckets.iter().map(|b| b.completions as f64 / secs).collect(),
+            mb_per_s: buckets.iter().map(|b| b.bytes as f64 / 1e6 / secs).collect(),
+            mean_latency_ns: buckets
+                .iter()
+                .map(|b| if b.completions == 0 { 0.0 } else { b.latency_ns as f64 / b.completions as f64 })
+                .collect(),
+        }
+    }
+}
+
+fn merge(pair: &[Bucket]) -> Bucket {
+    pair.iter().fold(Bucket::default(), |a, b| Bucket {
+        completions: a.completions + b.completions,
+        bytes: a.bytes + b.bytes,
+        latency_ns: a.latency_ns + b.latency_ns,
+    })
+}
+
+/// Host-side summary of a run.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct HostReport {
+    /// Requests completed.
+    pub requests: u64,
+    /// Reads completed.
+    pub reads: u64,
+    /// Writes completed.
+    pub writes: u64,
+    /// Bytes read.
+    pub bytes_read: u64,
+    /// Bytes written.
+    pub bytes_written: u64,
+    /// First arrival to last completion, ns.
+    pub duration_ns: u64,
+    /// Time with at least one request outstanding, ns.
+    pub busy_ns: u64,
+    /// Requests per second over the duration.
+    pub iops: f64,
+    /// MB (10^6 bytes) per second over the duration.
+    pub mb_per_s: f64,
+    /// Eq. 5 of the stripe-unit paper: MB over (simulated time − idle time), per second.
+    pub throughput_eq5_mb_per_s: f64,
+    /// All requests.
+    pub response: LatencySummary,
+    /// Reads.
+    pub read_response: LatencySummary,
+    /// Writes.
+    pub write_response: LatencySummary,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn eq5_excludes_idle_time() {
+        let mut m = HostMetrics::new(0);
+        m.arrived(0);
+        m.completed(1_000, 0, Op::Write, 1_000_000);
+        m.arrived(9_000);
+        m.completed(10_000, 9_000, Op::Read, 1_000_000);
+        let r = m.report();
+        assert_eq!(r.duration_ns, 10_000);
+        assert_eq!(r.busy_ns, 2_000);
+        // 2 MB in 2 us of busy time = 1e6 MB/s.
+        assert!((r.throughput_eq5_mb_per_s - 1e6).abs() < 1e-6);
+        assert_eq!(r.response.mean_ns, 1_000.0);
+    }
+
+    #[test]
+    fn series_stays_bounded() {
+        let mut m = HostMetrics::new(0);
+        for i in 0..100_000u64 {
+            let t = i * 1_000_000_000;
+            m.arrived(t);
+            m.completed(t + 10, t, Op::Read, 4096);
+        }
+        let ts = m.time_series();
+        assert!(ts.iops.len() <= 200, "{}", ts.iops.len());
+        let total: f64 = ts.iops.iter().map(|x| x * ts.interval_ns as f64 / 1e9).sum();
+        assert!((total - 100_000.0).abs() < 1e-6);
+    }
+}

@@ -1,0 +1,220 @@
+//! Workloads: where host requests come from.
+//!
+//! A [`RequestSource`] yields [`HostRequest`]s one at a time, in arrival
+//! order, so a trace of any length streams through constant memory. Sources:
+//! trace replay ([`TraceSource`]), the open- or closed-loop synthetic
+//! generator ([`SyntheticSource`]), and an explicit list ([`ListSource`]).
+//! Every request is fitted to the simulated capacity here: wrapped modulo
+//! the capacity (and counted) or refused with an error naming its origin.
+
+mod size;
+mod stats;
+mod synthetic;
+pub mod trace;
+
+pub use size::SizeSampler;
+pub use stats::{OpStats, TraceStats};
+pub use synthetic::SyntheticSource;
+
+use crate::config::{OutOfRange, TraceConfig, WorkloadConfig};
+use crate::device::Op;
+use crate::engine::Ns;
+use crate::error::{Error, Result};
+use serde::Serialize;
+use std::path::Path;
+use trace::{TraceOptions, TraceReader};
+
+/// One request from the host.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HostRequest {
+    /// Sequence number in issue order.
+    pub id: u64,
+    /// Arrival instant (open loop; closed-loop sources leave it 0).
+    pub arrival_ns: Ns,
+    /// Read or write.
+    pub op: Op,
+    /// First byte.
+    pub offset_bytes: u64,
+    /// Length, bytes.
+    pub len_bytes: u64,
+}
+
+/// What a workload did besides issuing requests.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct WorkloadReport {
+    /// Requests issued.
+    pub requests: u64,
+    /// Requests beyond the capacity that were wrapped.
+    pub wrapped_out_of_range: u64,
+    /// Trace lines skipped as malformed (`skip_malformed = true`).
+    pub malformed_skipped: u64,
+    /// The first malformed line skipped.
+    pub first_malformed: Option<String>,
+    /// Zero-length trace requests skipped.
+    pub zero_length_skipped: u64,
+    /// Requests whose timestamp preceded the previous one's (issued at once).
+    pub out_of_order: u64,
+}
+
+/// A stream of host requests.
+pub trait RequestSource: Send {
+    /// The next request, or `None` when the workload is done.
+    fn next_request(&mut self) -> Result<Option<HostRequest>>;
+    /// Fraction done, for progress bars.
+    fn progress(&self) -> f64;
+    /// Counters for the report.
+    fn report(&self) -> WorkloadReport;
+}
+
+/// Fits `[offset, offset + len)` into `capacity` bytes.
+fn fit(offset: u64, len: u64, capacity: u64, policy: OutOfRange) -> std::result::Result<(u64, bool), String> {
+    if offset + len <= capacity {
+        return Ok((offset, false));
+    }
+    if len > capacity {
+        return Err(format!("request of {len} bytes is larger than the {capacity}-byte device"));
+    }
+    match policy {
+        OutOfRange::Error => Err(format!(
+            "request [{offset}, +{len}) ends beyond the simulated capacity of {capacity} bytes \
+             (set workload.out_of_range = \"wrap\" to wrap it)"
+        )),
+        OutOfRange::Wrap => {
+            let wrapped = offset % capacity;
+            Ok((wrapped.min(capacity - len), true))
+        }
+    }
+}
+
+/// Replays a trace file.
+pub struct TraceSource {
+    reader: TraceReader,
+    capacity_bytes: u64,
+    out_of_range: OutOfRange,
+    time_scale: f64,
+    first_time_ns: Option<u128>,
+    last_arrival_ns: Ns,
+    report: WorkloadReport,
+}
+
+impl TraceSource {
+    /// Opens the trace of `config` for a device of `capacity_bytes`.
+    pub fn new(config: &TraceConfig, capacity_bytes: u64) -> Result<Self> {
+        let reader = TraceReader::open(Path::new(&config.path), trace_options(config))?;
+        Ok(Self {
+            reader,
+            capacity_bytes,
+            out_of_range: config.out_of_range,
+            time_scale: config.time_scale,
+            first_time_ns: None,
+            last_arrival_ns: 0,
+            report: WorkloadReport::default(),
+        })
+    }
+}
+
+/// The reader options of a trace config.
+pub fn trace_options(config: &TraceConfig) -> TraceOptions {
+    TraceOptions {
+        format: config.format,
+        device: config.device,
+        max_requests: config.max_requests,
+        blkparse_action: config.blkparse_action.clone(),
+        skip_malformed: config.skip_malformed,
+    }
+}
+
+impl RequestSource for TraceSource {
+    fn next_request(&mut self) -> Result<Option<HostRequest>> {
+        let Some(r) = self.reader.next_record()? else { return Ok(None) };
+        let first = *self.first_time_ns.get_or_insert(r.time_ns);
+        // Timestamps before the first one (unsorted traces) arrive at once.
+        let relative = r.time_ns.saturating_sub(first);
+        let arrival_ns = (relative as f64 * self.time_scale).round() as Ns;
+        if arrival_ns < self.last_arrival_ns {
+            self.report.out_of_order += 1;
+        }
+        self.last_arrival_ns = self.last_arrival_ns.max(arrival_ns);
+        let (offset_bytes, wrapped) = fit(r.offset_bytes, r.len_bytes, self.capacity_bytes, self.out_of_range)
+            .map_err(|m| self.reader.line_error(m))?;
+        self.report.wrapped_out_of_range += u64::from(wrapped);
+        let id = self.report.requests;
+        self.report.requests += 1;
+        Ok(Some(HostRequest { id, arrival_ns: self.last_arrival_ns, op: r.op, offset_bytes, len_bytes: r.len_bytes }))
+    }
+
+    fn progress(&self) -> f64 {
+        self.reader.progress()
+    }
+
+    fn report(&self) -> WorkloadReport {
+        WorkloadReport {
+            malformed_skipped: self.reader.malformed_skipped,
+            first_malformed: self.reader.first_malformed.clone(),
+            zero_length_skipped: self.reader.zero_length_skipped,
+            ..self.report.clone()
+        }
+    }
+}
+
+/// An explicit list of requests.
+pub struct ListSource {
+    requests: Vec<HostRequest>,
+    next: usize,
+}
+
+impl ListSource {
+    /// Requests sorted by arrival (stably), each checked against the capacity.
+    pub fn new(tuples: &[crate::config::RequestTuple], capacity_bytes: u64) -> Result<Self> {
+        let mut requests = Vec::with_capacity(tuples.len());
+        for (i, (t, op, offset, len)) in tuples.iter().enumerate() {
+            let op = if op == "R" { Op::Read } else { Op::Write };
+            fit(*offset, *len, capacity_bytes, OutOfRange::Error)
+                .map_err(|m| Error::Workload(format!("workload.requests[{i}]: {m}")))?;
+            requests.push(HostRequest { id: 0, arrival_ns: *t, op, offset_bytes: *offset, len_bytes: *len });
+        }
+        requests.sort_by_key(|r| r.arrival_ns);
+        for (i, r) in requests.iter_mut().enumerate() {
+            r.id = i as u64;
+        }
+        Ok(Self { requests, next: 0 })
+    }
+}
+
+impl RequestSource for ListSource {
+    fn next_request(&mut self) -> Result<Option<HostRequest>> {
+        let r = self.requests.get(self.next).copied();
+        self.next += usize::from(r.is_some());
+        Ok(r)
+    }
+
+    fn progress(&self) -> f64 {
+        self.next as f64 / self.requests.len().max(1) as f64
+    }
+
+    fn report(&self) -> WorkloadReport {
+        WorkloadReport { requests: self.next as u64, ..Default::default() }
+    }
+}
+
+/// Builds the source of `config` for a device of `capacity_bytes`.
+pub fn build_source(config: &WorkloadConfig, capacity_bytes: u64, seed: u64) -> Result<Box<dyn RequestSource>> {
+    Ok(match config {
+        WorkloadConfig::Trace(t) => Box::new(TraceSource::new(t, capacity_bytes)?),
+        WorkloadConfig::Synthetic(s) => Box::new(SyntheticSource::new(s, capacity_bytes, seed)?),
+        WorkloadConfig::Requests { requests } => Box::new(ListSource::new(requests, capacity_bytes)?),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrap_keeps_the_request_inside() {
+        assert_eq!(fit(10, 5, 100, OutOfRange::Wrap), Ok((10, false)));
+        assert_eq!(fit(205, 5, 100, OutOfRange::Wrap), Ok((5, true)));
+        assert_eq!(fit(198, 5, 100, OutOfRange::Wrap), Ok((95, true)));
+        assert!(fit(198, 5, 100, OutOfRange::Error).is_err());
+    }
+}

@@ -1,0 +1,109 @@
+//! Trace statistics as the papers tabulate them (the stripe-unit paper's
+//! Table 6, the CR5M paper's Table 2): requests, read/write shares, mean and
+//! maximum sizes, mean inter-arrival of reads and of writes, duration,
+//! address span.
+
+use super::trace::{TraceOptions, TraceReader};
+use crate::device::Op;
+use crate::error::Result;
+use serde::Serialize;
+use std::path::Path;
+
+/// Statistics of one direction.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct OpStats {
+    /// Requests.
+    pub requests: u64,
+    /// Share of all requests, percent.
+    pub percent: f64,
+    /// Mean size, bytes.
+    pub mean_bytes: f64,
+    /// Largest size, bytes.
+    pub max_bytes: u64,
+    /// Mean time between consecutive requests of this direction, ns.
+    pub mean_interarrival_ns: f64,
+    #[serde(skip)]
+    bytes: u64,
+    #[serde(skip)]
+    first_ns: Option<u128>,
+    #[serde(skip)]
+    last_ns: u128,
+}
+
+/// Statistics of a trace file.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct TraceStats {
+    /// File.
+    pub path: String,
+    /// Detected or named format.
+    pub format: String,
+    /// Requests.
+    pub requests: u64,
+    /// Reads.
+    pub read: OpStats,
+    /// Writes.
+    pub write: OpStats,
+    /// Mean size of all requests, bytes.
+    pub mean_bytes: f64,
+    /// Last minus first timestamp, ns.
+    pub duration_ns: u64,
+    /// Lowest byte addressed.
+    pub min_offset_bytes: u64,
+    /// One past the highest byte addressed.
+    pub max_end_bytes: u64,
+    /// Malformed lines skipped.
+    pub malformed_skipped: u64,
+}
+
+impl OpStats {
+    fn add(&mut self, t: u128, len: u64) {
+        self.requests += 1;
+        self.bytes += len;
+        self.max_bytes = self.max_bytes.max(len);
+        self.first_ns.get_or_insert(t);
+        self.last_ns = self.last_ns.max(t);
+    }
+
+    fn finish(&mut self, total: u64) {
+        self.percent = 100.0 * self.requests as f64 / total.max(1) as f64;
+        self.mean_bytes = self.bytes as f64 / self.requests.max(1) as f64;
+        if self.requests > 1 {
+            let first = self.first_ns.unwrap_or(0);
+            self.mean_interarrival_ns = (self.last_ns - first) as f64 / (self.requests - 1) as f64;
+        }
+    }
+}
+
+impl TraceStats {
+    /// Reads the whole trace (streaming) and summarises it.
+    pub fn of_file(path: &Path, opts: TraceOptions) -> Result<Self> {
+        let mut reader = TraceReader::open(path, opts)?;
+        let mut s = TraceStats {
+            path: path.display().to_string(),
+            format: reader.format().name().to_string(),
+            min_offset_bytes: u64::MAX,
+            ..Default::default()
+        };
+        let (mut first, mut last) = (None, 0u128);
+        while let Some(r) = reader.next_record()? {
+            s.requests += 1;
+            first = Some(first.map_or(r.time_ns, |f: u128| f.min(r.time_ns)));
+            last = last.max(r.time_ns);
+            s.min_offset_bytes = s.min_offset_bytes.min(r.offset_bytes);
+            s.max_end_bytes = s.max_end_bytes.max(r.offset_bytes + r.len_bytes);
+            match r.op {
+                Op::Read => s.read.add(r.time_ns, r.len_bytes),
+                Op::Write => s.write.add(r.time_ns, r.len_bytes),
+            }
+        }
+        s.read.finish(s.requests);
+        s.write.finish(s.requests);
+        s.mean_bytes = (s.read.bytes + s.write.bytes) as f64 / s.requests.max(1) as f64;
+        s.duration_ns = first.map_or(0, |f| (last - f) as u64);
+        if s.requests == 0 {
+            s.min_offset_bytes = 0;
+        }
+        s.malformed_skipped = reader.malformed_skipped;
+        Ok(s)
+    }
+}

@@ -1,0 +1,274 @@
+//! Line parsers, one per trace format. Each turns one text line into a
+//! [`TraceRecord`], skips it (header, comment, non-I/O event), or says what
+//! is wrong with it.
+
+use crate::config::TraceFormat;
+use crate::device::Op;
+
+/// One I/O of a trace, before time scaling and capacity fitting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TraceRecord {
+    /// Timestamp in ns on the trace's own clock.
+    pub time_ns: u128,
+    /// Device / disk / LUN number (format-specific, see [`expected_layout`]).
+    pub device: u64,
+    /// Read or write.
+    pub op: Op,
+    /// First byte.
+    pub offset_bytes: u64,
+    /// Length in bytes.
+    pub len_bytes: u64,
+}
+
+/// What a parser made of a line.
+pub enum Parsed {
+    /// An I/O.
+    Record(TraceRecord),
+    /// Not an I/O (header, blank, other event): skip silently.
+    Skip,
+}
+
+/// The layout of a line, for error messages.
+pub fn expected_layout(format: TraceFormat) -> &'static str {
+    match format {
+        TraceFormat::MsrCsv => "`Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime` (FILETIME ticks, Read|Write, bytes)",
+        TraceFormat::Spc => "`ASU,LBA,Size,Opcode,Timestamp` (LBA in 512 B, bytes, r|R|w|W, seconds; device = ASU)",
+        TraceFormat::DisksimAscii => "`time_ms device start_block blocks flags` (512 B blocks, hex flags, bit 0 = read)",
+        TraceFormat::MqsimAscii => "`time_ns device lba sectors type` (512 B sectors, type 0 = write, 1 = read)",
+        TraceFormat::Blkparse => "`maj,min cpu seq time pid action rwbs sector + blocks [process]` (device = minor)",
+        TraceFormat::SystorCsv => "`Timestamp,Response,IOType,LUN,Offset,Size` (seconds, R|W, bytes; device = LUN)",
+        TraceFormat::Fiu => "`time_ns pid process lba blocks R|W major minor md5` (512 B blocks; device = minor)",
+    }
+}
+
+/// Parses one line of `format`.
+pub fn parse_line(format: TraceFormat, line: &str, blkparse_action: &str) -> Result<Parsed, String> {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('#') {
+        return Ok(Parsed::Skip);
+    }
+    match format {
+        TraceFormat::MsrCsv => msr(line),
+        TraceFormat::Spc => spc(line),
+        TraceFormat::DisksimAscii => disksim(line),
+        TraceFormat::MqsimAscii => mqsim(line),
+        TraceFormat::Blkparse => blkparse(line, blkparse_action),
+        TraceFormat::SystorCsv => systor(line),
+        TraceFormat::Fiu => fiu(line),
+    }
+}
+
+fn int(field: &str, what: &str) -> Result<u64, String> {
+    field.trim().parse().map_err(|_| format!("{what} `{field}` is not a non-negative integer"))
+}
+
+fn fields<'a, const N: usize>(parts: &[&'a str], at_least: bool) -> Result<[&'a str; N], String> {
+    let ok = if at_least { parts.len() >= N } else { parts.len() == N };
+    if !ok {
+        return Err(format!("{} fields, expected {}{N}", parts.len(), if at_least { "at least " } else { "" }));
+    }
+    let mut out = [""; N];
+    out.copy_from_slice(&parts[..N]);
+    Ok(out)
+}
+
+/// Parses a non-negative decimal number exactly into units of 10^-`digits`
+/// (seconds with 9 digits = ns), so large timestamps keep every digit.
+pub fn decimal_scaled(text: &str, digits: u32, what: &str) -> Result<u128, String> {
+    let bad = || format!("{what} `{text}` is not a non-negative decimal number");
+    let (whole, frac) = text.split_once('.').unwrap_or((text, ""));
+    if whole.is_empty() && frac.is_empty() {
+        return Err(bad());
+    }
+    if !whole.chars().all(|c| c.is_ascii_digit()) || !frac.chars().all(|c| c.is_ascii_digit()) {
+        return Err(bad());
+    }
+    let whole: u128 = if whole.is_empty() { 0 } else { whole.parse().map_err(|_| bad())? };
+    let mut frac_units: u128 = 0;
+    for (i, c) in frac.chars().enumerate() {
+        if i as u32 >= digits {
+            break;
+        }
+        frac_units += u128::from(c as u8 - b'0') * 10u128.pow(digits - 1 - i as u32);
+    }
+    Ok(whole * 10u128.pow(digits) + frac_units)
+}
+
+fn msr(line: &str) -> Result<Parsed, String> {
+    let parts: Vec<&str> = line.split(',').collect();
+    let [ts, _host, disk, kind, offset, size, _resp] = fields::<7>(&parts, false)?;
+    if ts == "Timestamp" {
+        return Ok(Parsed::Skip);
+    }
+    let op = match kind {
+        "Read" => Op::Read,
+        "Write" => Op::Write,
+        other => return Err(format!("Type `{other}` is neither Read nor Write")),
+    };
+    Ok(Parsed::Record(TraceRecord {
+        time_ns: u128::from(int(ts, "Timestamp")?) * 100,
+        device: int(disk, "DiskNumber")?,
+        op,
+        offset_bytes: int(offset, "Offset")?,
+        len_bytes: int(size, "Size")?,
+    }))
+}
+
+fn spc(line: &str) -> Result<Parsed, String> {
+    let parts: Vec<&str> = line.split(',').collect();
+    let [asu, lba, size, opcode, ts] = fields::<5>(&parts, false)?;
+    let op = match opcode.trim() {
+        "r" | "R" => Op::Read,
+        "w" | "W" => Op::Write,
+        other => return Err(format!("Opcode `{other}` is not r, R, w or W")),
+    };
+    Ok(Parsed::Record(TraceRecord {
+        time_ns: decimal_scaled(ts.trim(), 9, "Timestamp")?,
+        device: int(asu, "ASU")?,
+        op,
+        offset_bytes: int(lba, "LBA")? * 512,
+        len_bytes: int(size, "Size")?,
+    }))
+}
+
+fn disksim(line: &str) -> Result<Parsed, String> {
+    let parts: Vec<&str> = line.split_whitespace().collect();
+    let [t, dev, block, blocks, flags] = fields::<5>(&parts, false)?;
+    let flags = u64::from_str_radix(flags.trim_start_matches("0x"), 16).map_err(|_| format!("flags `{flags}` are not hex"))?;
+    Ok(Parsed::Record(TraceRecord {
+        time_ns: decimal_scaled(t, 6, "time_ms")?,
+        device: int(dev, "device")?,
+        op: if flags & 1 == 1 { Op::Read } else { Op::Write },
+        offset_bytes: int(block, "start_block")? * 512,
+        len_bytes: int(blocks, "blocks")? * 512,
+    }))
+}
+
+fn mqsim(line: &str) -> Result<Parsed, String> {
+    let parts: Vec<&str> = line.split_whitespace().collect();
+    let [t, dev, lba, sectors, kind] = fields::<5>(&parts, false)?;
+    let op = match kind {
+        "0" => Op::Write,
+        "1" => Op::Read,
+        other => return Err(format!("type `{other}` is neither 0 (write) nor 1 (read)")),
+    };
+    Ok(Parsed::Record(TraceRecord {
+        time_ns: u128::from(int(t, "time_ns")?),
+        device: int(dev, "device")?,
+        op,
+        offset_bytes: int(lba, "lba")? * 512,
+        len_bytes: int(sectors, "sectors")? * 512,
+    }))
+}
+
+fn blkparse(line: &str, action: &str) -> Result<Parsed, String> {
+    let parts: Vec<&str> = line.split_whitespace().collect();
+    // Summary and message lines that blkparse prints around the events do
+    // not start with `maj,min`.
+    let Some((_, minor)) = parts.first().and_then(|d| d.split_once(',')) else { return Ok(Parsed::Skip) };
+    if parts.len() < 7 || parts[5] != action {
+        return Ok(Parsed::Skip);
+    }
+    let rwbs = parts[6];
+    let op = if rwbs.contains('W') {
+        Op::Write
+    } else if rwbs.contains('R') {
+        Op::Read
+    } else {
+        return Ok(Parsed::Skip); // flush, discard or no-data request
+    };
+    let [_, _, _, time, _, _, _, sector, plus, blocks] = fields::<10>(&parts, true)?;
+    if plus != "+" {
+        return Err(format!("expected `sector + blocks`, found `{sector} {plus} {blocks}`"));
+    }
+    Ok(Parsed::Record(TraceRecord {
+        time_ns: decimal_scaled(time, 9, "time")?,
+        device: int(minor, "minor")?,
+        op,
+        offset_bytes: int(sector, "sector")? * 512,
+        len_bytes: int(blocks, "blocks")? * 512,
+    }))
+}
+
+fn systor(line: &str) -> Result<Parsed, String> {
+    let parts: Vec<&str> = line.split(',').collect();
+    let [ts, _resp, kind, lun, offset, size] = fields::<6>(&parts, false)?;
+    if ts == "Timestamp" {
+        return Ok(Parsed::Skip);
+    }
+    let op = match kind {
+        "R" => Op::Read,
+        "W" => Op::Write,
+        other => return Err(format!("IOType `{other}` is neither R nor W")),
+    };
+    Ok(Parsed::Record(TraceRecord {
+        time_ns: decimal_scaled(ts, 9, "Timestamp")?,
+        device: int(lun, "LUN")?,
+        op,
+        offset_bytes: int(offset, "Offset")?,
+        len_bytes: int(size, "Size")?,
+    }))
+}
+
+fn fiu(line: &str) -> Result<Parsed, String> {
+    let parts: Vec<&str> = line.split_whitespace().collect();
+    if parts.len() < 9 {
+        return Err(format!("{} fields, expected at least 9", parts.len()));
+    }
+    // The process name may contain spaces: read the fixed fields from both ends.
+    let n = parts.len();
+    let op = match parts[n - 4] {
+        "R" => Op::Read,
+        "W" => Op::Write,
+        other => return Err(format!("R/W field `{other}` is neither R nor W")),
+    };
+    Ok(Parsed::Record(TraceRecord {
+        time_ns: u128::from(int(parts[0], "time_ns")?),
+        device: int(parts[n - 2], "minor")?,
+        op,
+        offset_bytes: int(parts[n - 6], "lba")? * 512,
+        len_bytes: int(parts[n - 5], "blocks")? * 512,
+    }))
+}
+
+/// Guesses the format from the first lines of a trace.
+pub fn detect(lines: &[String]) -> Option<TraceFormat> {
+    let line = lines.iter().map(|l| l.trim()).find(|l| !l.is_empty() && !l.starts_with('#'))?;
+    if line.starts_with("Timestamp,Response") {
+        return Some(TraceFormat::SystorCsv);
+    }
+    let csv: Vec<&str> = line.split(',').collect();
+    if csv.len() == 7 && matches!(csv[3], "Read" | "Write") || line.starts_with("Timestamp,Hostname") {
+        return Some(TraceFormat::MsrCsv);
+    }
+    if csv.len() == 5 && matches!(csv[3].trim(), "r" | "R" | "w" | "W") {
+        return Some(TraceFormat::Spc);
+    }
+    if csv.len() == 6 && matches!(csv[2], "R" | "W") {
+        return Some(TraceFormat::SystorCsv);
+    }
+    let ws: Vec<&str> = line.split_whitespace().collect();
+    if ws.first().is_some_and(|t| t.contains(',')) && ws.len() >= 7 {
+        return Some(TraceFormat::Blkparse);
+    }
+    if ws.len() >= 9 && matches!(ws[ws.len() - 4], "R" | "W") {
+        return Some(TraceFormat::Fiu);
+    }
+    if ws.len() == 5 && ws.iter().all(|t| t.chars().all(|c| c.is_ascii_hexdigit() || c == '.' || c == 'x')) {
+        return Some(if ws[0].contains('.') { TraceFormat::DisksimAscii } else { TraceFormat::MqsimAscii });
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimal_seconds_are_exact() {
+        assert_eq!(decimal_scaled("15391.407551", 9, "t"), Ok(15_391_407_551_000));
+        assert_eq!(decimal_scaled("1456095145.133076000", 9, "t"), Ok(1_456_095_145_133_076_000));
+        assert_eq!(decimal_scaled("13.191135", 6, "t"), Ok(13_191_135));
+        assert!(decimal_scaled("15391.776358W", 9, "t").is_err());
+    }
+}

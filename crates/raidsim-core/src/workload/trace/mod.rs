@@ -1,0 +1,201 @@
+//! Streaming readers of block I/O traces.
+//!
+//! A trace is read line by line through one reused buffer (a 10-million-line
+//! trace is never loaded whole); `.gz` files are decompressed on the fly.
+//! Formats are those of `../shared/traces/README.md`, detected from the first
+//! lines or named. A malformed line stops the run with an error naming the
+//! file, the line and the expected layout, unless `skip_malformed` is set.
+
+mod formats;
+
+pub use formats::{decimal_scaled, expected_layout, parse_line, Parsed, TraceRecord};
+
+use crate::config::TraceFormat;
+use crate::error::{Error, Result};
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// Counts bytes read from the underlying file, for progress reporting.
+struct CountingReader<R> {
+    inner: R,
+    count: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for CountingReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// Options of a trace reader that do not depend on the simulated device.
+#[derive(Clone, Debug)]
+pub struct TraceOptions {
+    /// Format, or `None` to detect.
+    pub format: Option<TraceFormat>,
+    /// Keep only this device's requests.
+    pub device: Option<u64>,
+    /// Stop after this many records (0 = all).
+    pub max_requests: u64,
+    /// blkparse action to replay.
+    pub blkparse_action: String,
+    /// Skip malformed lines instead of failing.
+    pub skip_malformed: bool,
+}
+
+/// Line-by-line reader of one trace file.
+pub struct TraceReader {
+    path: PathBuf,
+    format: TraceFormat,
+    reader: Box<dyn BufRead + Send>,
+    line: String,
+    line_no: u64,
+    opts: TraceOptions,
+    records: u64,
+    bytes_read: Arc<AtomicU64>,
+    file_bytes: u64,
+    /// Malformed lines skipped.
+    pub malformed_skipped: u64,
+    /// First malformed line skipped, with its error.
+    pub first_malformed: Option<String>,
+    /// Zero-length requests skipped.
+    pub zero_length_skipped: u64,
+}
+
+fn open(path: &Path, count: Arc<AtomicU64>) -> Result<Box<dyn BufRead + Send>> {
+    let file = File::open(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
+    let counted = CountingReader { inner: file, count };
+    let gz = path.extension().is_some_and(|e| e == "gz");
+    Ok(if gz {
+        Box::new(BufReader::with_capacity(1 << 16, flate2::read::MultiGzDecoder::new(counted)))
+    } else {
+        Box::new(BufReader::with_capacity(1 << 16, counted))
+    })
+}
+
+impl TraceReader {
+    /// Opens `path`, detecting its format unless named.
+    pub fn open(path: &Path, opts: TraceOptions) -> Result<Self> {
+        let format = match opts.format {
+            Some(f) => f,
+            None => detect_format(path)?,
+        };
+        let bytes_read = Arc::new(AtomicU64::new(0));
+        let reader = open(path, bytes_read.clone())?;
+        let file_bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+        Ok(Self {
+            path: path.to_path_buf(),
+            format,
+            reader,
+            line: String::with_capacity(256),
+            line_no: 0,
+            opts,
+            records: 0,
+            bytes_read,
+            file_bytes,
+            malformed_skipped: 0,
+            first_malformed: None,
+            zero_length_skipped: 0,
+        })
+    }
+
+    /// The format being read.
+    pub fn format(&self) -> TraceFormat {
+        self.format
+    }
+
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The line number of the last record returned.
+    pub fn line_no(&self) -> u64 {
+        self.line_no
+    }
+
+    /// Fraction of the file consumed.
+    pub fn progress(&self) -> f64 {
+        if self.file_bytes == 0 {
+            return 0.0;
+        }
+        (self.bytes_read.load(Ordering::Relaxed) as f64 / self.file_bytes as f64).min(1.0)
+    }
+
+    /// An error about the current line.
+    pub fn line_error(&self, message: String) -> Error {
+        Error::Trace {
+            path: self.path.clone(),
+            line: self.line_no,
+            format: self.format.name(),
+            expected: expected_layout(self.format),
+            message,
+        }
+    }
+
+    /// The next record that passes the filters, or `None` at the end.
+    pub fn next_record(&mut self) -> Result<Option<TraceRecord>> {
+        if self.opts.max_requests > 0 && self.records >= self.opts.max_requests {
+            return Ok(None);
+        }
+        loop {
+            self.line.clear();
+            let n = self.reader.read_line(&mut self.line).map_err(|e| {
+                let message = format!("cannot read: {e}");
+                self.line_error(message)
+            })?;
+            if n == 0 {
+                return Ok(None);
+            }
+            self.line_no += 1;
+            match parse_line(self.format, &self.line, &self.opts.blkparse_action) {
+                Ok(Parsed::Skip) => continue,
+                Ok(Parsed::Record(r)) => {
+                    if self.opts.device.is_some_and(|d| d != r.device) {
+                        continue;
+                    }
+                    if r.len_bytes == 0 {
+                        self.zero_length_skipped += 1;
+                        continue;
+                    }
+                    self.records += 1;
+                    return Ok(Some(r));
+                }
+                Err(message) if self.opts.skip_malformed => {
+                    self.malformed_skipped += 1;
+                    if self.first_malformed.is_none() {
+                        self.first_malformed = Some(format!("line {}: {message}", self.line_no));
+                    }
+                }
+                Err(message) => return Err(self.line_error(message)),
+            }
+        }
+    }
+}
+
+/// Reads the first lines of `path` and guesses its format.
+pub fn detect_format(path: &Path) -> Result<TraceFormat> {
+    let mut reader = open(path, Arc::new(AtomicU64::new(0)))?;
+    let mut lines = Vec::new();
+    let mut buf = String::new();
+    for _ in 0..20 {
+        buf.clear();
+        match reader.read_line(&mut buf) {
+            Ok(0) => break,
+            Ok(_) => lines.push(buf.clone()),
+            Err(source) => return Err(Error::Io { path: path.to_path_buf(), source }),
+        }
+    }
+    formats::detect(&lines).ok_or_else(|| {
+        let valid: Vec<&str> = TraceFormat::ALL.iter().map(|f| f.name()).collect();
+        Error::Workload(format!(
+            "{}: cannot tell the trace format from its first lines; name it (one of {})",
+            path.display(),
+            valid.join(", ")
+        ))
+    })
+}
