@@ -113,6 +113,9 @@ pub struct FtlConfig {
     pub gc_threshold_fraction: f64,
     /// Victim selection.
     pub gc_victim: GcVictim,
+    /// Pages at the end of each block that hold its summary (the owners of
+    /// its pages) instead of data; DiskSim's SSD model reserves one.
+    pub summary_pages_per_block: u32,
 }
 
 impl Default for FtlConfig {
@@ -122,6 +125,7 @@ impl Default for FtlConfig {
             static_order: "CWDP".into(),
             gc_threshold_fraction: 0.05,
             gc_victim: GcVictim::Greedy,
+            summary_pages_per_block: 0,
         }
     }
 }
@@ -171,6 +175,9 @@ impl SsdConfig {
         if g.page_size_bytes < 512 || g.page_size_bytes % 512 != 0 {
             return Err(Error::config("ssd.geometry.page_size_bytes", "must be a positive multiple of 512"));
         }
+        if u64::from(self.ftl.summary_pages_per_block) >= pages_per_block {
+            return Err(Error::config("ssd.ftl.summary_pages_per_block", "must leave at least one data page per block"));
+        }
         if pages_per_block > u64::from(u16::MAX) {
             return Err(Error::config("ssd.geometry.pages_per_block", "must be at most 65535"));
         }
@@ -194,10 +201,11 @@ impl SsdConfig {
         // Below two free blocks a plane could have nowhere to copy a victim's
         // valid pages, so the threshold never drops under two.
         let gc_threshold_blocks = ((blocks_per_plane as f64 * threshold).ceil() as u32).max(2);
+        let logical_pages = (physical_pages as f64 * (1.0 - g.over_provisioning_fraction)).floor() as u64;
         // With fewer than three spare blocks per plane, a full plane may hold
         // no block with an invalid page when it needs one.
-        let spare_blocks_per_plane =
-            ((blocks_per_plane as f64) * g.over_provisioning_fraction).floor() as u64;
+        let data_pages = pages_per_block - u64::from(self.ftl.summary_pages_per_block);
+        let spare_blocks_per_plane = blocks_per_plane.saturating_sub(logical_pages.div_ceil(planes).div_ceil(data_pages));
         if spare_blocks_per_plane < 3 {
             return Err(Error::config(
                 "ssd.geometry.over_provisioning_fraction",
@@ -207,7 +215,6 @@ impl SsdConfig {
                 ),
             ));
         }
-        let logical_pages = (physical_pages as f64 * (1.0 - g.over_provisioning_fraction)).floor() as u64;
         validate_order(&self.ftl.static_order)?;
         let t = &self.timing;
         positive("ssd.timing.channel_bandwidth_bytes_per_s", t.channel_bandwidth_bytes_per_s)?;

@@ -51,6 +51,8 @@ pub struct Ftl {
     static_digits: [(u32, u32); 4],
     gc_victim: GcVictim,
     gc_threshold_blocks: usize,
+    /// Data pages per block (pages per block less summary pages).
+    data_pages_per_block: u32,
     l2p: Vec<u32>,
     p2l: Vec<u32>,
     valid: Vec<u16>,
@@ -82,6 +84,7 @@ impl Ftl {
             static_digits: static_digits(&resolved.config.ssd.ftl.static_order, &layout),
             gc_victim: resolved.config.ssd.ftl.gc_victim,
             gc_threshold_blocks: d.gc_threshold_blocks as usize,
+            data_pages_per_block: g.pages_per_block - resolved.config.ssd.ftl.summary_pages_per_block,
             l2p: vec![NO_PAGE; d.logical_pages as usize],
             p2l: vec![NO_PAGE; d.physical_pages as usize],
             valid: vec![0; d.blocks as usize],
@@ -124,10 +127,11 @@ impl Ftl {
     }
 
     /// True when a plane holds so much valid data that garbage collection
-    /// could no longer keep its threshold reserve (dynamic allocation skips it).
+    /// could run out of victims (dynamic allocation skips it).
     pub fn plane_is_full(&self, plane: u32) -> bool {
-        let usable = u64::from(self.layout.blocks_per_plane) - self.gc_threshold_blocks as u64 - 1;
-        self.plane_valid[plane as usize] >= usable * u64::from(self.layout.pages_per_block)
+        // Three blocks is the least a plane needs to keep collecting (see config validation).
+        let usable = u64::from(self.layout.blocks_per_plane) - 3;
+        self.plane_valid[plane as usize] >= usable * u64::from(self.data_pages_per_block)
     }
 
     /// Free blocks of a plane.
@@ -168,7 +172,7 @@ impl Ftl {
     fn append(&mut self, plane: u32, lpn: u32, now_ns: Ns) -> Result<u32> {
         let ppb = self.layout.pages_per_block;
         let p = &mut self.planes[plane as usize];
-        if p.next_page == ppb {
+        if p.next_page == self.data_pages_per_block {
             let next = p.free.pop_front().ok_or_else(|| {
                 Error::Device(format!("plane {plane} has no free block left (over-provisioning too small for this workload)"))
             })?;
@@ -192,7 +196,7 @@ impl Ftl {
         let Some(victim) = self.pick_victim(plane, now_ns) else { return Ok(None) };
         let first = self.layout.first_page(victim);
         let mut copied = 0;
-        for ppn in first..first + self.layout.pages_per_block {
+        for ppn in first..first + self.data_pages_per_block {
             let lpn = self.p2l[ppn as usize];
             if lpn != NO_PAGE {
                 self.invalidate(ppn);
@@ -209,7 +213,7 @@ impl Ftl {
 
     fn pick_victim(&self, plane: u32, now_ns: Ns) -> Option<u32> {
         let bpp = self.layout.blocks_per_plane;
-        let ppb = self.layout.pages_per_block as u16;
+        let ppb = self.data_pages_per_block as u16;
         let used = (plane * bpp..(plane + 1) * bpp)
             .filter(|&b| self.state[b as usize] == BlockState::Used && self.valid[b as usize] < ppb);
         match self.gc_victim {
@@ -222,7 +226,7 @@ impl Ftl {
     }
 
     fn cost_benefit(&self, block: u32, now_ns: Ns) -> f64 {
-        let u = f64::from(self.valid[block as usize]) / f64::from(self.layout.pages_per_block);
+        let u = f64::from(self.valid[block as usize]) / f64::from(self.data_pages_per_block);
         let age = (now_ns - self.last_write_ns[block as usize]) as f64 + 1.0;
         if u == 0.0 {
             f64::INFINITY
