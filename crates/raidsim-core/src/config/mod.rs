@@ -143,6 +143,12 @@ impl RawConfig {
         merge_tables(&mut self.table, &other.table);
     }
 
+    /// Replaces the top-level table `key` by `table` (a workload replaces,
+    /// rather than merges with, the one a preset or file set).
+    pub fn replace_table(&mut self, key: &str, table: &RawConfig) {
+        self.table.insert(key.to_string(), toml::Value::Table(table.table.clone()));
+    }
+
     /// Applies one `dotted.key=value` override; the value is read as TOML
     /// (`4096`, `0.15`, `true`, `"greedy"`, `[1, 2]`) and, failing that, as a
     /// bare string.

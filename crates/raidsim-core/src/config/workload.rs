@@ -114,7 +114,7 @@ pub struct SyntheticConfig {
     pub requests: u64,
     /// Open loop: arrival process. Ignored in closed loop.
     pub arrival: ArrivalProcess,
-    /// Open loop: mean time between arrivals, ns (100 000 = 10 000 IOPS).
+    /// Open loop: mean time between arrivals, ns (1 000 000 = 1 000 IOPS).
     pub mean_interarrival_ns: u64,
     /// Closed loop when > 0: this many processes each issue their next
     /// request when the previous one completes (the striping paper's
@@ -145,7 +145,7 @@ impl Default for SyntheticConfig {
         Self {
             requests: 100_000,
             arrival: ArrivalProcess::Poisson,
-            mean_interarrival_ns: 100_000,
+            mean_interarrival_ns: 1_000_000,
             processes: 0,
             think_time_ns: 0,
             read_fraction: 0.3,

@@ -39,7 +39,10 @@ impl LatencyRecorder {
     }
 
     fn record(&mut self, ns: u64) {
-        self.hist.saturating_record(ns.max(1));
+        // `record` grows the histogram as needed; saturating only if it cannot.
+        if self.hist.record(ns.max(1)).is_err() {
+            self.hist.saturating_record(ns.max(1));
+        }
         self.sum_ns += u128::from(ns);
         self.max_ns = self.max_ns.max(ns);
     }
@@ -84,8 +87,11 @@ struct Bucket {
     latency_ns: u128,
 }
 
-/// Most buckets kept before they are merged pairwise.
+/// Most buckets kept before they are merged pairwise (automatic interval).
 const MAX_BUCKETS: usize = 4096;
+/// Most buckets kept with a fixed interval; beyond it (a trace with a clock
+/// glitch, say) the interval is widened rather than memory exhausted.
+const MAX_FIXED_BUCKETS: usize = 1 << 22;
 /// Buckets an automatically sized series aims for.
 const AUTO_BUCKETS: u64 = 100;
 
@@ -161,8 +167,9 @@ impl HostMetrics {
     }
 
     fn bucket_mut(&mut self, now_ns: Ns) -> &mut Bucket {
+        let limit = if self.fixed_interval { MAX_FIXED_BUCKETS } else { MAX_BUCKETS };
         let mut i = (now_ns / self.interval_ns) as usize;
-        while !self.fixed_interval && i >= MAX_BUCKETS {
+        while i >= limit {
             self.coarsen();
             i = (now_ns / self.interval_ns) as usize;
         }
@@ -285,6 +292,8 @@ mod tests {
         // 2 MB in 2 us of busy time = 1e6 MB/s.
         assert!((r.throughput_eq5_mb_per_s - 1e6).abs() < 1e-6);
         assert_eq!(r.response.mean_ns, 1_000.0);
+        assert_eq!(r.response.p50_ns, 1_000);
+        assert_eq!(r.response.max_ns, 1_000);
     }
 
     #[test]

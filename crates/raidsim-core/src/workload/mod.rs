@@ -57,7 +57,7 @@ pub struct WorkloadReport {
 }
 
 /// A stream of host requests.
-pub trait RequestSource: Send {
+pub trait RequestSource: Send + Sync {
     /// The next request, or `None` when the workload is done.
     fn next_request(&mut self) -> Result<Option<HostRequest>>;
     /// Fraction done, for progress bars.

@@ -71,6 +71,10 @@ impl SyntheticSource {
 
     /// A uniformly chosen aligned offset in `[lo, lo + len)` that fits `size`.
     fn uniform_in(&mut self, lo: u64, len: u64, size: u64) -> u64 {
+        if len < size {
+            // A region too small for this request (a tiny cold region): use the whole span.
+            return self.uniform_in(self.span_start, self.span_bytes, size);
+        }
         let a = self.cfg.alignment_bytes;
         let slots = len.saturating_sub(size) / a + 1;
         lo + a * self.rng.gen_range(0..slots)

@@ -51,7 +51,7 @@ pub struct TraceOptions {
 pub struct TraceReader {
     path: PathBuf,
     format: TraceFormat,
-    reader: Box<dyn BufRead + Send>,
+    reader: Box<dyn BufRead + Send + Sync>,
     line: String,
     line_no: u64,
     opts: TraceOptions,
@@ -66,7 +66,7 @@ pub struct TraceReader {
     pub zero_length_skipped: u64,
 }
 
-fn open(path: &Path, count: Arc<AtomicU64>) -> Result<Box<dyn BufRead + Send>> {
+fn open(path: &Path, count: Arc<AtomicU64>) -> Result<Box<dyn BufRead + Send + Sync>> {
     let file = File::open(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
     let counted = CountingReader { inner: file, count };
     let gz = path.extension().is_some_and(|e| e == "gz");

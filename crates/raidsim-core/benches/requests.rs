@@ -1,0 +1,66 @@
+//! Simulated host requests per second (issue #2's benchmark).
+//!
+//! 1,000,000 random 4 KiB requests, 30 % reads, uniform over 3 GiB, Poisson
+//! arrivals at 10,000 IOPS, on the stripe-unit paper's 32 GiB drive (Table 5).
+//! Reports the median of 5 runs and the process's peak resident memory.
+//!
+//! Run: `cargo bench -p raidsim-core --bench requests`
+
+use raidsim_core::config::RawConfig;
+use raidsim_core::Simulation;
+use std::time::Instant;
+
+const REQUESTS: u64 = 1_000_000;
+const RUNS: usize = 5;
+
+fn config() -> raidsim_core::config::ResolvedConfig {
+    let mut raw = RawConfig::from_preset("stripe-unit-table5").expect("preset");
+    for o in [
+        "workload.requests=1000000",
+        "workload.read_fraction=0.3",
+        "workload.span_bytes=3221225472",
+        "workload.arrival=poisson",
+        "workload.mean_interarrival_ns=100000",
+        "workload.size.kind=fixed",
+        "workload.size.mean_bytes=4096",
+    ] {
+        raw.set(o).expect("override");
+    }
+    raw.resolve().expect("valid config")
+}
+
+fn peak_rss_mib() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024.0)
+}
+
+fn main() {
+    let resolved = config();
+    let mut rates = Vec::with_capacity(RUNS);
+    let mut build_s = Vec::with_capacity(RUNS);
+    for run in 0..RUNS {
+        let t0 = Instant::now();
+        let mut sim = Simulation::new(resolved.clone()).expect("builds");
+        let t1 = Instant::now();
+        sim.run().expect("runs");
+        let t2 = Instant::now();
+        let done = sim.report().host.requests;
+        assert_eq!(done, REQUESTS);
+        let rate = done as f64 / (t2 - t1).as_secs_f64();
+        let total_rate = done as f64 / (t2 - t0).as_secs_f64();
+        eprintln!("run {run}: {rate:>12.0} requests/s simulating, {total_rate:>12.0} requests/s including drive set-up");
+        rates.push(rate);
+        build_s.push((t1 - t0).as_secs_f64());
+    }
+    rates.sort_by(f64::total_cmp);
+    build_s.sort_by(f64::total_cmp);
+    println!("workload: 1,000,000 random 4 KiB requests, 30 % reads, 3 GiB span, Poisson 10,000 IOPS, Table-5 32 GiB drive");
+    println!("median simulated host requests/s: {:.0} (of {RUNS} runs; min {:.0}, max {:.0})", rates[RUNS / 2], rates[0], rates[RUNS - 1]);
+    println!("median drive set-up time: {:.3} s", build_s[RUNS / 2]);
+    match peak_rss_mib() {
+        Some(m) => println!("peak resident memory: {m:.0} MiB"),
+        None => println!("peak resident memory: unavailable (no /proc/self/status)"),
+    }
+}

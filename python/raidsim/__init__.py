@@ -1,0 +1,40 @@
+"""raidsim: a fast, deterministic simulator of SSDs and SSD arrays.
+
+The Rust core (``raidsim._native``) does the simulating; this package builds
+configurations, runs them with a progress bar and turns reports into pandas
+tables. Quick start::
+
+    import raidsim
+    report = raidsim.simulate("stripe-unit-table5",
+                              raidsim.Workload.synthetic(requests=10_000))
+    print(report.summary())
+"""
+
+from ._native import (
+    ConfigError,
+    DeviceError,
+    InputError,
+    RaidsimError,
+    TraceError,
+    WorkloadError,
+)
+from .api import presets, simulate, trace_stats
+from .config import Config
+from .report import Report
+from .workload import Workload
+
+__all__ = [
+    "Config",
+    "ConfigError",
+    "DeviceError",
+    "InputError",
+    "RaidsimError",
+    "Report",
+    "TraceError",
+    "Workload",
+    "WorkloadError",
+    "presets",
+    "simulate",
+    "trace_stats",
+]
+__version__ = "0.1.0"

@@ -1,0 +1,40 @@
+"""Typed stub of the compiled core (crates/raidsim-py)."""
+
+from typing import List, Optional, Tuple
+
+Layer = Tuple[str, str]
+
+class RaidsimError(Exception): ...
+class ConfigError(RaidsimError): ...
+class TraceError(RaidsimError): ...
+class WorkloadError(RaidsimError): ...
+class DeviceError(RaidsimError): ...
+class InputError(RaidsimError): ...
+
+def resolve_config(layers: List[Layer]) -> str:
+    """Validate layered config; return the resolved config as sorted TOML."""
+
+def presets() -> List[Tuple[str, str]]:
+    """(name, TOML text) of every packaged preset."""
+
+def trace_stats(
+    path: str,
+    format: Optional[str] = None,
+    device: Optional[int] = None,
+    skip_malformed: bool = False,
+    blkparse_action: str = "D",
+) -> str:
+    """Statistics of a trace file, as JSON text."""
+
+def detect_format(path: str) -> str:
+    """The format name of a trace file, detected from its first lines."""
+
+def trace_formats() -> List[str]:
+    """Names of the supported trace formats."""
+
+class Simulation:
+    def __init__(self, layers: List[Layer]) -> None: ...
+    def step(self, max_events: int) -> Tuple[int, float, bool]:
+        """Process up to max_events; return (completed, fraction issued, finished)."""
+    def report_json(self) -> str: ...
+    def config_toml(self) -> str: ...

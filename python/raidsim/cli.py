@@ -1,0 +1,137 @@
+"""The ``raidsim`` command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import List, Optional
+
+from . import _native
+from .api import presets, simulate, trace_stats
+from .config import Config
+from .workload import Workload
+
+
+def _add_run(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("run", help="simulate one configuration", description=(
+        "Simulate one configuration: a preset or TOML config, with a trace or the config's "
+        "synthetic workload. Example: raidsim run --preset stripe-unit-table5 "
+        "--set workload.requests=100000 --set workload.read_fraction=0.7"))
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--preset", help="packaged preset (see `raidsim presets`)")
+    src.add_argument("--config", help="TOML config file")
+    p.add_argument("--trace", help="replay this trace instead of the config's workload")
+    p.add_argument("--format", choices=_native.trace_formats(), help="trace format (default: detect)")
+    p.add_argument("--device", type=int, help="keep only this trace device/disk/LUN")
+    p.add_argument("--time-scale", type=float, help="multiply trace timestamps (0.5 = twice as fast)")
+    p.add_argument("--max-requests", type=int, help="stop the trace after this many requests")
+    p.add_argument("--out-of-range", choices=["wrap", "error"], help="requests beyond the capacity (default wrap)")
+    p.add_argument("--skip-malformed", action="store_true", help="skip malformed trace lines instead of stopping")
+    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                   help="override a config key, e.g. --set ssd.geometry.channels=4 (repeatable)")
+    p.add_argument("--out", help="write report.json, config.toml and CSV tables to this directory")
+    p.add_argument("--json", action="store_true", help="print the full report as JSON on stdout")
+    p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+
+
+def _run(args: argparse.Namespace) -> int:
+    cfg = Config.preset(args.preset) if args.preset else Config.load(args.config)
+    cfg = cfg.with_overrides(args.overrides)
+    workload = None
+    if args.trace:
+        workload = Workload.trace(args.trace, args.format, device=args.device, time_scale=args.time_scale,
+                                  max_requests=args.max_requests, out_of_range=args.out_of_range,
+                                  skip_malformed=args.skip_malformed or None)
+    report = simulate(cfg, workload, progress=False if args.no_progress else None)
+    if args.out:
+        report.save(args.out)
+    if args.json:
+        print(report.to_json())
+    else:
+        print(report.to_text())
+        if args.out:
+            print(f"\nwrote {args.out}/report.json, config.toml and CSV tables")
+    return 0
+
+
+def _presets(args: argparse.Namespace) -> int:
+    table = presets()
+    if args.name:
+        if args.name not in table:
+            raise _native.ConfigError(f"unknown preset `{args.name}`; valid: {', '.join(table)}")
+        print(table[args.name], end="")
+        return 0
+    for name, text in table.items():
+        first = next((line.lstrip("# ").strip() for line in text.splitlines() if line.startswith("#")), "")
+        print(f"{name:26s} {first}")
+    return 0
+
+
+def _fmt_bytes(n: float) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if abs(n) < 1024 or unit == "TiB":
+            return f"{n:,.1f} {unit}"
+        n /= 1024
+    return f"{n}"
+
+
+def _trace_stats(args: argparse.Namespace) -> int:
+    s = trace_stats(args.file, args.format, device=args.device, skip_malformed=args.skip_malformed)
+    if args.json:
+        print(json.dumps(s, indent=2))
+        return 0
+    rows = [
+        ("file", s["path"]), ("format", s["format"]), ("requests", f"{s['requests']:,}"),
+        ("read / write", f"{s['read']['percent']:.1f} % / {s['write']['percent']:.1f} %"),
+        ("mean size", _fmt_bytes(s["mean_bytes"])),
+        ("mean read size", _fmt_bytes(s["read"]["mean_bytes"])),
+        ("mean write size", _fmt_bytes(s["write"]["mean_bytes"])),
+        ("max read size", _fmt_bytes(s["read"]["max_bytes"])),
+        ("max write size", _fmt_bytes(s["write"]["max_bytes"])),
+        ("mean read inter-arrival", f"{s['read']['mean_interarrival_ns'] / 1e6:,.3f} ms"),
+        ("mean write inter-arrival", f"{s['write']['mean_interarrival_ns'] / 1e6:,.3f} ms"),
+        ("duration", f"{s['duration_ns'] / 1e9:,.3f} s"),
+        ("address span", f"[{s['min_offset_bytes']:,}, {s['max_end_bytes']:,}) bytes = "
+                         f"{_fmt_bytes(s['max_end_bytes'] - s['min_offset_bytes'])}"),
+    ]
+    if s["malformed_skipped"]:
+        rows.append(("malformed lines skipped", str(s["malformed_skipped"])))
+    for k, v in rows:
+        print(f"{k:26s} {v}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="raidsim", description="Simulate SSDs and SSD arrays.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    _add_run(sub)
+    p = sub.add_parser("presets", help="list packaged presets, or print one")
+    p.add_argument("name", nargs="?", help="print this preset's TOML")
+    p = sub.add_parser("trace-stats", help="statistics of a trace file as the papers tabulate them")
+    p.add_argument("file")
+    p.add_argument("--format", choices=_native.trace_formats(), help="trace format (default: detect)")
+    p.add_argument("--device", type=int, help="keep only this device/disk/LUN")
+    p.add_argument("--skip-malformed", action="store_true", help="skip malformed lines instead of stopping")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    return parser
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    args = build_parser().parse_args(argv)
+    handlers = {"run": _run, "presets": _presets, "trace-stats": _trace_stats}
+    try:
+        return handlers[args.command](args)
+    except _native.RaidsimError as e:
+        print(f"raidsim: error: {e}", file=sys.stderr)
+        return 2
+    except (OSError, ValueError) as e:
+        print(f"raidsim: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("raidsim: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,110 @@
+"""Configurations: layers (preset, TOML file, dict) plus dotted overrides.
+
+Every default and every check lives in the Rust core (``raidsim-core``'s
+``config`` module); a :class:`Config` only records how to build the raw
+table, and asks the core to validate it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from typing import Any, Iterable, List, Mapping, Tuple, Union
+
+from . import _native
+
+Layer = Tuple[str, str]
+
+
+def _nested(key: str, value: Any) -> dict:
+    out: dict = {}
+    node = out
+    parts = key.split(".")
+    for part in parts[:-1]:
+        node = node.setdefault(part, {})
+    node[parts[-1]] = value
+    return out
+
+
+class Config:
+    """An immutable stack of configuration layers, applied in order.
+
+    >>> c = Config.preset("stripe-unit-table5").set("ssd.queue_depth", 8)
+    >>> c.resolved()["ssd"]["queue_depth"]
+    8
+    """
+
+    def __init__(self, layers: Iterable[Layer] = ()):
+        self._layers: List[Layer] = list(layers)
+
+    @classmethod
+    def preset(cls, name: str) -> "Config":
+        """A packaged preset (see :func:`raidsim.presets`)."""
+        return cls([("preset", name)])
+
+    @classmethod
+    def from_file(cls, path: Union[str, os.PathLike]) -> "Config":
+        """A TOML file."""
+        return cls([("file", os.fspath(path))])
+
+    @classmethod
+    def from_dict(cls, table: Mapping[str, Any]) -> "Config":
+        """A nested dict, as the TOML would be."""
+        return cls([("json", json.dumps(table))])
+
+    @classmethod
+    def from_toml(cls, text: str) -> "Config":
+        """TOML text."""
+        return cls([("toml", text)])
+
+    @classmethod
+    def load(cls, source: Union["Config", str, os.PathLike, Mapping[str, Any], None]) -> "Config":
+        """A Config from a Config, a preset name, a TOML path, a dict or None (defaults)."""
+        if source is None:
+            return cls()
+        if isinstance(source, Config):
+            return source
+        if isinstance(source, Mapping):
+            return cls.from_dict(source)
+        text = os.fspath(source)
+        if text.endswith(".toml") or os.sep in text or os.path.exists(text):
+            return cls.from_file(text)
+        return cls.preset(text)
+
+    def set(self, key: str, value: Any) -> "Config":
+        """A copy with ``key`` (dotted) set to ``value``."""
+        return Config(self._layers + [("json", json.dumps(_nested(key, value)))])
+
+    def with_overrides(self, overrides: Union[Mapping[str, Any], Iterable[str], None]) -> "Config":
+        """A copy with overrides: a dict of dotted keys to values, or ``"key=value"`` strings."""
+        if not overrides:
+            return self
+        if isinstance(overrides, Mapping):
+            layers = [("json", json.dumps(_nested(k, v))) for k, v in overrides.items()]
+        else:
+            layers = [("set", s) for s in overrides]
+        return Config(self._layers + layers)
+
+    def with_workload(self, workload: Any) -> "Config":
+        """A copy whose ``[workload]`` table is replaced (not merged) by ``workload``."""
+        if workload is None:
+            return self
+        table = workload.to_dict() if hasattr(workload, "to_dict") else dict(workload)
+        return Config(self._layers + [("workload", json.dumps(table))])
+
+    @property
+    def layers(self) -> List[Layer]:
+        """The layers, for the native core."""
+        return list(self._layers)
+
+    def resolved_toml(self) -> str:
+        """The validated configuration with every default filled in, sorted TOML."""
+        return _native.resolve_config(self._layers)
+
+    def resolved(self) -> dict:
+        """The validated configuration as a dict."""
+        return tomllib.loads(self.resolved_toml())
+
+    def __repr__(self) -> str:
+        return f"Config({self._layers!r})"

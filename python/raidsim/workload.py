@@ -1,0 +1,79 @@
+"""Workloads: a trace file, the synthetic generator, or explicit requests.
+
+A :class:`Workload` is the ``[workload]`` table of a config; its defaults
+(and every check) live in the Rust core. Only the parameters you pass are
+written, so the core's defaults apply to the rest.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple, Union
+
+Request = Tuple[int, str, int, int]
+
+_OPS = {"R": "R", "r": "R", "read": "R", "W": "W", "w": "W", "write": "W"}
+
+
+class Workload:
+    """The I/O a simulated host issues."""
+
+    def __init__(self, table: Mapping[str, Any]):
+        self._table = dict(table)
+
+    @classmethod
+    def trace(
+        cls,
+        path: Union[str, os.PathLike],
+        format: Optional[str] = None,
+        *,
+        device: Optional[int] = None,
+        time_scale: Optional[float] = None,
+        max_requests: Optional[int] = None,
+        out_of_range: Optional[str] = None,
+        skip_malformed: Optional[bool] = None,
+        blkparse_action: Optional[str] = None,
+    ) -> "Workload":
+        """Replay a trace file (format detected unless named; see ``raidsim._native.trace_formats()``).
+
+        ``out_of_range`` is ``"wrap"`` (default: offsets modulo the capacity,
+        counted in the report) or ``"error"``.
+        """
+        table = {"kind": "trace", "path": os.path.abspath(os.fspath(path))}
+        options = dict(format=format, device=device, time_scale=time_scale, max_requests=max_requests,
+                       out_of_range=out_of_range, skip_malformed=skip_malformed, blkparse_action=blkparse_action)
+        table.update({k: v for k, v in options.items() if v is not None})
+        return cls(table)
+
+    @classmethod
+    def synthetic(cls, **params: Any) -> "Workload":
+        """The synthetic generator; parameters as in the config's ``[workload]`` table.
+
+        For example ``Workload.synthetic(requests=10_000, read_fraction=0.7,
+        size={"kind": "exponential", "mean_bytes": 16384}, processes=8)``.
+        Open loop unless ``processes > 0`` (closed loop, N outstanding).
+        """
+        return cls({"kind": "synthetic", **params})
+
+    @classmethod
+    def requests(cls, requests: Iterable[Sequence[Any]]) -> "Workload":
+        """Explicit ``(time_ns, op, offset_bytes, length_bytes)`` requests; op is R/W or read/write."""
+        rows = []
+        for i, r in enumerate(requests):
+            if len(r) != 4:
+                raise ValueError(f"request {i}: expected (time_ns, op, offset_bytes, length_bytes), got {r!r}")
+            t, op, offset, length = r
+            if op not in _OPS:
+                raise ValueError(f"request {i}: op {op!r} is not one of R, W, read, write")
+            rows.append([int(t), _OPS[op], int(offset), int(length)])
+        return cls({"kind": "requests", "requests": rows})
+
+    def to_dict(self) -> dict:
+        """The ``[workload]`` table."""
+        return dict(self._table)
+
+    def __repr__(self) -> str:
+        shown = {k: v for k, v in self._table.items() if k != "requests"}
+        if "requests" in self._table and isinstance(self._table["requests"], list):
+            shown["requests"] = f"<{len(self._table['requests'])} requests>"
+        return f"Workload({shown})"

@@ -1,0 +1,73 @@
+"""simulate() through the public API (issue #2)."""
+
+import pandas as pd
+import pytest
+
+import raidsim
+from raidsim import Workload
+
+
+def test_idle_read_latency_is_the_sum_of_its_parts():
+    # Table-5 drive: read 25 us + 4 KiB over 40 MB/s (102.4 us) + 4 KiB over SATA-II 300 MB/s.
+    link_ns = -(-4096 * 10**9 // 300_000_000)
+    r = raidsim.simulate("stripe-unit-table5", Workload.requests([(0, "read", 8192, 4096)]))
+    assert r.to_dict()["host"]["response"]["mean_ns"] == 25_000 + 102_400 + link_ns
+
+
+def test_same_config_same_bytes():
+    cfg = raidsim.Config.preset("stripe-unit-table5").with_overrides({"workload.requests": 5000, "sim.seed": 9})
+    assert raidsim.simulate(cfg).to_json() == raidsim.simulate(cfg).to_json()
+
+
+def test_closed_loop_keeps_n_outstanding_littles_law():
+    # With N processes and no think time, N requests are always in the system,
+    # so throughput x mean response time = N (Little's law).
+    n = 6
+    w = Workload.synthetic(requests=20_000, processes=n, read_fraction=0.5, span_bytes=2**30)
+    h = raidsim.simulate("cr5m-table1", w).to_dict()["host"]
+    in_system = h["iops"] * h["response"]["mean_ns"] / 1e9
+    assert in_system == pytest.approx(n, rel=0.01)
+
+
+def test_report_tables():
+    r = raidsim.simulate(None, Workload.synthetic(requests=3000, read_fraction=0.5))
+    assert isinstance(r.summary(), pd.DataFrame) and r.summary()["requests"][0] == 3000
+    lat = r.latency()
+    assert lat.loc["read", "count"] + lat.loc["write", "count"] == 3000
+    assert (lat["p50_ms"] <= lat["p99_ms"]).all() and (lat["p99_ms"] <= lat["max_ms"]).all()
+    by_cause = r.pages_by_cause()
+    user = by_cause[by_cause.cause == "user"].iloc[0]
+    h = r.to_dict()["host"]
+    assert user.pages_read == h["bytes_read"] // 4096 and user.pages_written == h["bytes_written"] // 4096
+    assert r.stats().path.str.startswith(("host.", "ssd.")).all()
+    assert abs(r.time_series().iops.sum() * (r.to_dict()["time_series"]["interval_ns"] / 1e9) - 3000) < 1e-6
+
+
+def test_save_writes_report_and_resolved_config(tmp_path):
+    r = raidsim.simulate(None, Workload.synthetic(requests=100))
+    r.save(tmp_path)
+    for name in ("report.json", "config.toml", "summary.csv", "latency.csv", "devices.csv", "time_series.csv", "stats.csv"):
+        assert (tmp_path / name).stat().st_size > 0, name
+    assert "[derived]" in (tmp_path / "config.toml").read_text()
+
+
+def test_request_beyond_capacity_is_an_error_naming_it():
+    cap = raidsim.Config.preset("erasure-code-table6").resolved()["derived"]["capacity_bytes"]
+    with pytest.raises(raidsim.WorkloadError, match=r"requests\[1\]"):
+        raidsim.simulate("erasure-code-table6", Workload.requests([(0, "W", 0, 4096), (5, "W", cap, 4096)]))
+
+
+def test_bad_request_tuple_is_a_value_error():
+    with pytest.raises(ValueError, match="op 'X'"):
+        Workload.requests([(0, "X", 0, 4096)])
+
+
+def test_preconditioning_ages_the_drive():
+    # Random overwrites after a full fill leave garbage collection running
+    # from the first request: write amplification above 1.
+    w = Workload.synthetic(requests=20_000, read_fraction=0.0)
+    r = raidsim.simulate("erasure-code-table6", w, overrides={"precondition.fill_fraction": 1.0,
+                                                             "precondition.random_overwrite_factor": 1.0})
+    d = r.to_dict()["devices"][0]
+    assert d["write_amplification"] > 1.0 and d["erases"] > 0
+    assert d["erase_count"]["max"] >= d["erase_count"]["mean"] >= d["erase_count"]["min"]
