@@ -35,6 +35,7 @@
 //! ```
 
 pub mod analytic;
+pub mod array;
 pub mod config;
 pub mod device;
 pub mod engine;
@@ -49,4 +50,4 @@ pub mod workload;
 
 pub use error::{Error, Result};
 pub use report::Report;
-pub use sim::{simulate, Simulation};
+pub use sim::{count, simulate, Simulation};

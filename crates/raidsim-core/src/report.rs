@@ -5,6 +5,7 @@
 use crate::config::ResolvedConfig;
 use crate::device::{Cause, MemberDevice};
 use crate::metrics::{EraseSpread, HostMetrics, HostReport, Stat, Stats, TimeSeries};
+use crate::array::MemberPages;
 use crate::ssd::Ssd;
 use crate::workload::WorkloadReport;
 use serde::Serialize;
@@ -44,6 +45,29 @@ pub struct Report {
     pub time_series: TimeSeries,
     /// Every scalar as a named statistic.
     pub stats: Stats,
+    /// Array totals (absent for a single drive).
+    pub array: Option<ArraySummary>,
+}
+
+/// Array-level figures the papers report, from the member counters.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ArraySummary {
+    /// RAID level.
+    pub level: crate::config::RaidLevel,
+    /// Stripe unit, bytes.
+    pub stripe_unit_bytes: u64,
+    /// Host-visible bytes.
+    pub capacity_bytes: u64,
+    /// Per member: pre-read pages (read-modify-write + reconstruct-write), the "extra page reads".
+    pub extra_page_reads: Vec<u64>,
+    /// Per member: parity pages written, the "extra page writes".
+    pub parity_pages_written: Vec<u64>,
+    /// Per member: pages of user data written (including mirror copies).
+    pub data_pages_written: Vec<u64>,
+    /// Parity pages written over data pages written, whole array.
+    pub parity_to_data_write_ratio: f64,
+    /// Per member: blocks erased.
+    pub erases: Vec<u64>,
 }
 
 fn by_cause(counts: &[u64; Cause::COUNT]) -> BTreeMap<&'static str, u64> {
@@ -51,23 +75,33 @@ fn by_cause(counts: &[u64; Cause::COUNT]) -> BTreeMap<&'static str, u64> {
 }
 
 impl Report {
-    /// Assembles the report of a single-drive run.
-    pub fn new(resolved: &ResolvedConfig, host_metrics: &HostMetrics, ssd: &Ssd, workload: WorkloadReport) -> Self {
-        let c = ssd.counters();
-        let device = DeviceReport {
-            name: "ssd".into(),
-            capacity_bytes: ssd.capacity_bytes(),
-            pages_read: by_cause(&c.pages_read),
-            pages_written: by_cause(&c.pages_written),
-            erases: c.erases,
-            gc_runs: ssd.gc_runs(),
-            write_amplification: ssd.write_amplification(),
-            erase_count: EraseSpread::new(ssd.ftl().erase_counts(), resolved.config.metrics.erase_histogram_bins),
-        };
+    /// Assembles the report of a run over `members` (one for a single drive).
+    pub fn new(resolved: &ResolvedConfig, host_metrics: &HostMetrics, members: &[Ssd], workload: WorkloadReport) -> Self {
+        let single = resolved.config.array.level == crate::config::RaidLevel::Single;
+        let bins = resolved.config.metrics.erase_histogram_bins;
         let host = host_metrics.report();
         let mut stats = host_stats(&host);
-        ssd.stats("ssd", &mut stats);
-        Self { host, devices: vec![device], workload, time_series: host_metrics.time_series(), stats }
+        let mut devices = Vec::with_capacity(members.len());
+        for (i, ssd) in members.iter().enumerate() {
+            let name = if single { "ssd".to_string() } else { format!("member[{i}]") };
+            ssd.stats(&name, &mut stats);
+            let c = ssd.counters();
+            devices.push(DeviceReport {
+                name,
+                capacity_bytes: ssd.capacity_bytes(),
+                pages_read: by_cause(&c.pages_read),
+                pages_written: by_cause(&c.pages_written),
+                erases: c.erases,
+                gc_runs: ssd.gc_runs(),
+                write_amplification: ssd.write_amplification(),
+                erase_count: EraseSpread::new(ssd.ftl().erase_counts(), bins),
+            });
+        }
+        let array = (!single).then(|| {
+            let counters: Vec<_> = members.iter().map(|m| m.counters().clone()).collect();
+            ArraySummary::new(resolved, &counters.iter().map(|c| (c.pages_read, c.pages_written, c.erases)).collect::<Vec<_>>())
+        });
+        Self { host, devices, workload, time_series: host_metrics.time_series(), stats, array }
     }
 
     /// JSON text.
@@ -88,4 +122,49 @@ fn host_stats(h: &HostReport) -> Stats {
         s("read_response.mean_ns", h.read_response.mean_ns, "ns", "mean read response time"),
         s("write_response.mean_ns", h.write_response.mean_ns, "ns", "mean write response time"),
     ]
+}
+
+type PageCounts = ([u64; Cause::COUNT], [u64; Cause::COUNT], u64);
+
+impl ArraySummary {
+    fn new(resolved: &ResolvedConfig, members: &[PageCounts]) -> Self {
+        let extra = |r: &[u64; Cause::COUNT]| r[Cause::PreReadRmw.index()] + r[Cause::PreReadRcw.index()];
+        let data = |w: &[u64; Cause::COUNT]| w[Cause::User.index()] + w[Cause::Mirror.index()];
+        let parity: Vec<u64> = members.iter().map(|(_, w, _)| w[Cause::Parity.index()]).collect();
+        let data_written: Vec<u64> = members.iter().map(|(_, w, _)| data(w)).collect();
+        let total_data: u64 = data_written.iter().sum();
+        Self {
+            level: resolved.config.array.level,
+            stripe_unit_bytes: resolved.config.array.stripe_unit_bytes,
+            capacity_bytes: resolved.capacity_bytes,
+            extra_page_reads: members.iter().map(|(r, _, _)| extra(r)).collect(),
+            parity_to_data_write_ratio: if total_data == 0 { 0.0 } else { parity.iter().sum::<u64>() as f64 / total_data as f64 },
+            parity_pages_written: parity,
+            data_pages_written: data_written,
+            erases: members.iter().map(|(_, _, e)| *e).collect(),
+        }
+    }
+}
+
+/// The report of counting mode: exact page counts per member and cause.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct CountReport {
+    /// Host requests planned.
+    pub requests: u64,
+    /// Page size counted in, bytes.
+    pub page_size_bytes: u64,
+    /// Members in index order.
+    pub members: Vec<crate::array::count::MemberPagesReport>,
+}
+
+impl CountReport {
+    /// Wraps the counts of `count_pages`.
+    pub fn new(members: &[MemberPages], requests: u64, page_size_bytes: u64) -> Self {
+        Self { requests, page_size_bytes, members: members.iter().enumerate().map(|(i, m)| m.report(i as u32)).collect() }
+    }
+
+    /// JSON text.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+    }
 }

@@ -1,18 +1,26 @@
-//! A `Simulation` value owns one run: clock, event queue, device, workload,
-//! metrics and random streams. Nothing is global, so many simulations run
-//! side by side in one process or across a cluster.
+//! A `Simulation` value owns one run: clock, event queue, member devices,
+//! array controller, workload, metrics and random streams. Nothing is
+//! global, so many simulations run side by side in one process or across a
+//! cluster.
 //!
 //! The host replays arrival times (open loop) or keeps N requests
-//! outstanding (closed loop) and sends each request to the device:
+//! outstanding (closed loop). With `array.level = "single"` each request
+//! goes straight to the one SSD. Otherwise the array controller waits its
+//! overhead, plans the request ([`crate::array::Planner`]) and runs each
+//! stripe's plan: phase 1 (reads) together, the parity computation, phase 2
+//! (writes) together. Concurrent parity updates of one stripe are
+//! serialized by a stripe lock; the stripes of one request run in parallel
+//! or in order (`array.stripe_order`).
 //!
 //! ```text
-//! RequestSource ──► Event::Arrival / Event::ProcessIssue ──► Ssd::submit
-//!        ▲                                                      │
-//!        └──── closed loop: next issue ◄── Event::DeviceDone ◄───┘
+//! RequestSource ─► Arrival / ProcessIssue ─► ControllerDone ─► plan ─► member submit
+//!       ▲                                                               │
+//!       └── closed loop ◄── host completion ◄── stripe done ◄── MemberDone (per phase)
 //! ```
 
-use crate::config::{ResolvedConfig, WorkloadConfig};
-use crate::device::{Cause, DeviceRequest, Dispatch, MemberDevice, Op};
+use crate::array::{ArrayGeometry, ArrayState, Planner, StripePlan};
+use crate::config::{RaidLevel, ResolvedConfig, StripeOrder, WorkloadConfig};
+use crate::device::{Cause, DeviceRequest, Dispatch, MemberDevice};
 use crate::engine::{EventQueue, Ns};
 use crate::error::Result;
 use crate::metrics::HostMetrics;
@@ -21,57 +29,95 @@ use crate::ssd::Ssd;
 use crate::workload::{build_source, HostRequest, RequestSource};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
+use std::collections::{HashMap, VecDeque};
 
 /// Stream id of preconditioning's random numbers (see `workload::synthetic`).
 const PRECONDITION_STREAM: u64 = 0x5052_4543_4f4e_4400;
 
-/// The events of a single-drive simulation.
+/// The events of a simulation.
 #[derive(Clone, Copy, Debug)]
 enum Event {
     /// An open-loop request arrives.
     Arrival(HostRequest),
     /// A closed-loop process issues its next request.
     ProcessIssue,
-    /// The device finished the request with this token.
-    DeviceDone { token: u64 },
+    /// The array controller has spent its overhead on host job `job`.
+    ControllerDone { job: u32 },
+    /// Member `member` finished the request with this token.
+    MemberDone { member: u32, token: u64 },
+    /// Stripe job `stripe_job` has computed its parity and may write.
+    ParityReady { stripe_job: u32 },
+    /// Member `member` fails.
+    MemberFails { member: u32 },
 }
 
-#[derive(Clone, Copy, Debug)]
-struct InFlight {
-    arrival_ns: Ns,
-    op: Op,
-    len_bytes: u64,
+/// A slab: slots reused so the steady state allocates nothing.
+struct Slab<T> {
+    slots: Vec<Option<T>>,
+    free: Vec<u32>,
 }
 
-/// Requests in flight, indexed by token; slots are reused so the steady
-/// state allocates nothing.
-#[derive(Default)]
-struct InFlightTable {
-    slots: Vec<Option<InFlight>>,
-    free: Vec<u64>,
+impl<T> Default for Slab<T> {
+    fn default() -> Self {
+        Self { slots: Vec::new(), free: Vec::new() }
+    }
 }
 
-impl InFlightTable {
-    fn insert(&mut self, f: InFlight) -> u64 {
+impl<T> Slab<T> {
+    fn insert(&mut self, v: T) -> u32 {
         match self.free.pop() {
-            Some(t) => {
-                self.slots[t as usize] = Some(f);
-                t
+            Some(i) => {
+                self.slots[i as usize] = Some(v);
+                i
             }
             None => {
-                self.slots.push(Some(f));
-                self.slots.len() as u64 - 1
+                self.slots.push(Some(v));
+                self.slots.len() as u32 - 1
             }
         }
     }
 
-    fn remove(&mut self, token: u64) -> Option<InFlight> {
-        let f = self.slots.get_mut(token as usize)?.take();
-        if f.is_some() {
-            self.free.push(token);
-        }
-        f
+    fn get_mut(&mut self, i: u32) -> Option<&mut T> {
+        self.slots.get_mut(i as usize).and_then(Option::as_mut)
     }
+
+    fn remove(&mut self, i: u32) -> Option<T> {
+        let v = self.slots.get_mut(i as usize)?.take();
+        if v.is_some() {
+            self.free.push(i);
+        }
+        v
+    }
+}
+
+/// A host request in flight.
+struct HostJob {
+    request: HostRequest,
+    arrival_ns: Ns,
+    stripes_left: u32,
+    /// Sequential stripe order: plans not started yet.
+    waiting: VecDeque<StripePlan>,
+}
+
+/// One stripe of a host request being executed.
+struct StripeJob {
+    host: u32,
+    plan: StripePlan,
+    in_writes: bool,
+    outstanding: u32,
+}
+
+/// The array controller's run-time state.
+struct Controller {
+    planner: Planner,
+    state: ArrayState,
+    order: StripeOrder,
+    overhead_ns: Ns,
+    xor_bytes_per_s: u64,
+    stripe_jobs: Slab<StripeJob>,
+    /// Stripes with a parity update in progress, and the stripe jobs waiting for each.
+    locks: HashMap<u64, VecDeque<u32>>,
+    plans: Vec<StripePlan>,
 }
 
 /// Progress of a run, for progress bars.
@@ -85,14 +131,15 @@ pub struct Progress {
     pub finished: bool,
 }
 
-/// One simulation run of a single SSD under a workload.
+/// One simulation run.
 pub struct Simulation {
     resolved: ResolvedConfig,
     queue: EventQueue<Event>,
-    ssd: Ssd,
+    members: Vec<Ssd>,
+    controller: Option<Controller>,
     source: Box<dyn RequestSource>,
     host: HostMetrics,
-    in_flight: InFlightTable,
+    jobs: Slab<HostJob>,
     closed_loop_think_ns: Option<Ns>,
     max_requests: u64,
     issued: u64,
@@ -100,29 +147,52 @@ pub struct Simulation {
 }
 
 impl Simulation {
-    /// Builds (and preconditions) the drive and opens the workload.
+    /// Builds (and preconditions) the members and opens the workload.
     pub fn new(resolved: ResolvedConfig) -> Result<Self> {
         let cfg = &resolved.config;
-        let mut ssd = Ssd::new(&resolved);
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(cfg.sim.seed ^ PRECONDITION_STREAM);
-        ssd.precondition(cfg.precondition.fill_fraction, cfg.precondition.random_overwrite_factor, &mut rng)?;
-        let source = build_source(&cfg.workload, resolved.geometry.capacity_bytes, cfg.sim.seed)?;
+        let mut members = Vec::with_capacity(resolved.members.len());
+        for m in &resolved.members {
+            let mut ssd = Ssd::new(&m.ssd, &m.geometry);
+            ssd.precondition(cfg.precondition.fill_fraction, cfg.precondition.random_overwrite_factor, &mut rng)?;
+            members.push(ssd);
+        }
+        let controller = (cfg.array.level != RaidLevel::Single).then(|| {
+            let smallest = members.iter().map(|m| m.capacity_bytes()).min().unwrap_or(0);
+            let geom = ArrayGeometry::new(&cfg.array, smallest);
+            let page = members.iter().map(|m| m.page_size_bytes()).min().unwrap_or(4096);
+            Controller {
+                planner: Planner::new(&cfg.array, geom, page),
+                state: ArrayState::new(cfg.array.members),
+                order: cfg.array.stripe_order,
+                overhead_ns: cfg.array.controller_overhead_ns,
+                xor_bytes_per_s: cfg.array.xor_bytes_per_s,
+                stripe_jobs: Slab::default(),
+                locks: HashMap::new(),
+                plans: Vec::new(),
+            }
+        });
+        let source = build_source(&cfg.workload, resolved.capacity_bytes, cfg.sim.seed)?;
         let closed_loop = match &cfg.workload {
             WorkloadConfig::Synthetic(s) if s.processes > 0 => Some((s.processes, s.think_time_ns)),
             _ => None,
         };
         let mut sim = Self {
             queue: EventQueue::new(),
-            ssd,
+            members,
+            controller,
             source,
             host: HostMetrics::new(cfg.metrics.interval_ns),
-            in_flight: InFlightTable::default(),
+            jobs: Slab::default(),
             closed_loop_think_ns: closed_loop.map(|(_, think)| think),
             max_requests: cfg.sim.max_requests,
             issued: 0,
             finished: false,
             resolved,
         };
+        for f in &sim.resolved.config.array.failures {
+            sim.queue.schedule(f.at_ns, Event::MemberFails { member: f.member });
+        }
         match closed_loop {
             Some((processes, _)) => (0..processes).for_each(|_| sim.queue.schedule(0, Event::ProcessIssue)),
             None => sim.schedule_next_arrival()?,
@@ -135,9 +205,9 @@ impl Simulation {
         &self.resolved
     }
 
-    /// The drive (for invariant checks).
-    pub fn ssd(&self) -> &Ssd {
-        &self.ssd
+    /// The member drives (one for `level = "single"`).
+    pub fn members(&self) -> &[Ssd] {
+        &self.members
     }
 
     fn next_request(&mut self) -> Result<Option<HostRequest>> {
@@ -159,17 +229,155 @@ impl Simulation {
 
     fn issue(&mut self, now: Ns, r: HostRequest) -> Result<()> {
         self.host.arrived(now);
-        let token = self.in_flight.insert(InFlight { arrival_ns: now, op: r.op, len_bytes: r.len_bytes });
-        let req = DeviceRequest { token, op: r.op, offset_bytes: r.offset_bytes, len_bytes: r.len_bytes, cause: Cause::User };
-        let dispatch = self.ssd.submit(now, req)?;
-        self.schedule_done(dispatch);
+        let job = self.jobs.insert(HostJob { request: r, arrival_ns: now, stripes_left: 0, waiting: VecDeque::new() });
+        match &self.controller {
+            None => {
+                let req = DeviceRequest {
+                    token: u64::from(job),
+                    op: r.op,
+                    offset_bytes: r.offset_bytes,
+                    len_bytes: r.len_bytes,
+                    cause: Cause::User,
+                };
+                let d = self.members[0].submit(now, req)?;
+                self.schedule_done(0, d);
+            }
+            Some(c) => self.queue.schedule(now + c.overhead_ns, Event::ControllerDone { job }),
+        }
         Ok(())
     }
 
-    fn schedule_done(&mut self, dispatch: Option<Dispatch>) {
+    fn schedule_done(&mut self, member: u32, dispatch: Option<Dispatch>) {
         if let Some(d) = dispatch {
-            self.queue.schedule(d.done_ns, Event::DeviceDone { token: d.token });
+            self.queue.schedule(d.done_ns, Event::MemberDone { member, token: d.token });
         }
+    }
+
+    fn complete_host(&mut self, now: Ns, job: u32) {
+        if let Some(j) = self.jobs.remove(job) {
+            self.host.completed(now, j.arrival_ns, j.request.op, j.request.len_bytes);
+        }
+        if let Some(think) = self.closed_loop_think_ns {
+            self.queue.schedule(now + think, Event::ProcessIssue);
+        }
+    }
+
+    /// Plans host job `job` and starts its stripes.
+    fn start_job(&mut self, now: Ns, job: u32) -> Result<()> {
+        let Some(c) = self.controller.as_mut() else { return Ok(()) };
+        let Some(j) = self.jobs.get_mut(job) else { return Ok(()) };
+        let r = j.request;
+        c.plans.clear();
+        c.planner.plan(r.op, r.offset_bytes, r.len_bytes, &mut c.state, &mut c.plans)?;
+        j.stripes_left = c.plans.len() as u32;
+        let plans: Vec<StripePlan> = c.plans.drain(..).collect();
+        match c.order {
+            StripeOrder::Parallel => {
+                for plan in plans {
+                    self.start_stripe(now, job, plan)?;
+                }
+            }
+            StripeOrder::Sequential => {
+                let mut plans = VecDeque::from(plans);
+                let first = plans.pop_front();
+                if let Some(j) = self.jobs.get_mut(job) {
+                    j.waiting = plans;
+                }
+                if let Some(plan) = first {
+                    self.start_stripe(now, job, plan)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Starts a stripe job, or queues it behind the stripe's lock.
+    fn start_stripe(&mut self, now: Ns, host: u32, plan: StripePlan) -> Result<()> {
+        let Some(c) = self.controller.as_mut() else { return Ok(()) };
+        let (stripe, locks) = (plan.stripe, plan.updates_parity);
+        let id = c.stripe_jobs.insert(StripeJob { host, plan, in_writes: false, outstanding: 0 });
+        if locks {
+            if let Some(waiters) = c.locks.get_mut(&stripe) {
+                waiters.push_back(id);
+                return Ok(());
+            }
+            c.locks.insert(stripe, VecDeque::new());
+        }
+        self.run_phase(now, id, false)
+    }
+
+    /// Issues the reads (`writes = false`) or writes of a stripe job; moves on when a phase is empty.
+    fn run_phase(&mut self, now: Ns, id: u32, writes: bool) -> Result<()> {
+        let Some(c) = self.controller.as_mut() else { return Ok(()) };
+        let Some(sj) = c.stripe_jobs.get_mut(id) else { return Ok(()) };
+        sj.in_writes = writes;
+        let ops = if writes { std::mem::take(&mut sj.plan.writes) } else { std::mem::take(&mut sj.plan.reads) };
+        sj.outstanding = ops.len() as u32;
+        if ops.is_empty() {
+            return self.phase_done(now, id);
+        }
+        for op in ops {
+            let req = DeviceRequest { token: u64::from(id), op: op.op, offset_bytes: op.offset_bytes, len_bytes: op.len_bytes, cause: op.cause };
+            if let Some(c) = self.controller.as_mut() {
+                c.state.outstanding[op.member as usize] += 1;
+            }
+            let d = self.members[op.member as usize].submit(now, req)?;
+            self.schedule_done(op.member, d);
+        }
+        Ok(())
+    }
+
+    /// A phase of stripe job `id` has finished.
+    fn phase_done(&mut self, now: Ns, id: u32) -> Result<()> {
+        let Some(c) = self.controller.as_mut() else { return Ok(()) };
+        let Some(sj) = c.stripe_jobs.get_mut(id) else { return Ok(()) };
+        if !sj.in_writes {
+            let parity = sj.plan.parity_bytes;
+            if parity > 0 && c.xor_bytes_per_s > 0 {
+                let at = now + crate::config::transfer_ns(parity, c.xor_bytes_per_s);
+                self.queue.schedule(at, Event::ParityReady { stripe_job: id });
+                return Ok(());
+            }
+            return self.run_phase(now, id, true);
+        }
+        let Some(sj) = c.stripe_jobs.remove(id) else { return Ok(()) };
+        if sj.plan.updates_parity {
+            let next = c.locks.get_mut(&sj.plan.stripe).and_then(VecDeque::pop_front);
+            match next {
+                Some(waiter) => self.run_phase(now, waiter, false)?,
+                None => {
+                    if let Some(c) = self.controller.as_mut() {
+                        c.locks.remove(&sj.plan.stripe);
+                    }
+                }
+            }
+        }
+        let host = sj.host;
+        let Some(j) = self.jobs.get_mut(host) else { return Ok(()) };
+        j.stripes_left -= 1;
+        if j.stripes_left == 0 {
+            self.complete_host(now, host);
+        } else if let Some(plan) = j.waiting.pop_front() {
+            self.start_stripe(now, host, plan)?;
+        }
+        Ok(())
+    }
+
+    fn member_done(&mut self, now: Ns, member: u32, token: u64) -> Result<()> {
+        let next = self.members[member as usize].complete(now)?;
+        self.schedule_done(member, next);
+        let Some(c) = self.controller.as_mut() else {
+            self.complete_host(now, token as u32);
+            return Ok(());
+        };
+        c.state.outstanding[member as usize] -= 1;
+        let id = token as u32;
+        let Some(sj) = c.stripe_jobs.get_mut(id) else { return Ok(()) };
+        sj.outstanding -= 1;
+        if sj.outstanding == 0 {
+            self.phase_done(now, id)?;
+        }
+        Ok(())
     }
 
     fn handle(&mut self, now: Ns, event: Event) -> Result<()> {
@@ -183,14 +391,13 @@ impl Simulation {
                     self.issue(now, r)?;
                 }
             }
-            Event::DeviceDone { token } => {
-                if let Some(f) = self.in_flight.remove(token) {
-                    self.host.completed(now, f.arrival_ns, f.op, f.len_bytes);
-                }
-                let next = self.ssd.complete(now)?;
-                self.schedule_done(next);
-                if let Some(think) = self.closed_loop_think_ns {
-                    self.queue.schedule(now + think, Event::ProcessIssue);
+            Event::ControllerDone { job } => self.start_job(now, job)?,
+            Event::MemberDone { member, token } => self.member_done(now, member, token)?,
+            Event::ParityReady { stripe_job } => self.run_phase(now, stripe_job, true)?,
+            Event::MemberFails { member } => {
+                // Operations already planned run to completion; later plans avoid the member.
+                if let Some(c) = self.controller.as_mut() {
+                    c.state.failed[member as usize] = true;
                 }
             }
         }
@@ -219,7 +426,7 @@ impl Simulation {
 
     /// The report of what has run so far.
     pub fn report(&self) -> Report {
-        Report::new(&self.resolved, &self.host, &self.ssd, self.source.report())
+        Report::new(&self.resolved, &self.host, &self.members, self.source.report())
     }
 }
 
@@ -228,4 +435,36 @@ pub fn simulate(resolved: ResolvedConfig) -> Result<Report> {
     let mut sim = Simulation::new(resolved)?;
     sim.run()?;
     Ok(sim.report())
+}
+
+/// Counting mode: the planner over the workload with no timing; exact page
+/// counts per member and cause. Arrival times are ignored; failures apply
+/// from the start.
+pub fn count(resolved: &ResolvedConfig) -> Result<crate::report::CountReport> {
+    let cfg = &resolved.config;
+    let smallest = resolved.members.iter().map(|m| m.geometry.capacity_bytes).min().unwrap_or(0);
+    let page = resolved.members.iter().map(|m| u64::from(m.ssd.geometry.page_size_bytes)).min().unwrap_or(4096);
+    let mut array = cfg.array.clone();
+    if array.level == RaidLevel::Single {
+        array.level = RaidLevel::Raid0;
+    }
+    let geom = ArrayGeometry::new(&array, smallest);
+    let mut planner = Planner::new(&array, geom, page);
+    let mut state = ArrayState::new(array.members);
+    for f in &array.failures {
+        state.failed[f.member as usize] = true;
+    }
+    let mut source = build_source(&cfg.workload, resolved.capacity_bytes, cfg.sim.seed)?;
+    let mut requests = 0u64;
+    let max = cfg.sim.max_requests;
+    let iter = std::iter::from_fn(|| {
+        if max > 0 && requests >= max {
+            return None;
+        }
+        let r = source.next_request().transpose()?;
+        requests += 1;
+        Some(r.map(|r| (r.op, r.offset_bytes, r.len_bytes)))
+    });
+    let members = crate::array::count_pages(&mut planner, &mut state, page, iter)?;
+    Ok(crate::report::CountReport::new(&members, requests, page))
 }

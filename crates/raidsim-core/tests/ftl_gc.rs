@@ -25,7 +25,7 @@ proptest! {
             "ssd.geometry.over_provisioning_fraction=0.2",
             &format!("ssd.ftl.gc_victim={victim}"),
         ]);
-        let mut ftl = Ftl::new(&r);
+        let mut ftl = Ftl::new(&r.config.ssd, &r.geometry);
         let n = ftl.logical_pages();
         let mut last_plane = std::collections::HashMap::new();
         for (t, w) in writes.iter().enumerate() {
@@ -51,7 +51,7 @@ fn measured_wa(op_fraction: f64) -> f64 {
         &format!("ssd.geometry.over_provisioning_fraction={op_fraction}"),
         "ssd.ftl.gc_threshold_fraction=0", "ssd.ftl.gc_victim=greedy",
     ]);
-    let mut ftl = Ftl::new(&r);
+    let mut ftl = Ftl::new(&r.config.ssd, &r.geometry);
     let n = ftl.logical_pages();
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
     let mut copied = 0;

@@ -10,10 +10,14 @@
 //!
 //! Python never re-declares a default: it hands tables and overrides here.
 
+mod array;
 mod presets;
 mod ssd;
 mod workload;
 
+pub use array::{
+    ArrayConfig, MemberFailure, ParityGranularity, ParityLayout, RaidLevel, ReadPolicy, StripeOrder, WriteMethod,
+};
 pub use presets::{preset, preset_names, PRESETS};
 pub use ssd::{transfer_ns, Allocation, FtlConfig, GcVictim, GeometryConfig, SsdConfig, TimingConfig};
 pub use workload::{
@@ -86,8 +90,10 @@ impl Default for MetricsConfig {
 pub struct Config {
     /// Run-wide settings.
     pub sim: SimConfig,
-    /// The SSD under test.
+    /// The SSD under test (every array member, unless `array.member_ssd` says otherwise).
     pub ssd: SsdConfig,
+    /// The array controller (`level = "single"`: one SSD, no array).
+    pub array: ArrayConfig,
     /// Drive aging before the run.
     pub precondition: PreconditionConfig,
     /// Report options.
@@ -250,13 +256,26 @@ pub struct DerivedGeometry {
     pub page_transfer_ns: u64,
 }
 
+/// One array member, resolved.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MemberConfig {
+    /// Its SSD settings (`[ssd]` with its `array.member_ssd` entry merged in).
+    pub ssd: SsdConfig,
+    /// Its derived geometry.
+    pub geometry: DerivedGeometry,
+}
+
 /// A validated configuration with its derived quantities.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResolvedConfig {
     /// The configuration, every field filled in.
     pub config: Config,
-    /// Derived geometry of the SSD.
+    /// Derived geometry of the `[ssd]` drive.
     pub geometry: DerivedGeometry,
+    /// Every member, in index order (one for `level = "single"`).
+    pub members: Vec<MemberConfig>,
+    /// Bytes the host can address (the drive's, or the array's).
+    pub capacity_bytes: u64,
 }
 
 impl ResolvedConfig {
@@ -264,19 +283,54 @@ impl ResolvedConfig {
     pub fn new(config: Config) -> Result<Self> {
         let geometry = config.ssd.validate()?;
         config.workload.validate()?;
+        config.array.validate()?;
         validate_precondition(&config.precondition)?;
-        Ok(Self { config, geometry })
+        let members = resolve_members(&config)?;
+        let capacity_bytes = if config.array.level == RaidLevel::Single {
+            geometry.capacity_bytes
+        } else {
+            let smallest = members.iter().map(|m| m.geometry.capacity_bytes).min().unwrap_or(0);
+            let g = crate::array::ArrayGeometry::new(&config.array, smallest);
+            if g.rows == 0 {
+                return Err(Error::config("array.stripe_unit_bytes", "is larger than a member"));
+            }
+            g.capacity_bytes()
+        };
+        Ok(Self { config, geometry, members, capacity_bytes })
     }
 
     /// The resolved configuration as sorted TOML, with a `[derived]` table,
     /// for writing beside results.
     pub fn to_toml(&self) -> String {
         let mut table = toml::Table::try_from(&self.config).unwrap_or_default();
-        if let Ok(derived) = toml::Table::try_from(&self.geometry) {
+        if let Ok(mut derived) = toml::Table::try_from(&self.geometry) {
+            derived.insert("host_capacity_bytes".into(), toml::Value::Integer(self.capacity_bytes as i64));
             table.insert("derived".into(), toml::Value::Table(derived));
         }
         toml::to_string(&table).unwrap_or_default()
     }
+}
+
+/// Each member's SSD config: `[ssd]`, with `array.member_ssd[i]` merged in.
+fn resolve_members(config: &Config) -> Result<Vec<MemberConfig>> {
+    let base = toml::Table::try_from(&config.ssd).map_err(|e| Error::config("ssd", e.to_string()))?;
+    (0..config.array.members as usize)
+        .map(|i| {
+            let Some(over) = config.array.member_ssd.get(i) else {
+                return Ok(MemberConfig { ssd: config.ssd.clone(), geometry: config.ssd.validate()? });
+            };
+            let mut table = base.clone();
+            merge_tables(&mut table, over);
+            let key = format!("array.member_ssd[{i}]");
+            let ssd: SsdConfig = serde_path_to_error::deserialize(toml::Value::Table(table))
+                .map_err(|e| Error::config(format!("{key}.{}", e.path()), e.into_inner().to_string()))?;
+            let geometry = ssd.validate().map_err(|e| match e {
+                Error::Config { key: k, message } => Error::config(format!("{key} ({k})"), message),
+                other => other,
+            })?;
+            Ok(MemberConfig { ssd, geometry })
+        })
+        .collect()
 }
 
 fn validate_precondition(p: &PreconditionConfig) -> Result<()> {

@@ -15,7 +15,7 @@
 //! (SSDsim's allocation schemes); dynamic allocation lets the SSD pick the
 //! least busy die.
 
-use crate::config::{GcVictim, ResolvedConfig};
+use crate::config::{DerivedGeometry, GcVictim, SsdConfig};
 use crate::engine::Ns;
 use crate::error::{Error, Result};
 use crate::flash::{FlashLayout, NO_PAGE};
@@ -65,9 +65,8 @@ pub struct Ftl {
 
 impl Ftl {
     /// An empty (freshly erased) drive.
-    pub fn new(resolved: &ResolvedConfig) -> Self {
-        let g = &resolved.config.ssd.geometry;
-        let d = &resolved.geometry;
+    pub fn new(ssd: &SsdConfig, d: &DerivedGeometry) -> Self {
+        let g = &ssd.geometry;
         let layout = FlashLayout::new(g, d);
         let bpp = layout.blocks_per_plane;
         let planes = (0..layout.planes)
@@ -81,10 +80,10 @@ impl Ftl {
             state[(p * bpp) as usize] = BlockState::Open;
         }
         Self {
-            static_digits: static_digits(&resolved.config.ssd.ftl.static_order, &layout),
-            gc_victim: resolved.config.ssd.ftl.gc_victim,
+            static_digits: static_digits(&ssd.ftl.static_order, &layout),
+            gc_victim: ssd.ftl.gc_victim,
             gc_threshold_blocks: d.gc_threshold_blocks as usize,
-            data_pages_per_block: g.pages_per_block - resolved.config.ssd.ftl.summary_pages_per_block,
+            data_pages_per_block: g.pages_per_block - ssd.ftl.summary_pages_per_block,
             l2p: vec![NO_PAGE; d.logical_pages as usize],
             p2l: vec![NO_PAGE; d.physical_pages as usize],
             valid: vec![0; d.blocks as usize],

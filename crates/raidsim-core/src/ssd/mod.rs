@@ -23,7 +23,7 @@
 //! The drive admits `queue_depth` host requests at once; later ones wait in
 //! its queue in arrival order.
 
-use crate::config::{Allocation, ResolvedConfig, TimingConfig};
+use crate::config::{Allocation, DerivedGeometry, SsdConfig, TimingConfig};
 use crate::device::{Cause, CauseCounters, DeviceRequest, Dispatch, MemberDevice, Op};
 use crate::engine::Ns;
 use crate::error::{Error, Result};
@@ -53,10 +53,8 @@ pub struct Ssd {
 
 impl Ssd {
     /// A fresh drive.
-    pub fn new(resolved: &ResolvedConfig) -> Self {
-        let ssd = &resolved.config.ssd;
-        let d = &resolved.geometry;
-        let ftl = Ftl::new(resolved);
+    pub fn new(ssd: &SsdConfig, d: &DerivedGeometry) -> Self {
+        let ftl = Ftl::new(ssd, d);
         let dies = d.dies as usize;
         Self {
             timing: ssd.timing.clone(),
@@ -219,6 +217,16 @@ impl Ssd {
             self.counters.pages_written[Cause::GcWrite.index()] += gc.pages_copied;
             self.counters.erases += gc.blocks_erased;
         }
+    }
+
+    /// Bytes of one flash page.
+    pub fn page_size_bytes(&self) -> u64 {
+        self.page_size_bytes
+    }
+
+    /// Requests started and not yet completed.
+    pub fn in_flight(&self) -> u32 {
+        self.in_flight
     }
 
     /// Garbage-collection runs (writes that triggered at least one erase).

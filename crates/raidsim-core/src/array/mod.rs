@@ -1,0 +1,15 @@
+//! The array controller: RAID 0/1/10/4/5/6 over member devices.
+//!
+//! [`geometry`] maps host bytes to member units (Linux md's layouts);
+//! [`planner`] turns a request into phases of member operations tagged with
+//! their cause; [`count`] runs the planner without timing and gives exact
+//! page counts (the stripe-unit paper's Tables 3 and 4 come out of it). The
+//! timed controller that executes plans on members lives in [`crate::sim`].
+
+pub mod count;
+pub mod geometry;
+pub mod planner;
+
+pub use count::{count_pages, MemberPages};
+pub use geometry::{ArrayGeometry, UnitCopy};
+pub use planner::{pages_touched, pages_touched_sum, ArrayState, MemberOp, Planner, StripePlan};

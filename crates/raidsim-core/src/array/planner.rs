@@ -1,0 +1,449 @@
+//! The array planner: a pure function from a host request, the geometry and
+//! the array state to phases of member operations, each tagged with its cause.
+//!
+//! A write is split per stripe. Each stripe is served as a full-stripe
+//! write (no pre-read), a reconstruct-write (read the data units not being
+//! overwritten) or a read-modify-write (read the old data being overwritten
+//! and the old parity), whichever needs fewer pre-reads, ties to
+//! reconstruct-write (Linux md's rule, and the CR5M paper's); a policy can
+//! force one (Rajaei Salmasi et al. 2013, §3 and §4.1; Chen & Lee 1995,
+//! §2.2). The decision is taken per row of pages across the stripe (Linux md
+//! decides per 4 KiB `stripe_head`) or per stripe over whole stripe units
+//! (DiskSim, and the stripe-unit paper's analysis). Counts are in pages; a
+//! partly covered page counts whole, and reconstruct-write reads it first.
+//!
+//! Phase 1 holds every read (pre-reads, user reads, degraded reads), issued
+//! together; phase 2 every write. With failed members, a method whose reads
+//! would touch a failed member is not used; when neither is possible the
+//! stripe is rebuilt from all survivors (`degraded_read`) before writing.
+//! Reads of a lost unit read the same rows of every surviving data unit and
+//! as many parity units as units are lost.
+
+use super::geometry::{ArrayGeometry, UnitCopy};
+use crate::config::{ArrayConfig, ParityGranularity, RaidLevel, ReadPolicy, WriteMethod};
+use crate::device::{Cause, Op};
+use crate::error::{Error, Result};
+
+/// One operation on one member.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemberOp {
+    /// Member index.
+    pub member: u32,
+    /// Read or write.
+    pub op: Op,
+    /// Byte offset on the member.
+    pub offset_bytes: u64,
+    /// Length, bytes.
+    pub len_bytes: u64,
+    /// Why.
+    pub cause: Cause,
+}
+
+/// The plan of one stripe of a request.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StripePlan {
+    /// Stripe number.
+    pub stripe: u64,
+    /// True when the plan updates parity, so concurrent updates of the stripe must be serialized.
+    pub updates_parity: bool,
+    /// Phase 1: reads, issued together.
+    pub reads: Vec<MemberOp>,
+    /// Phase 2: writes, issued together once the reads are done.
+    pub writes: Vec<MemberOp>,
+    /// Parity bytes computed between the phases (for the XOR time).
+    pub parity_bytes: u64,
+}
+
+/// What the planner needs to know about the array's condition.
+#[derive(Clone, Debug)]
+pub struct ArrayState {
+    /// Failed members.
+    pub failed: Vec<bool>,
+    /// Operations outstanding per member (timed mode; for `shortest_queue`).
+    pub outstanding: Vec<u32>,
+    /// Next copy for `round_robin` reads.
+    pub round_robin: u64,
+}
+
+impl ArrayState {
+    /// A healthy array of `members` members.
+    pub fn new(members: u32) -> Self {
+        Self { failed: vec![false; members as usize], outstanding: vec![0; members as usize], round_robin: 0 }
+    }
+
+    fn alive(&self, m: u32) -> bool {
+        !self.failed[m as usize]
+    }
+}
+
+/// Written byte range of one data unit, unit-relative.
+#[derive(Clone, Copy, Debug, Default)]
+struct Span {
+    lo: u64,
+    hi: u64,
+}
+
+impl Span {
+    fn is_empty(self) -> bool {
+        self.lo >= self.hi
+    }
+}
+
+/// Plans requests for one array; keeps scratch space so planning does not allocate per unit.
+pub struct Planner {
+    geom: ArrayGeometry,
+    page_bytes: u64,
+    granularity: ParityGranularity,
+    method: WriteMethod,
+    read_policy: ReadPolicy,
+    spans: Vec<Span>,
+    copies: Vec<UnitCopy>,
+    breaks: Vec<u64>,
+}
+
+/// Pages touched by `[offset, offset + len)`.
+pub fn pages_touched(offset: u64, len: u64, page_bytes: u64) -> u64 {
+    if len == 0 {
+        return 0;
+    }
+    (offset + len - 1) / page_bytes - offset / page_bytes + 1
+}
+
+/// Pages touched by a list of operations.
+pub fn pages_touched_sum(ops: &[MemberOp], page_bytes: u64) -> u64 {
+    ops.iter().map(|o| pages_touched(o.offset_bytes, o.len_bytes, page_bytes)).sum()
+}
+
+impl Planner {
+    /// A planner for `cfg` over `geom`, counting in pages of `page_bytes`.
+    pub fn new(cfg: &ArrayConfig, geom: ArrayGeometry, page_bytes: u64) -> Self {
+        Self {
+            page_bytes,
+            granularity: cfg.parity_granularity,
+            method: cfg.write_method,
+            read_policy: cfg.read_policy,
+            spans: vec![Span::default(); geom.data_units as usize],
+            copies: Vec::with_capacity(geom.copies as usize),
+            breaks: Vec::with_capacity(4 * geom.data_units as usize + 2),
+            geom,
+        }
+    }
+
+    /// The geometry.
+    pub fn geometry(&self) -> &ArrayGeometry {
+        &self.geom
+    }
+
+    /// Plans `op` on host bytes `[offset, offset + len)`; appends one plan per stripe to `out`.
+    pub fn plan(&mut self, op: Op, offset: u64, len: u64, state: &mut ArrayState, out: &mut Vec<StripePlan>) -> Result<()> {
+        let cap = self.geom.capacity_bytes();
+        if len == 0 || offset + len > cap {
+            return Err(Error::Workload(format!("array request [{offset}, +{len}) outside the array's {cap} bytes")));
+        }
+        let w = self.geom.stripe_data_bytes();
+        for s in offset / w..=(offset + len - 1) / w {
+            let mut plan = StripePlan { stripe: s, ..Default::default() };
+            self.fill_spans(s, offset, offset + len);
+            match (op, self.geom.parity_units) {
+                (Op::Read, 0) => self.plan_mirrored_read(s, state, &mut plan),
+                (Op::Write, 0) => self.plan_mirrored_write(s, state, &mut plan),
+                (Op::Read, _) => self.plan_parity_read(s, state, &mut plan)?,
+                (Op::Write, _) => self.plan_parity_write(s, state, &mut plan)?,
+            }
+            coalesce(&mut plan.reads);
+            coalesce(&mut plan.writes);
+            out.push(plan);
+        }
+        Ok(())
+    }
+
+    fn fill_spans(&mut self, s: u64, lo: u64, hi: u64) {
+        let u = self.geom.unit_bytes;
+        let base = s * self.geom.stripe_data_bytes();
+        for (d, span) in self.spans.iter_mut().enumerate() {
+            let start = base + d as u64 * u;
+            *span = Span { lo: lo.max(start).saturating_sub(start), hi: hi.min(start + u).saturating_sub(start) };
+            if hi <= start || lo >= start + u {
+                *span = Span::default();
+            }
+        }
+    }
+
+    /// RAID-0/1/10 reads: each unit from one surviving copy.
+    fn plan_mirrored_read(&mut self, s: u64, state: &mut ArrayState, plan: &mut StripePlan) {
+        for d in 0..self.geom.data_units {
+            let span = self.spans[d as usize];
+            if span.is_empty() {
+                continue;
+            }
+            self.geom.unit_copies(s, d, &mut self.copies);
+            let copy = pick_copy(&self.copies, self.read_policy, state);
+            plan.reads.push(op(copy.member, Op::Read, copy.member_offset + span.lo, span.hi - span.lo, Cause::User));
+        }
+    }
+
+    /// RAID-0/1/10 writes: every surviving copy; the first is the user's, the rest mirrors.
+    fn plan_mirrored_write(&mut self, s: u64, state: &ArrayState, plan: &mut StripePlan) {
+        for d in 0..self.geom.data_units {
+            let span = self.spans[d as usize];
+            if span.is_empty() {
+                continue;
+            }
+            self.geom.unit_copies(s, d, &mut self.copies);
+            let mut first = true;
+            for c in self.copies.iter().filter(|c| state.alive(c.member)) {
+                let cause = if first { Cause::User } else { Cause::Mirror };
+                first = false;
+                plan.writes.push(op(c.member, Op::Write, c.member_offset + span.lo, span.hi - span.lo, cause));
+            }
+        }
+    }
+
+    fn unit_offset(&self, s: u64) -> u64 {
+        s * self.geom.unit_bytes
+    }
+
+    /// RAID-4/5/6 reads; lost units are rebuilt from the survivors of their rows.
+    fn plan_parity_read(&mut self, s: u64, state: &ArrayState, plan: &mut StripePlan) -> Result<()> {
+        let base = self.unit_offset(s);
+        let p = self.page_bytes;
+        let mut lost: [(u64, u64); 2] = [(u64::MAX, 0); 2];
+        let mut lost_units = 0u32;
+        for d in 0..self.geom.data_units {
+            let span = self.spans[d as usize];
+            if span.is_empty() {
+                continue;
+            }
+            let m = self.geom.data_member(s, d);
+            if state.alive(m) {
+                plan.reads.push(op(m, Op::Read, base + span.lo, span.hi - span.lo, Cause::User));
+            } else {
+                // Rows of a lost unit: at most two disjoint intervals per stripe
+                // (the request's first and last units).
+                let rows = (span.lo / p, span.hi.div_ceil(p));
+                add_interval(&mut lost, rows);
+                lost_units += 1;
+            }
+        }
+        if lost_units == 0 {
+            return Ok(());
+        }
+        let parity: Vec<u32> = self.geom.parity_members(s).iter().flatten().copied().filter(|&m| state.alive(m)).collect();
+        let failed_data = (0..self.geom.data_units).filter(|&d| !state.alive(self.geom.data_member(s, d))).count();
+        if failed_data > parity.len() {
+            return Err(Error::Device(format!("stripe {s}: {failed_data} data units lost and {} parity units left", parity.len())));
+        }
+        for &(r0, r1) in lost.iter().filter(|(a, b)| a < b) {
+            for d in 0..self.geom.data_units {
+                let m = self.geom.data_member(s, d);
+                if !state.alive(m) {
+                    continue;
+                }
+                // Rows this survivor already reads for the user are not read twice.
+                let span = self.spans[d as usize];
+                let user = if span.is_empty() { (0, 0) } else { (span.lo / p, span.hi.div_ceil(p)) };
+                for (a, b) in subtract((r0, r1), user) {
+                    plan.reads.push(op(m, Op::Read, base + a * p, (b - a) * p, Cause::DegradedRead));
+                }
+            }
+            for &m in parity.iter().take(failed_data) {
+                plan.reads.push(op(m, Op::Read, base + r0 * p, (r1 - r0) * p, Cause::DegradedRead));
+            }
+        }
+        Ok(())
+    }
+
+    /// RAID-4/5/6 writes: per segment of rows with one coverage pattern.
+    fn plan_parity_write(&mut self, s: u64, state: &ArrayState, plan: &mut StripePlan) -> Result<()> {
+        plan.updates_parity = true;
+        let p = self.page_bytes;
+        let u = self.geom.unit_bytes;
+        self.breaks.clear();
+        match self.granularity {
+            ParityGranularity::Unit => self.breaks.extend([0, u]),
+            ParityGranularity::Page => {
+                self.breaks.extend([0, u]);
+                for span in self.spans.iter().filter(|sp| !sp.is_empty()) {
+                    // Coverage changes at the first and last page of each span,
+                    // and partial pages form segments of their own.
+                    let (a, b) = (span.lo / p * p, span.hi.div_ceil(p) * p);
+                    self.breaks.extend([a, b, (span.lo.div_ceil(p) * p).min(u), (span.hi / p * p).max(a)]);
+                }
+                self.breaks.sort_unstable();
+                self.breaks.dedup();
+            }
+        }
+        for i in 1..self.breaks.len() {
+            let (lo, hi) = (self.breaks[i - 1], self.breaks[i]);
+            if lo < hi {
+                self.plan_segment(s, lo, hi, state, plan)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// One segment `[lo, hi)` of unit-relative bytes whose coverage pattern is uniform.
+    fn plan_segment(&mut self, s: u64, lo: u64, hi: u64, state: &ArrayState, plan: &mut StripePlan) -> Result<()> {
+        let k = self.geom.data_units;
+        let base = self.unit_offset(s);
+        let whole_unit = self.granularity == ParityGranularity::Unit;
+        let mut written = 0u32; // |W|
+        let mut full = 0u32; // |F|
+        let (mut failed_written, mut failed_unfull) = (false, false);
+        for d in 0..k {
+            let span = self.spans[d as usize];
+            let touched = !span.is_empty() && span.lo < hi && span.hi > lo;
+            let covered = touched && span.lo <= lo && span.hi >= hi;
+            let alive = state.alive(self.geom.data_member(s, d));
+            written += u32::from(touched);
+            full += u32::from(covered);
+            failed_written |= touched && !alive;
+            failed_unfull |= !covered && !alive;
+        }
+        if written == 0 {
+            return Ok(());
+        }
+        let parity: [Option<u32>; 2] = self.geom.parity_members(s);
+        let alive_parity = parity.iter().flatten().filter(|&&m| state.alive(m)).count() as u32;
+        let method = if alive_parity == 0 || full == k {
+            Method::None
+        } else {
+            let rmw_ok = !failed_written;
+            let rcw_ok = !failed_unfull;
+            let rmw_reads = written + alive_parity;
+            let rcw_reads = k - full;
+            match (rmw_ok, rcw_ok, self.method) {
+                (false, false, _) => Method::Rebuild,
+                (true, false, _) => Method::Rmw,
+                (false, true, _) => Method::Rcw,
+                (true, true, WriteMethod::Rmw) => Method::Rmw,
+                (true, true, WriteMethod::Rcw) => Method::Rcw,
+                (true, true, WriteMethod::Auto) => if rmw_reads < rcw_reads { Method::Rmw } else { Method::Rcw },
+            }
+        };
+        // Pre-reads.
+        for d in 0..k {
+            let span = self.spans[d as usize];
+            let touched = !span.is_empty() && span.lo < hi && span.hi > lo;
+            let covered = touched && span.lo <= lo && span.hi >= hi;
+            let m = self.geom.data_member(s, d);
+            if !state.alive(m) {
+                continue;
+            }
+            let cause = match method {
+                Method::Rmw if touched => Some(Cause::PreReadRmw),
+                Method::Rcw if !covered => Some(Cause::PreReadRcw),
+                Method::Rebuild => Some(Cause::DegradedRead),
+                _ => None,
+            };
+            if let Some(cause) = cause {
+                // Whole units at unit granularity; otherwise the segment's rows.
+                let (a, b) = if whole_unit || !touched || matches!(method, Method::Rcw | Method::Rebuild) {
+                    (lo, hi)
+                } else {
+                    (span.lo.max(lo), span.hi.min(hi))
+                };
+                plan.reads.push(op(m, Op::Read, base + a, b - a, cause));
+            }
+        }
+        if matches!(method, Method::Rmw | Method::Rebuild) {
+            let cause = if method == Method::Rmw { Cause::PreReadRmw } else { Cause::DegradedRead };
+            for &m in parity.iter().flatten().filter(|&&m| state.alive(m)) {
+                plan.reads.push(op(m, Op::Read, base + lo, hi - lo, cause));
+            }
+        }
+        // Writes: the new data, then the parity.
+        for d in 0..k {
+            let span = self.spans[d as usize];
+            let m = self.geom.data_member(s, d);
+            if span.is_empty() || span.lo >= hi || span.hi <= lo || !state.alive(m) {
+                continue;
+            }
+            let (a, b) = (span.lo.max(lo), span.hi.min(hi));
+            plan.writes.push(op(m, Op::Write, base + a, b - a, Cause::User));
+        }
+        for &m in parity.iter().flatten().filter(|&&m| state.alive(m)) {
+            plan.writes.push(op(m, Op::Write, base + lo, hi - lo, Cause::Parity));
+            plan.parity_bytes += hi - lo;
+        }
+        Ok(())
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Method {
+    None,
+    Rmw,
+    Rcw,
+    Rebuild,
+}
+
+fn op(member: u32, op: Op, offset_bytes: u64, len_bytes: u64, cause: Cause) -> MemberOp {
+    MemberOp { member, op, offset_bytes, len_bytes, cause }
+}
+
+fn pick_copy(copies: &[UnitCopy], policy: ReadPolicy, state: &mut ArrayState) -> UnitCopy {
+    let alive = || copies.iter().filter(|c| state.alive(c.member));
+    let n = alive().count().max(1);
+    let chosen = match policy {
+        ReadPolicy::Primary => alive().next(),
+        ReadPolicy::RoundRobin => {
+            let i = (state.round_robin % n as u64) as usize;
+            alive().nth(i)
+        }
+        ReadPolicy::ShortestQueue => alive().min_by_key(|c| state.outstanding[c.member as usize]),
+    };
+    if policy == ReadPolicy::RoundRobin {
+        state.round_robin += 1;
+    }
+    chosen.copied().unwrap_or(copies[0])
+}
+
+/// Merges adjacent operations on one member with the same direction and cause.
+fn coalesce(ops: &mut Vec<MemberOp>) {
+    if ops.len() < 2 {
+        return;
+    }
+    ops.sort_by_key(|o| (o.member, o.op == Op::Write, o.cause as u8, o.offset_bytes));
+    let mut w = 0;
+    for r in 1..ops.len() {
+        let (prev, cur) = (ops[w], ops[r]);
+        if prev.member == cur.member && prev.op == cur.op && prev.cause == cur.cause && prev.offset_bytes + prev.len_bytes == cur.offset_bytes {
+            ops[w].len_bytes += cur.len_bytes;
+        } else {
+            w += 1;
+            ops[w] = cur;
+        }
+    }
+    ops.truncate(w + 1);
+}
+
+fn add_interval(set: &mut [(u64, u64); 2], (a, b): (u64, u64)) {
+    for slot in set.iter_mut() {
+        if slot.0 >= slot.1 {
+            *slot = (a, b);
+            return;
+        }
+        if a <= slot.1 && b >= slot.0 {
+            *slot = (slot.0.min(a), slot.1.max(b));
+            return;
+        }
+    }
+    // Both slots used and disjoint from the new one: widen the nearer slot (cannot
+    // happen for one contiguous request, whose lost units form at most two runs).
+    set[1] = (set[1].0.min(a), set[1].1.max(b));
+}
+
+/// `(a, b)` minus `(c, d)`: up to two intervals.
+fn subtract((a, b): (u64, u64), (c, d): (u64, u64)) -> impl Iterator<Item = (u64, u64)> {
+    let left = (a, b.min(c));
+    let right = (a.max(d), b);
+    let whole = c >= d || d <= a || c >= b;
+    let parts = if whole { [(a, b), (0, 0)] } else { [left, right] };
+    parts.into_iter().filter(|(x, y)| x < y)
+}
+
+/// Whether the level keeps parity (and so needs the stripe lock and pre-reads).
+pub fn has_parity(level: RaidLevel) -> bool {
+    level.parity_units() > 0
+}

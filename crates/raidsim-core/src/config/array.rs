@@ -1,0 +1,212 @@
+//! Parameters of the array controller: level, geometry, policies, failures.
+
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+
+/// RAID level.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RaidLevel {
+    /// No array: the host talks to one SSD (`members` must be 1).
+    Single,
+    /// Striping, no redundancy.
+    Raid0,
+    /// n-way mirror: every member holds all data.
+    Raid1,
+    /// Striped mirrors, Linux md's "near" layout with `copies` copies.
+    Raid10,
+    /// Striping with dedicated parity on the last member.
+    Raid4,
+    /// Striping with rotated parity.
+    Raid5,
+    /// Striping with rotated P and Q parity (Reed–Solomon P+Q, Linux md).
+    Raid6,
+}
+
+/// Parity rotation of RAID-5/6, Linux md's algorithms (drivers/md/raid5.c).
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum ParityLayout {
+    /// md's default: parity moves left, data restarts after it.
+    LeftSymmetric,
+    /// Parity moves left, data in member order skipping it.
+    LeftAsymmetric,
+    /// Parity moves right, data restarts after it.
+    RightSymmetric,
+    /// Parity moves right, data in member order skipping it.
+    RightAsymmetric,
+}
+
+/// At which granularity a partial-stripe write picks read-modify-write or reconstruct-write.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum ParityGranularity {
+    /// Per row of pages across the stripe, as Linux md decides per 4 KiB.
+    Page,
+    /// Per stripe over whole stripe units, as DiskSim and the stripe-unit paper's analysis.
+    Unit,
+}
+
+/// How a partial-stripe write updates parity.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum WriteMethod {
+    /// The method with fewer pre-reads; ties go to reconstruct-write (Linux md, the CR5M paper).
+    Auto,
+    /// Always read-modify-write (old data and parity, when possible).
+    Rmw,
+    /// Always reconstruct-write (the untouched data, when possible).
+    Rcw,
+}
+
+/// How the stripes of one request are served.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum StripeOrder {
+    /// All stripes at once.
+    Parallel,
+    /// One stripe after another.
+    Sequential,
+}
+
+/// Which copy a RAID-1/10 read goes to.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum ReadPolicy {
+    /// The first surviving copy.
+    Primary,
+    /// Copies in turn.
+    RoundRobin,
+    /// The copy whose member has the fewest operations outstanding.
+    ShortestQueue,
+}
+
+/// A member failing during the run.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct MemberFailure {
+    /// Member index.
+    pub member: u32,
+    /// When it fails, ns of simulated time (0 = from the start).
+    pub at_ns: u64,
+}
+
+/// The array controller.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct ArrayConfig {
+    /// RAID level (`single` = one SSD, no controller).
+    pub level: RaidLevel,
+    /// Member devices.
+    pub members: u32,
+    /// Stripe unit (chunk) per member, bytes; a multiple of 512.
+    pub stripe_unit_bytes: u64,
+    /// RAID-5/6 parity rotation.
+    pub layout: ParityLayout,
+    /// RAID-10: copies of each unit.
+    pub copies: u32,
+    /// Granularity of the RMW/RCW decision.
+    pub parity_granularity: ParityGranularity,
+    /// Parity update method for partial-stripe writes.
+    pub write_method: WriteMethod,
+    /// Stripes of one request in parallel or in order.
+    pub stripe_order: StripeOrder,
+    /// RAID-1/10 read policy.
+    pub read_policy: ReadPolicy,
+    /// Controller time per host request before any member I/O, ns.
+    pub controller_overhead_ns: u64,
+    /// Parity computation speed, bytes of parity per second; 0 = instant.
+    pub xor_bytes_per_s: u64,
+    /// Member failures (from the start when `at_ns = 0`).
+    pub failures: Vec<MemberFailure>,
+    /// Per-member SSD settings merged over `[ssd]` (heterogeneous arrays);
+    /// entry i applies to member i, missing entries use `[ssd]` unchanged.
+    pub member_ssd: Vec<toml::Table>,
+}
+
+impl Default for ArrayConfig {
+    fn default() -> Self {
+        Self {
+            level: RaidLevel::Single,
+            members: 1,
+            stripe_unit_bytes: 65_536,
+            layout: ParityLayout::LeftSymmetric,
+            copies: 2,
+            parity_granularity: ParityGranularity::Page,
+            write_method: WriteMethod::Auto,
+            stripe_order: StripeOrder::Parallel,
+            read_policy: ReadPolicy::Primary,
+            controller_overhead_ns: 0,
+            xor_bytes_per_s: 0,
+            failures: Vec::new(),
+            member_ssd: Vec::new(),
+        }
+    }
+}
+
+impl RaidLevel {
+    /// Member failures the level survives with `members` members.
+    pub fn tolerates(self, members: u32, copies: u32) -> u32 {
+        match self {
+            RaidLevel::Single | RaidLevel::Raid0 => 0,
+            RaidLevel::Raid1 => members - 1,
+            RaidLevel::Raid10 => copies - 1,
+            RaidLevel::Raid4 | RaidLevel::Raid5 => 1,
+            RaidLevel::Raid6 => 2,
+        }
+    }
+
+    /// Parity units per stripe.
+    pub fn parity_units(self) -> u32 {
+        match self {
+            RaidLevel::Raid4 | RaidLevel::Raid5 => 1,
+            RaidLevel::Raid6 => 2,
+            _ => 0,
+        }
+    }
+}
+
+impl ArrayConfig {
+    /// Checks the array parameters that do not depend on the members.
+    pub fn validate(&self) -> Result<()> {
+        let n = self.members;
+        let min = match self.level {
+            RaidLevel::Single => 1,
+            RaidLevel::Raid0 | RaidLevel::Raid1 => 1,
+            RaidLevel::Raid10 => self.copies.max(2),
+            RaidLevel::Raid4 | RaidLevel::Raid5 => 2,
+            RaidLevel::Raid6 => 3,
+        };
+        if self.level == RaidLevel::Single && n != 1 {
+            return Err(Error::config("array.members", "level \"single\" has exactly one member; pick a RAID level for more"));
+        }
+        if n < min {
+            return Err(Error::config("array.members", format!("{:?} needs at least {min} members, got {n}", self.level)));
+        }
+        if self.stripe_unit_bytes == 0 || self.stripe_unit_bytes % 512 != 0 {
+            return Err(Error::config("array.stripe_unit_bytes", "must be a positive multiple of 512"));
+        }
+        if self.level == RaidLevel::Raid10 && (self.copies < 2 || self.copies > n) {
+            return Err(Error::config("array.copies", format!("RAID-10 needs 2 <= copies <= members ({n})")));
+        }
+        if self.member_ssd.len() > n as usize {
+            return Err(Error::config("array.member_ssd", format!("{} entries for {n} members", self.member_ssd.len())));
+        }
+        for (i, f) in self.failures.iter().enumerate() {
+            if f.member >= n {
+                return Err(Error::config(format!("array.failures[{i}].member"), format!("member {} does not exist (0..{n})", f.member)));
+            }
+            if self.failures[..i].iter().any(|g| g.member == f.member) {
+                return Err(Error::config(format!("array.failures[{i}]"), format!("member {} fails twice", f.member)));
+            }
+        }
+        let tolerated = self.level.tolerates(n, self.copies);
+        if self.failures.len() as u32 > tolerated {
+            return Err(Error::config(
+                "array.failures",
+                format!("{} member failures but {:?} of {n} tolerates {tolerated}: data would be lost", self.failures.len(), self.level),
+            ));
+        }
+        Ok(())
+    }
+}
