@@ -20,11 +20,14 @@ from ._native import (
 )
 from .api import presets, simulate, trace_stats
 from .config import Config
+from .counting import CountReport, count
 from .report import Report
 from .workload import Workload
 
 __all__ = [
     "Config",
+    "CountReport",
+    "count",
     "ConfigError",
     "DeviceError",
     "InputError",

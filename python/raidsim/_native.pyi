@@ -32,6 +32,14 @@ def detect_format(path: str) -> str:
 def trace_formats() -> List[str]:
     """Names of the supported trace formats."""
 
+def count(layers: List[Layer]) -> str:
+    """Counting mode: exact page counts per member and cause, as JSON text."""
+
+def stripe_unit_equations(
+    data_disks: int, stripe_unit_bytes: int, page_bytes: int, request_bytes: int, start_disk: int
+) -> Tuple[int, int]:
+    """The stripe-unit paper's Eqs. 1-3: (NEPR, NEPW) of one write."""
+
 class Simulation:
     def __init__(self, layers: List[Layer]) -> None: ...
     def step(self, max_events: int) -> Tuple[int, float, bool]:

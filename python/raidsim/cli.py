@@ -4,20 +4,25 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import List, Optional
 
 from . import _native
 from .api import presets, simulate, trace_stats
 from .config import Config
+from .counting import count
 from .workload import Workload
 
+DEFAULT_OUT = "raidsim-out"
 
-def _add_run(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("run", help="simulate one configuration", description=(
-        "Simulate one configuration: a preset or TOML config, with a trace or the config's "
-        "synthetic workload. Example: raidsim run --preset stripe-unit-table5 "
-        "--set workload.requests=100000 --set workload.read_fraction=0.7"))
+
+def _add_run(sub: argparse._SubParsersAction, name: str = "run") -> argparse.ArgumentParser:
+    helps = {"run": "simulate one configuration", "count": "exact page counts per member and cause (no timing)"}
+    p = sub.add_parser(name, help=helps[name], description=(
+        f"{helps[name]}: a preset or TOML config, with a trace or the config's synthetic workload. "
+        f"Example: raidsim {name} --preset stripe-unit-table5 --set array.level=raid5 "
+        "--set array.members=5 --set workload.requests=100000"))
     src = p.add_mutually_exclusive_group()
     src.add_argument("--preset", help="packaged preset (see `raidsim presets`)")
     src.add_argument("--config", help="TOML config file")
@@ -33,9 +38,10 @@ def _add_run(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", help="write report.json, config.toml and CSV tables to this directory")
     p.add_argument("--json", action="store_true", help="print the full report as JSON on stdout")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    return p
 
 
-def _run(args: argparse.Namespace) -> int:
+def _config_and_workload(args: argparse.Namespace):
     cfg = Config.preset(args.preset) if args.preset else Config.load(args.config)
     cfg = cfg.with_overrides(args.overrides)
     workload = None
@@ -43,6 +49,26 @@ def _run(args: argparse.Namespace) -> int:
         workload = Workload.trace(args.trace, args.format, device=args.device, time_scale=args.time_scale,
                                   max_requests=args.max_requests, out_of_range=args.out_of_range,
                                   skip_malformed=args.skip_malformed or None)
+    return cfg, workload
+
+
+def _count(args: argparse.Namespace) -> int:
+    cfg, workload = _config_and_workload(args)
+    report = count(cfg, workload)
+    if args.out:
+        import os
+
+        os.makedirs(args.out, exist_ok=True)
+        with open(os.path.join(args.out, "count.json"), "w") as f:
+            f.write(report.to_json())
+        with open(os.path.join(args.out, "config.toml"), "w") as f:
+            f.write(cfg.with_workload(workload).resolved_toml())
+    print(report.to_json() if args.json else report)
+    return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    cfg, workload = _config_and_workload(args)
     report = simulate(cfg, workload, progress=False if args.no_progress else None)
     if args.out:
         report.save(args.out)
@@ -102,10 +128,83 @@ def _trace_stats(args: argparse.Namespace) -> int:
     return 0
 
 
+def _sweep(args: argparse.Namespace) -> int:
+    from .sweep import Study, run_study
+
+    study = Study.from_file(args.spec)
+    out = args.out or os.path.join(DEFAULT_OUT, study.name)
+    table = run_study(study, out, workers=args.workers, ray_address=args.ray, progress=False if args.no_progress else None)
+    print(f"{len(table)} points in {out}/results.csv and results.parquet (resolved configs in {out}/configs/)")
+    return 0
+
+
+def _reproduce(args: argparse.Namespace) -> int:
+    from . import reproduce
+
+    if args.name == "stripe-unit-tables":
+        rows = reproduce.stripe_unit_tables(args.granularity)
+        print(json.dumps(rows, indent=2) if args.json else reproduce.stripe_unit_tables_text(rows))
+        return 0
+    if args.name == "stripe-unit-study":
+        return _demo(args)
+    raise _native.ConfigError(f"unknown reproduction `{args.name}`; available: stripe-unit-tables, stripe-unit-study")
+
+
+def _demo(args: argparse.Namespace) -> int:
+    import time
+
+    from . import study_report
+    from .sweep import Study, run_study
+
+    study = Study.packaged("stripe-unit-study")
+    out = args.out or os.path.join(DEFAULT_OUT, study.name)
+    started = time.monotonic()
+    df = run_study(study, out, workers=getattr(args, "workers", None), progress=False if args.no_progress else None)
+    table = study_report.summary_table(df)
+    figures = study_report.make_figures(df, out)
+    note = f"Scaled down for speed: {study.spec.get('scaled_down', '')}."
+    page = study_report.write_html(table, figures, out, study.title, note)
+    with pd_options():
+        print(study.title)
+        print(note)
+        print(table.to_string(index=False))
+    print(f"\nfigures: {', '.join(os.path.join(out, f) for f in figures.values())}")
+    print(f"report:  {page}   ({time.monotonic() - started:.1f} s)")
+    return 0
+
+
+class pd_options:
+    def __enter__(self):
+        import pandas as pd
+
+        self._ctx = pd.option_context("display.width", 200, "display.max_columns", 20, "display.max_rows", 200)
+        self._ctx.__enter__()
+
+    def __exit__(self, *exc):
+        self._ctx.__exit__(*exc)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="raidsim", description="Simulate SSDs and SSD arrays.")
     sub = parser.add_subparsers(dest="command", required=True)
     _add_run(sub)
+    _add_run(sub, "count")
+    p = sub.add_parser("demo", help="the main job: the stripe-unit study (RAID0/4/5 x stripe unit), table, plots, HTML")
+    p.add_argument("--out", help=f"output directory (default {DEFAULT_OUT}/stripe-unit-study)")
+    p.add_argument("--workers", type=int, help="parallel processes (default: one per core)")
+    p.add_argument("--no-progress", action="store_true")
+    p = sub.add_parser("sweep", help="run a study spec (TOML): base config x cases x axes, in parallel")
+    p.add_argument("spec", help="study spec TOML")
+    p.add_argument("--out", help=f"output directory (default {DEFAULT_OUT}/<study name>)")
+    p.add_argument("--workers", type=int, help="parallel processes (default: one per core)")
+    p.add_argument("--ray", metavar="ADDRESS", help="run points on a Ray cluster at ADDRESS ('' for local Ray)")
+    p.add_argument("--no-progress", action="store_true")
+    p = sub.add_parser("reproduce", help="run a packaged reproduction and set published numbers beside ours")
+    p.add_argument("name", choices=["stripe-unit-tables", "stripe-unit-study"])
+    p.add_argument("--granularity", choices=["page", "unit"], default="page", help="parity decision granularity")
+    p.add_argument("--json", action="store_true", help="print rows as JSON")
+    p.add_argument("--out", help="output directory (stripe-unit-study)")
+    p.add_argument("--no-progress", action="store_true")
     p = sub.add_parser("presets", help="list packaged presets, or print one")
     p.add_argument("name", nargs="?", help="print this preset's TOML")
     p = sub.add_parser("trace-stats", help="statistics of a trace file as the papers tabulate them")
@@ -119,7 +218,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[List[str]] = None) -> int:
     args = build_parser().parse_args(argv)
-    handlers = {"run": _run, "presets": _presets, "trace-stats": _trace_stats}
+    handlers = {"run": _run, "count": _count, "presets": _presets, "trace-stats": _trace_stats,
+                "sweep": _sweep, "reproduce": _reproduce, "demo": _demo}
     try:
         return handlers[args.command](args)
     except _native.RaidsimError as e:

@@ -1,8 +1,9 @@
-//! Simulated host requests per second (issue #2's benchmark).
+//! Simulated host requests per second (issues #2 and #3).
 //!
 //! 1,000,000 random 4 KiB requests, 30 % reads, uniform over 3 GiB, Poisson
-//! arrivals at 10,000 IOPS, on the stripe-unit paper's 32 GiB drive (Table 5).
-//! Reports the median of 5 runs and the process's peak resident memory.
+//! arrivals at 10,000 IOPS, on the stripe-unit paper's 32 GiB drive (Table 5)
+//! alone, and on a RAID5 4+1 of it (64 KiB stripe unit). Reports the median
+//! of 5 runs of each and the process's peak resident memory after each.
 //!
 //! Run: `cargo bench -p raidsim-core --bench requests`
 
@@ -13,8 +14,11 @@ use std::time::Instant;
 const REQUESTS: u64 = 1_000_000;
 const RUNS: usize = 5;
 
-fn config() -> raidsim_core::config::ResolvedConfig {
+fn config(array: &[&str]) -> raidsim_core::config::ResolvedConfig {
     let mut raw = RawConfig::from_preset("stripe-unit-table5").expect("preset");
+    for o in array {
+        raw.set(o).expect("override");
+    }
     for o in [
         "workload.requests=1000000",
         "workload.read_fraction=0.3",
@@ -37,7 +41,12 @@ fn peak_rss_mib() -> Option<f64> {
 }
 
 fn main() {
-    let resolved = config();
+    bench("single Table-5 SSD", config(&[]));
+    bench("RAID5 4+1 of the Table-5 SSD, 64 KiB unit", config(&["array.level=raid5", "array.members=5", "array.stripe_unit_bytes=65536"]));
+}
+
+fn bench(name: &str, resolved: raidsim_core::config::ResolvedConfig) {
+    println!("== {name}");
     let mut rates = Vec::with_capacity(RUNS);
     let mut build_s = Vec::with_capacity(RUNS);
     for run in 0..RUNS {

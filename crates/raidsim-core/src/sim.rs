@@ -29,7 +29,8 @@ use crate::ssd::Ssd;
 use crate::workload::{build_source, HostRequest, RequestSource};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use std::collections::{HashMap, VecDeque};
+use rustc_hash::FxHashMap;
+use std::collections::VecDeque;
 
 /// Stream id of preconditioning's random numbers (see `workload::synthetic`).
 const PRECONDITION_STREAM: u64 = 0x5052_4543_4f4e_4400;
@@ -37,8 +38,8 @@ const PRECONDITION_STREAM: u64 = 0x5052_4543_4f4e_4400;
 /// The events of a simulation.
 #[derive(Clone, Copy, Debug)]
 enum Event {
-    /// An open-loop request arrives.
-    Arrival(HostRequest),
+    /// The pending open-loop request (`Simulation::next_arrival`) arrives.
+    Arrival,
     /// A closed-loop process issues its next request.
     ProcessIssue,
     /// The array controller has spent its overhead on host job `job`.
@@ -90,13 +91,13 @@ impl<T> Slab<T> {
     }
 }
 
-/// A host request in flight.
+/// A host request in flight (kept small: an overloaded open-loop run holds many).
 struct HostJob {
-    request: HostRequest,
     arrival_ns: Ns,
+    offset_bytes: u64,
+    len_bytes: u64,
+    op: crate::device::Op,
     stripes_left: u32,
-    /// Sequential stripe order: plans not started yet.
-    waiting: VecDeque<StripePlan>,
 }
 
 /// One stripe of a host request being executed.
@@ -116,8 +117,12 @@ struct Controller {
     xor_bytes_per_s: u64,
     stripe_jobs: Slab<StripeJob>,
     /// Stripes with a parity update in progress, and the stripe jobs waiting for each.
-    locks: HashMap<u64, VecDeque<u32>>,
+    locks: FxHashMap<u64, VecDeque<u32>>,
+    /// Sequential stripe order: each host job's plans not started yet.
+    waiting: FxHashMap<u32, VecDeque<StripePlan>>,
     plans: Vec<StripePlan>,
+    /// Finished plans, whose buffers the planner reuses.
+    pool: Vec<StripePlan>,
 }
 
 /// Progress of a run, for progress bars.
@@ -140,6 +145,9 @@ pub struct Simulation {
     source: Box<dyn RequestSource>,
     host: HostMetrics,
     jobs: Slab<HostJob>,
+    /// The one open-loop request scheduled to arrive; kept out of the event
+    /// queue so events stay small.
+    next_arrival: Option<HostRequest>,
     closed_loop_think_ns: Option<Ns>,
     max_requests: u64,
     issued: u64,
@@ -168,8 +176,10 @@ impl Simulation {
                 overhead_ns: cfg.array.controller_overhead_ns,
                 xor_bytes_per_s: cfg.array.xor_bytes_per_s,
                 stripe_jobs: Slab::default(),
-                locks: HashMap::new(),
+                locks: FxHashMap::default(),
+                waiting: FxHashMap::default(),
                 plans: Vec::new(),
+                pool: Vec::new(),
             }
         });
         let source = build_source(&cfg.workload, resolved.capacity_bytes, cfg.sim.seed)?;
@@ -184,6 +194,7 @@ impl Simulation {
             source,
             host: HostMetrics::new(cfg.metrics.interval_ns),
             jobs: Slab::default(),
+            next_arrival: None,
             closed_loop_think_ns: closed_loop.map(|(_, think)| think),
             max_requests: cfg.sim.max_requests,
             issued: 0,
@@ -222,14 +233,15 @@ impl Simulation {
     fn schedule_next_arrival(&mut self) -> Result<()> {
         if let Some(r) = self.next_request()? {
             let at = r.arrival_ns.max(self.queue.now_ns());
-            self.queue.schedule(at, Event::Arrival(r));
+            self.next_arrival = Some(r);
+            self.queue.schedule(at, Event::Arrival);
         }
         Ok(())
     }
 
     fn issue(&mut self, now: Ns, r: HostRequest) -> Result<()> {
         self.host.arrived(now);
-        let job = self.jobs.insert(HostJob { request: r, arrival_ns: now, stripes_left: 0, waiting: VecDeque::new() });
+        let job = self.jobs.insert(HostJob { arrival_ns: now, offset_bytes: r.offset_bytes, len_bytes: r.len_bytes, op: r.op, stripes_left: 0 });
         match &self.controller {
             None => {
                 let req = DeviceRequest {
@@ -255,7 +267,7 @@ impl Simulation {
 
     fn complete_host(&mut self, now: Ns, job: u32) {
         if let Some(j) = self.jobs.remove(job) {
-            self.host.completed(now, j.arrival_ns, j.request.op, j.request.len_bytes);
+            self.host.completed(now, j.arrival_ns, j.op, j.len_bytes);
         }
         if let Some(think) = self.closed_loop_think_ns {
             self.queue.schedule(now + think, Event::ProcessIssue);
@@ -266,22 +278,24 @@ impl Simulation {
     fn start_job(&mut self, now: Ns, job: u32) -> Result<()> {
         let Some(c) = self.controller.as_mut() else { return Ok(()) };
         let Some(j) = self.jobs.get_mut(job) else { return Ok(()) };
-        let r = j.request;
         c.plans.clear();
-        c.planner.plan(r.op, r.offset_bytes, r.len_bytes, &mut c.state, &mut c.plans)?;
+        c.planner.plan_reusing(j.op, j.offset_bytes, j.len_bytes, &mut c.state, &mut c.plans, &mut c.pool)?;
         j.stripes_left = c.plans.len() as u32;
-        let plans: Vec<StripePlan> = c.plans.drain(..).collect();
         match c.order {
             StripeOrder::Parallel => {
-                for plan in plans {
+                let mut plans = std::mem::take(&mut c.plans);
+                for plan in plans.drain(..) {
                     self.start_stripe(now, job, plan)?;
+                }
+                if let Some(c) = self.controller.as_mut() {
+                    c.plans = plans;
                 }
             }
             StripeOrder::Sequential => {
-                let mut plans = VecDeque::from(plans);
+                let mut plans: VecDeque<StripePlan> = c.plans.drain(..).collect();
                 let first = plans.pop_front();
-                if let Some(j) = self.jobs.get_mut(job) {
-                    j.waiting = plans;
+                if !plans.is_empty() {
+                    c.waiting.insert(job, plans);
                 }
                 if let Some(plan) = first {
                     self.start_stripe(now, job, plan)?;
@@ -311,16 +325,17 @@ impl Simulation {
         let Some(c) = self.controller.as_mut() else { return Ok(()) };
         let Some(sj) = c.stripe_jobs.get_mut(id) else { return Ok(()) };
         sj.in_writes = writes;
-        let ops = if writes { std::mem::take(&mut sj.plan.writes) } else { std::mem::take(&mut sj.plan.reads) };
-        sj.outstanding = ops.len() as u32;
-        if ops.is_empty() {
+        let n = if writes { sj.plan.writes.len() } else { sj.plan.reads.len() };
+        sj.outstanding = n as u32;
+        if n == 0 {
             return self.phase_done(now, id);
         }
-        for op in ops {
+        for i in 0..n {
+            let Some(c) = self.controller.as_mut() else { return Ok(()) };
+            let Some(sj) = c.stripe_jobs.get_mut(id) else { return Ok(()) };
+            let op = if writes { sj.plan.writes[i] } else { sj.plan.reads[i] };
+            c.state.outstanding[op.member as usize] += 1;
             let req = DeviceRequest { token: u64::from(id), op: op.op, offset_bytes: op.offset_bytes, len_bytes: op.len_bytes, cause: op.cause };
-            if let Some(c) = self.controller.as_mut() {
-                c.state.outstanding[op.member as usize] += 1;
-            }
             let d = self.members[op.member as usize].submit(now, req)?;
             self.schedule_done(op.member, d);
         }
@@ -341,24 +356,31 @@ impl Simulation {
             return self.run_phase(now, id, true);
         }
         let Some(sj) = c.stripe_jobs.remove(id) else { return Ok(()) };
-        if sj.plan.updates_parity {
-            let next = c.locks.get_mut(&sj.plan.stripe).and_then(VecDeque::pop_front);
+        let (host, stripe, locked) = (sj.host, sj.plan.stripe, sj.plan.updates_parity);
+        c.pool.push(sj.plan);
+        if locked {
+            let next = c.locks.get_mut(&stripe).and_then(VecDeque::pop_front);
             match next {
                 Some(waiter) => self.run_phase(now, waiter, false)?,
                 None => {
                     if let Some(c) = self.controller.as_mut() {
-                        c.locks.remove(&sj.plan.stripe);
+                        c.locks.remove(&stripe);
                     }
                 }
             }
         }
-        let host = sj.host;
         let Some(j) = self.jobs.get_mut(host) else { return Ok(()) };
         j.stripes_left -= 1;
         if j.stripes_left == 0 {
+            if let Some(c) = self.controller.as_mut() {
+                c.waiting.remove(&host);
+            }
             self.complete_host(now, host);
-        } else if let Some(plan) = j.waiting.pop_front() {
-            self.start_stripe(now, host, plan)?;
+        } else {
+            let next = self.controller.as_mut().and_then(|c| c.waiting.get_mut(&host)).and_then(VecDeque::pop_front);
+            if let Some(plan) = next {
+                self.start_stripe(now, host, plan)?;
+            }
         }
         Ok(())
     }
@@ -382,8 +404,10 @@ impl Simulation {
 
     fn handle(&mut self, now: Ns, event: Event) -> Result<()> {
         match event {
-            Event::Arrival(r) => {
-                self.issue(now, r)?;
+            Event::Arrival => {
+                if let Some(r) = self.next_arrival.take() {
+                    self.issue(now, r)?;
+                }
                 self.schedule_next_arrival()?;
             }
             Event::ProcessIssue => {

@@ -13,12 +13,12 @@ use raidsim_core::workload::TraceStats;
 use raidsim_core::Error;
 use std::path::Path;
 
-create_exception!(_native, RaidsimError, PyException, "Base class of every raidsim error.");
-create_exception!(_native, ConfigError, RaidsimError, "Invalid configuration: unknown key, bad value, impossible geometry.");
-create_exception!(_native, TraceError, RaidsimError, "A trace line could not be parsed (names file, line and expected layout).");
-create_exception!(_native, WorkloadError, RaidsimError, "Invalid workload: request beyond capacity, impossible generator parameters.");
-create_exception!(_native, DeviceError, RaidsimError, "The simulated device could not serve a request.");
-create_exception!(_native, InputError, RaidsimError, "A file could not be read.");
+create_exception!(raidsim._native, RaidsimError, PyException, "Base class of every raidsim error.");
+create_exception!(raidsim._native, ConfigError, RaidsimError, "Invalid configuration: unknown key, bad value, impossible geometry.");
+create_exception!(raidsim._native, TraceError, RaidsimError, "A trace line could not be parsed (names file, line and expected layout).");
+create_exception!(raidsim._native, WorkloadError, RaidsimError, "Invalid workload: request beyond capacity, impossible generator parameters.");
+create_exception!(raidsim._native, DeviceError, RaidsimError, "The simulated device could not serve a request.");
+create_exception!(raidsim._native, InputError, RaidsimError, "A file could not be read.");
 
 /// The one mapping from core errors to Python exceptions.
 fn to_py_err(e: Error) -> PyErr {
@@ -109,6 +109,31 @@ impl Simulation {
     }
 }
 
+/// Counting mode: exact page counts per member and cause, as JSON text.
+#[pyfunction]
+fn count(py: Python<'_>, layers: Vec<(String, String)>) -> PyResult<String> {
+    let report = py
+        .allow_threads(|| {
+            let resolved = raw_from_layers(&layers)?.resolve()?;
+            raidsim_core::count(&resolved)
+        })
+        .map_err(to_py_err)?;
+    Ok(report.to_json())
+}
+
+/// The stripe-unit paper's Eqs. 1-3: `(NEPR, NEPW)` for one write.
+#[pyfunction]
+fn stripe_unit_equations(data_disks: u64, stripe_unit_bytes: u64, page_bytes: u64, request_bytes: u64, start_disk: u64) -> PyResult<(i64, u64)> {
+    use raidsim_core::analytic::stripe_unit::{nepr, nepw};
+    if data_disks == 0 || stripe_unit_bytes == 0 || page_bytes == 0 || request_bytes < stripe_unit_bytes || start_disk >= data_disks {
+        return Err(ConfigError::new_err("need data_disks > 0, request_bytes >= stripe_unit_bytes > 0, start_disk < data_disks"));
+    }
+    Ok((
+        nepr(data_disks, stripe_unit_bytes, page_bytes, request_bytes, start_disk),
+        nepw(data_disks, stripe_unit_bytes, page_bytes, request_bytes, start_disk),
+    ))
+}
+
 /// Statistics of a trace file as JSON text.
 #[pyfunction]
 #[pyo3(signature = (path, format=None, device=None, skip_malformed=false, blkparse_action="D"))]
@@ -152,6 +177,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(trace_stats, m)?)?;
     m.add_function(wrap_pyfunction!(detect_format, m)?)?;
     m.add_function(wrap_pyfunction!(trace_formats, m)?)?;
+    m.add_function(wrap_pyfunction!(count, m)?)?;
+    m.add_function(wrap_pyfunction!(stripe_unit_equations, m)?)?;
     m.add_class::<Simulation>()?;
     Ok(())
 }

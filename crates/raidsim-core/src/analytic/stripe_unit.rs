@@ -7,10 +7,11 @@
 //! number of stripe units; LDI = (Size_req / SUS + SDI − 1) mod N_d.
 //!
 //! These are the paper's formulas as printed. The exact counts come from the
-//! planner in counting mode ([`crate::array`]); where the two differ (for
-//! example Eq. 2 charges a partial first row even when SDI = 0, where the
-//! first row is a full stripe), the exact count is right and matches the
-//! paper's Tables 3 and 4.
+//! planner in counting mode ([`crate::array`]). For requests of whole stripe
+//! units (the paper's assumption) the two agree on every start disk, for
+//! 2 to 8 data disks and 1 to 3·N_d + 1 units (tests/test_reproduce.py);
+//! for requests that are not whole units the equations do not apply and only
+//! the exact count is defined.
 
 /// Rows a request spans: ⌈(SDI + Size_req/SUS) / N_d⌉.
 pub fn rows(data_disks: u64, units: u64, sdi: u64) -> u64 {

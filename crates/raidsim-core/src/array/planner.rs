@@ -54,6 +54,17 @@ pub struct StripePlan {
     pub parity_bytes: u64,
 }
 
+impl StripePlan {
+    /// Empties the plan for stripe `stripe`, keeping its buffers.
+    pub fn reset(&mut self, stripe: u64) {
+        self.stripe = stripe;
+        self.updates_parity = false;
+        self.reads.clear();
+        self.writes.clear();
+        self.parity_bytes = 0;
+    }
+}
+
 /// What the planner needs to know about the array's condition.
 #[derive(Clone, Debug)]
 pub struct ArrayState {
@@ -97,6 +108,10 @@ pub struct Planner {
     method: WriteMethod,
     read_policy: ReadPolicy,
     spans: Vec<Span>,
+    /// Member of each data unit of the stripe being planned (computed once per stripe).
+    data_members: Vec<u32>,
+    /// P and Q members of the stripe being planned.
+    parity_members: [Option<u32>; 2],
     copies: Vec<UnitCopy>,
     breaks: Vec<u64>,
 }
@@ -123,6 +138,8 @@ impl Planner {
             method: cfg.write_method,
             read_policy: cfg.read_policy,
             spans: vec![Span::default(); geom.data_units as usize],
+            data_members: vec![0; geom.data_units as usize],
+            parity_members: [None, None],
             copies: Vec::with_capacity(geom.copies as usize),
             breaks: Vec::with_capacity(4 * geom.data_units as usize + 2),
             geom,
@@ -136,14 +153,35 @@ impl Planner {
 
     /// Plans `op` on host bytes `[offset, offset + len)`; appends one plan per stripe to `out`.
     pub fn plan(&mut self, op: Op, offset: u64, len: u64, state: &mut ArrayState, out: &mut Vec<StripePlan>) -> Result<()> {
+        self.plan_reusing(op, offset, len, state, out, &mut Vec::new())
+    }
+
+    /// As [`Planner::plan`], taking finished plans from `pool` so their
+    /// buffers are reused (the timed simulation recycles every plan).
+    pub fn plan_reusing(
+        &mut self,
+        op: Op,
+        offset: u64,
+        len: u64,
+        state: &mut ArrayState,
+        out: &mut Vec<StripePlan>,
+        pool: &mut Vec<StripePlan>,
+    ) -> Result<()> {
         let cap = self.geom.capacity_bytes();
         if len == 0 || offset + len > cap {
             return Err(Error::Workload(format!("array request [{offset}, +{len}) outside the array's {cap} bytes")));
         }
         let w = self.geom.stripe_data_bytes();
         for s in offset / w..=(offset + len - 1) / w {
-            let mut plan = StripePlan { stripe: s, ..Default::default() };
+            let mut plan = pool.pop().unwrap_or_default();
+            plan.reset(s);
             self.fill_spans(s, offset, offset + len);
+            if self.geom.parity_units > 0 {
+                for d in 0..self.geom.data_units {
+                    self.data_members[d as usize] = self.geom.data_member(s, d);
+                }
+                self.parity_members = self.geom.parity_members(s);
+            }
             match (op, self.geom.parity_units) {
                 (Op::Read, 0) => self.plan_mirrored_read(s, state, &mut plan),
                 (Op::Write, 0) => self.plan_mirrored_write(s, state, &mut plan),
@@ -214,7 +252,7 @@ impl Planner {
             if span.is_empty() {
                 continue;
             }
-            let m = self.geom.data_member(s, d);
+            let m = self.data_members[d as usize];
             if state.alive(m) {
                 plan.reads.push(op(m, Op::Read, base + span.lo, span.hi - span.lo, Cause::User));
             } else {
@@ -228,14 +266,14 @@ impl Planner {
         if lost_units == 0 {
             return Ok(());
         }
-        let parity: Vec<u32> = self.geom.parity_members(s).iter().flatten().copied().filter(|&m| state.alive(m)).collect();
-        let failed_data = (0..self.geom.data_units).filter(|&d| !state.alive(self.geom.data_member(s, d))).count();
+        let parity: Vec<u32> = self.parity_members.iter().flatten().copied().filter(|&m| state.alive(m)).collect();
+        let failed_data = self.data_members.iter().filter(|&&m| !state.alive(m)).count();
         if failed_data > parity.len() {
             return Err(Error::Device(format!("stripe {s}: {failed_data} data units lost and {} parity units left", parity.len())));
         }
         for &(r0, r1) in lost.iter().filter(|(a, b)| a < b) {
             for d in 0..self.geom.data_units {
-                let m = self.geom.data_member(s, d);
+                let m = self.data_members[d as usize];
                 if !state.alive(m) {
                     continue;
                 }
@@ -294,7 +332,7 @@ impl Planner {
             let span = self.spans[d as usize];
             let touched = !span.is_empty() && span.lo < hi && span.hi > lo;
             let covered = touched && span.lo <= lo && span.hi >= hi;
-            let alive = state.alive(self.geom.data_member(s, d));
+            let alive = state.alive(self.data_members[d as usize]);
             written += u32::from(touched);
             full += u32::from(covered);
             failed_written |= touched && !alive;
@@ -303,7 +341,7 @@ impl Planner {
         if written == 0 {
             return Ok(());
         }
-        let parity: [Option<u32>; 2] = self.geom.parity_members(s);
+        let parity = self.parity_members;
         let alive_parity = parity.iter().flatten().filter(|&&m| state.alive(m)).count() as u32;
         let method = if alive_parity == 0 || full == k {
             Method::None
@@ -326,7 +364,7 @@ impl Planner {
             let span = self.spans[d as usize];
             let touched = !span.is_empty() && span.lo < hi && span.hi > lo;
             let covered = touched && span.lo <= lo && span.hi >= hi;
-            let m = self.geom.data_member(s, d);
+            let m = self.data_members[d as usize];
             if !state.alive(m) {
                 continue;
             }
@@ -355,7 +393,7 @@ impl Planner {
         // Writes: the new data, then the parity.
         for d in 0..k {
             let span = self.spans[d as usize];
-            let m = self.geom.data_member(s, d);
+            let m = self.data_members[d as usize];
             if span.is_empty() || span.lo >= hi || span.hi <= lo || !state.alive(m) {
                 continue;
             }

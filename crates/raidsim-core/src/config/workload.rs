@@ -128,6 +128,10 @@ pub struct SyntheticConfig {
     pub size: SizeDistribution,
     /// Spatial pattern.
     pub address: AddressPattern,
+    /// Probability that a request starts where the previous one ended
+    /// (DiskSim's "probability of sequential access"); applies to `uniform`
+    /// and `hot_cold` addressing.
+    pub sequential_fraction: f64,
     /// Hot/cold: fraction of the span that is hot.
     pub hot_fraction: f64,
     /// Hot/cold: fraction of requests that go to the hot region.
@@ -151,6 +155,7 @@ impl Default for SyntheticConfig {
             read_fraction: 0.3,
             size: SizeDistribution::default(),
             address: AddressPattern::Uniform,
+            sequential_fraction: 0.0,
             hot_fraction: 0.2,
             hot_access_fraction: 0.8,
             start_bytes: 0,
@@ -295,6 +300,7 @@ impl SyntheticConfig {
     fn validate(&self) -> Result<()> {
         fraction("workload.read_fraction", self.read_fraction)?;
         fraction("workload.hot_fraction", self.hot_fraction)?;
+        fraction("workload.sequential_fraction", self.sequential_fraction)?;
         fraction("workload.hot_access_fraction", self.hot_access_fraction)?;
         if self.alignment_bytes == 0 {
             return Err(Error::config("workload.alignment_bytes", "must be at least 1"));

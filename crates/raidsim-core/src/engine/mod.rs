@@ -22,15 +22,17 @@ pub type Ns = u64;
 /// One nanosecond-denominated second, for unit conversions.
 pub const NS_PER_S: u64 = 1_000_000_000;
 
+/// A scheduled event. `key` is the time in the high 64 bits and the
+/// insertion sequence in the low 64, so one integer comparison orders by
+/// time, then by insertion.
 struct Entry<E> {
-    at_ns: Ns,
-    seq: u64,
+    key: u128,
     event: E,
 }
 
 impl<E> PartialEq for Entry<E> {
     fn eq(&self, other: &Self) -> bool {
-        self.at_ns == other.at_ns && self.seq == other.seq
+        self.key == other.key
     }
 }
 impl<E> Eq for Entry<E> {}
@@ -43,7 +45,7 @@ impl<E> Ord for Entry<E> {
     // Reversed: BinaryHeap is a max-heap and we want the earliest event,
     // then the earliest scheduled among equal timestamps.
     fn cmp(&self, other: &Self) -> Ordering {
-        other.at_ns.cmp(&self.at_ns).then_with(|| other.seq.cmp(&self.seq))
+        other.key.cmp(&self.key)
     }
 }
 
@@ -76,15 +78,15 @@ impl<E> EventQueue<E> {
     pub fn schedule(&mut self, at_ns: Ns, event: E) {
         debug_assert!(at_ns >= self.now_ns, "event scheduled in the past");
         let at_ns = at_ns.max(self.now_ns);
-        self.heap.push(Entry { at_ns, seq: self.next_seq, event });
+        self.heap.push(Entry { key: (u128::from(at_ns) << 64) | u128::from(self.next_seq), event });
         self.next_seq += 1;
     }
 
     /// Removes the next event and advances the clock to it.
     pub fn pop(&mut self) -> Option<(Ns, E)> {
         let entry = self.heap.pop()?;
-        self.now_ns = entry.at_ns;
-        Some((entry.at_ns, entry.event))
+        self.now_ns = (entry.key >> 64) as Ns;
+        Some((self.now_ns, entry.event))
     }
 
     /// Number of pending events.

@@ -82,15 +82,20 @@ impl SyntheticSource {
 
     fn offset(&mut self, size: u64) -> u64 {
         let (start, span) = (self.span_start, self.span_bytes);
+        let continues = self.issued > 0
+            && self.cfg.sequential_fraction > 0.0
+            && self.rng.gen_bool(self.cfg.sequential_fraction)
+            && self.next_sequential + size <= start + span;
+        if continues && self.cfg.address != AddressPattern::Sequential {
+            return self.next_sequential;
+        }
         match self.cfg.address {
             AddressPattern::Uniform => self.uniform_in(start, span, size),
             AddressPattern::Sequential => {
                 if self.next_sequential + size > start + span {
                     self.next_sequential = start;
                 }
-                let off = self.next_sequential;
-                self.next_sequential += size;
-                off
+                self.next_sequential
             }
             AddressPattern::HotCold => {
                 let a = self.cfg.alignment_bytes;
@@ -119,6 +124,7 @@ impl RequestSource for SyntheticSource {
             return Err(Error::Workload(format!("request size {size} exceeds the {}-byte address span", self.span_bytes)));
         }
         let offset_bytes = self.offset(size);
+        self.next_sequential = offset_bytes + size;
         let id = self.issued;
         self.issued += 1;
         Ok(Some(HostRequest { id, arrival_ns: self.now_ns, op, offset_bytes, len_bytes: size }))

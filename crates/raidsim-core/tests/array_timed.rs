@@ -1,0 +1,81 @@
+//! Timed arrays: striping speed-up, and timed counters equal counting mode (issue #3).
+
+mod common;
+
+use common::config;
+use raidsim_core::{count, simulate};
+
+#[test]
+fn raid0_of_n_reads_a_large_request_about_n_times_faster() {
+    // One 4 MiB read; no host link limit, so the flash and channels decide.
+    let req = "workload.requests=[[0, \"R\", 0, 4194304]]";
+    let common = ["workload.kind=requests", req, "ssd.timing.host_link_bandwidth_bytes_per_s=0"];
+    let one = simulate(config("stripe-unit-table5", &common)).expect("single").host.response.mean_ns;
+    for n in [2u32, 4] {
+        let members = format!("array.members={n}");
+        let mut o = common.to_vec();
+        o.extend(["array.level=raid0", "array.stripe_unit_bytes=4096", members.as_str()]);
+        let t = simulate(config("stripe-unit-table5", &o)).expect("raid0").host.response.mean_ns;
+        let speedup = one / t;
+        eprintln!("RAID0 of {n}: {one:.0} ns -> {t:.0} ns, speed-up {speedup:.2}");
+        assert!((speedup - f64::from(n)).abs() < 0.1 * f64::from(n), "speed-up {speedup} for {n} members");
+    }
+}
+
+#[test]
+fn timed_member_counters_equal_counting_mode() {
+    // The same planner drives both modes, so every page count by cause agrees.
+    let o = [
+        "array.level=raid5",
+        "array.members=5",
+        "array.stripe_unit_bytes=16384",
+        "workload.requests=3000",
+        "workload.read_fraction=0.3",
+        "workload.size.kind=uniform",
+        "workload.size.min_bytes=512",
+        "workload.size.max_bytes=131072",
+        "workload.alignment_bytes=512",
+        "workload.span_bytes=268435456",
+        "ssd.geometry.blocks_per_plane=64",
+    ];
+    let r = config("stripe-unit-table5", &o);
+    let counted = count(&r).expect("counts");
+    let timed = simulate(r).expect("runs");
+    assert_eq!(counted.members.len(), timed.devices.len());
+    for (c, d) in counted.members.iter().zip(&timed.devices) {
+        assert_eq!(c.pages_read, d.pages_read, "{}", d.name);
+        let mut written = d.pages_written.clone();
+        written.remove("gc_write");
+        assert_eq!(c.pages_written, written, "{}", d.name);
+    }
+}
+
+#[test]
+fn degraded_raid5_reads_every_survivor_and_never_the_failed_member() {
+    let o = [
+        "array.level=raid5",
+        "array.members=4",
+        "array.stripe_unit_bytes=4096",
+        "array.failures=[{member = 2, at_ns = 0}]",
+        "workload.requests=2000",
+        "workload.read_fraction=1.0",
+        "workload.span_bytes=67108864",
+        "ssd.geometry.blocks_per_plane=64",
+    ];
+    let r = simulate(config("stripe-unit-table5", &o)).expect("runs");
+    assert_eq!(r.host.requests, 2000);
+    assert!(r.devices[2].pages_read.is_empty(), "failed member read: {:?}", r.devices[2].pages_read);
+    for m in [0, 1, 3] {
+        assert!(r.devices[m].pages_read.get("degraded_read").copied().unwrap_or(0) > 0);
+    }
+}
+
+#[test]
+fn more_failures_than_the_level_tolerates_is_an_error() {
+    let mut raw = raidsim_core::config::RawConfig::new();
+    for o in ["array.level=raid5", "array.members=4", "array.failures=[{member = 0, at_ns = 0}, {member = 1, at_ns = 5}]"] {
+        raw.set(o).expect("parses");
+    }
+    let err = raw.resolve().expect_err("two failures on RAID-5").to_string();
+    assert!(err.contains("tolerates 1"), "{err}");
+}
