@@ -7,6 +7,7 @@
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
 use raidsim_core::config::{RawConfig, TraceFormat};
 use raidsim_core::workload::trace::{detect_format as core_detect, TraceOptions};
 use raidsim_core::workload::TraceStats;
@@ -134,6 +135,64 @@ fn stripe_unit_equations(data_disks: u64, stripe_unit_bytes: u64, page_bytes: u6
     ))
 }
 
+fn code_err(e: raidsim_codes::Error) -> PyErr {
+    ConfigError::new_err(e.to_string())
+}
+
+fn code_of(name: &str) -> PyResult<raidsim_codes::Code> {
+    raidsim_codes::Code::from_name(name).map_err(code_err)
+}
+
+/// RAID-6 encode: `(row_parity, second_parity)` of equal-length data columns.
+#[pyfunction]
+#[pyo3(signature = (code, columns, p=None))]
+fn codes_encode<'py>(py: Python<'py>, code: &str, columns: Vec<Vec<u8>>, p: Option<usize>) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+    let code = code_of(code)?;
+    let refs: Vec<&[u8]> = columns.iter().map(Vec::as_slice).collect();
+    let [a, b] = py.allow_threads(|| raidsim_codes::encode(code, &refs, p)).map_err(code_err)?;
+    Ok((PyBytes::new(py, &a), PyBytes::new(py, &b)))
+}
+
+/// RAID-6 decode: columns (data..., row parity, second parity) with `None` for erased ones.
+#[pyfunction]
+#[pyo3(signature = (code, columns, p=None))]
+fn codes_decode<'py>(py: Python<'py>, code: &str, columns: Vec<Option<Vec<u8>>>, p: Option<usize>) -> PyResult<Vec<Bound<'py, PyBytes>>> {
+    let code = code_of(code)?;
+    let mut cols = columns;
+    py.allow_threads(|| raidsim_codes::decode(code, &mut cols, p)).map_err(code_err)?;
+    Ok(cols.iter().map(|c| PyBytes::new(py, c.as_deref().unwrap_or(&[]))).collect())
+}
+
+/// Small-write update: new `(row_parity, second_parity)` after data column `index` changes from `old` to `new`.
+#[pyfunction]
+#[pyo3(signature = (code, data_columns, row_parity, second_parity, index, old, new, p=None))]
+#[allow(clippy::too_many_arguments)]
+fn codes_update<'py>(
+    py: Python<'py>,
+    code: &str,
+    data_columns: usize,
+    row_parity: Vec<u8>,
+    second_parity: Vec<u8>,
+    index: usize,
+    old: Vec<u8>,
+    new: Vec<u8>,
+    p: Option<usize>,
+) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+    let code = code_of(code)?;
+    let (mut a, mut b) = (row_parity, second_parity);
+    raidsim_codes::update(code, data_columns, p, &mut a, &mut b, index, &old, &new).map_err(code_err)?;
+    Ok((PyBytes::new(py, &a), PyBytes::new(py, &b)))
+}
+
+/// The code's structure: `(rows, [((column, row), [(data column, row), ...]), ...])`.
+#[pyfunction]
+#[pyo3(signature = (code, data_columns, p=None))]
+#[allow(clippy::type_complexity)]
+fn codes_structure(code: &str, data_columns: usize, p: Option<usize>) -> PyResult<(usize, Vec<((usize, usize), Vec<(usize, usize)>)>)> {
+    let s = raidsim_codes::structure(code_of(code)?, data_columns, p).map_err(code_err)?;
+    Ok((s.rows, s.cover))
+}
+
 /// Statistics of a trace file as JSON text.
 #[pyfunction]
 #[pyo3(signature = (path, format=None, device=None, skip_malformed=false, blkparse_action="D"))]
@@ -178,6 +237,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(detect_format, m)?)?;
     m.add_function(wrap_pyfunction!(trace_formats, m)?)?;
     m.add_function(wrap_pyfunction!(count, m)?)?;
+    m.add_function(wrap_pyfunction!(codes_encode, m)?)?;
+    m.add_function(wrap_pyfunction!(codes_decode, m)?)?;
+    m.add_function(wrap_pyfunction!(codes_update, m)?)?;
+    m.add_function(wrap_pyfunction!(codes_structure, m)?)?;
     m.add_function(wrap_pyfunction!(stripe_unit_equations, m)?)?;
     m.add_class::<Simulation>()?;
     Ok(())
