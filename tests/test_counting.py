@@ -99,3 +99,31 @@ def test_member_ssd_errors_name_the_member():
     cfg = {"array": {"level": "raid0", "members": 2, "member_ssd": [{}, {"geometry": {"chanels": 2}}]}}
     with pytest.raises(raidsim.ConfigError, match=r"array.member_ssd\[1\]"):
         raidsim.Config.from_dict(cfg).resolved()
+
+
+def test_erasure_code_updates_match_table_3_and_json_shape():
+    from raidsim.reproduce import erasure_code_updates
+
+    rows = erasure_code_updates()
+    published = [r for r in rows if r["published"] is not None]
+    assert len(published) == 22
+    for r in published:
+        assert r["parity_writes"] == r["published"], r
+    keys = {"code", "data_disks", "request_bytes", "start_row", "start_disk", "parity_writes", "published"}
+    assert all(keys <= set(r) for r in rows)
+    # Every start row of a codeword and every data disk, for every size: RS 1x4, EVENODD 4x5, RDP 4x4 starts.
+    assert len(rows) == 4 * (4 + 20 + 16)
+
+
+def test_dedicated_raid6_reports_now_nor_noc_per_parity_member():
+    cfg = {"array": {"level": "raid6", "members": 7, "stripe_unit_bytes": 4096, "code": "evenodd",
+                     "parity_placement": "dedicated"},
+           "ssd": {"geometry": {"blocks_per_plane": 64}}, "precondition": {"fill_fraction": 0.9}}
+    w = Workload.synthetic(requests=4000, read_fraction=0.0, processes=4, span_bytes=64 << 20)
+    a = raidsim.simulate(cfg, w).to_dict()["array"]
+    rp, sp = a["row_parity"], a["second_parity"]
+    assert (rp["member"], sp["member"]) == (5, 6)
+    assert rp["pages_written"] == a["parity_pages_written"][5] and sp["pages_written"] == a["parity_pages_written"][6]
+    # EVENODD's adjuster makes the diagonal-parity disk write more than the row-parity disk.
+    assert sp["pages_written"] > rp["pages_written"] > 0
+    assert sp["erases"] >= rp["erases"]

@@ -145,9 +145,13 @@ def _reproduce(args: argparse.Namespace) -> int:
         rows = reproduce.stripe_unit_tables(args.granularity)
         print(json.dumps(rows, indent=2) if args.json else reproduce.stripe_unit_tables_text(rows))
         return 0
+    if args.name == "erasure-code-updates":
+        rows = reproduce.erasure_code_updates()
+        print(json.dumps(rows, indent=2) if args.json else reproduce.erasure_code_updates_text(rows))
+        return 0
     if args.name == "stripe-unit-study":
         return _demo(args)
-    raise _native.ConfigError(f"unknown reproduction `{args.name}`; available: stripe-unit-tables, stripe-unit-study")
+    raise _native.ConfigError(f"unknown reproduction `{args.name}`")
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -200,7 +204,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ray", metavar="ADDRESS", help="run points on a Ray cluster at ADDRESS ('' for local Ray)")
     p.add_argument("--no-progress", action="store_true")
     p = sub.add_parser("reproduce", help="run a packaged reproduction and set published numbers beside ours")
-    p.add_argument("name", choices=["stripe-unit-tables", "stripe-unit-study"])
+    p.add_argument("name", choices=["stripe-unit-tables", "erasure-code-updates", "stripe-unit-study"])
     p.add_argument("--granularity", choices=["page", "unit"], default="page", help="parity decision granularity")
     p.add_argument("--json", action="store_true", help="print rows as JSON")
     p.add_argument("--out", help="output directory (stripe-unit-study)")

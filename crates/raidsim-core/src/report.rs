@@ -68,6 +68,23 @@ pub struct ArraySummary {
     pub parity_to_data_write_ratio: f64,
     /// Per member: blocks erased.
     pub erases: Vec<u64>,
+    /// Dedicated RAID-6 parity: the row-parity member's NoW, NoR and NoC.
+    pub row_parity: Option<ParityMemberFigures>,
+    /// Dedicated RAID-6 parity: the second-parity member's NoW, NoR and NoC.
+    pub second_parity: Option<ParityMemberFigures>,
+}
+
+/// The erasure-code paper's figures for one parity member.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ParityMemberFigures {
+    /// Member index.
+    pub member: u32,
+    /// NoW: pages written.
+    pub pages_written: u64,
+    /// NoR: pages read.
+    pub pages_read: u64,
+    /// NoC: blocks erased (clean cycles).
+    pub erases: u64,
 }
 
 fn by_cause(counts: &[u64; Cause::COUNT]) -> BTreeMap<&'static str, u64> {
@@ -133,7 +150,15 @@ impl ArraySummary {
         let parity: Vec<u64> = members.iter().map(|(_, w, _)| w[Cause::Parity.index()]).collect();
         let data_written: Vec<u64> = members.iter().map(|(_, w, _)| data(w)).collect();
         let total_data: u64 = data_written.iter().sum();
+        let a = &resolved.config.array;
+        let dedicated = a.level == crate::config::RaidLevel::Raid6 && a.parity_placement == crate::config::ParityPlacement::Dedicated;
+        let figures = |m: u32| {
+            let (r, w, e) = &members[m as usize];
+            ParityMemberFigures { member: m, pages_written: w.iter().sum(), pages_read: r.iter().sum(), erases: *e }
+        };
         Self {
+            row_parity: dedicated.then(|| figures(a.members - 2)),
+            second_parity: dedicated.then(|| figures(a.members - 1)),
             level: resolved.config.array.level,
             stripe_unit_bytes: resolved.config.array.stripe_unit_bytes,
             capacity_bytes: resolved.capacity_bytes,

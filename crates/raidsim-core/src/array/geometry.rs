@@ -23,7 +23,7 @@
 //! member). RAID-10 is md's "near" layout: unit j's copy i sits at position
 //! `p = j × copies + i`, on member `p mod n`, row `p div n`.
 
-use crate::config::{ArrayConfig, ParityLayout, RaidLevel};
+use crate::config::{ArrayConfig, ParityLayout, ParityPlacement, RaidLevel};
 
 /// One copy of a data unit: which member, and the member offset where the unit starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,8 +51,13 @@ pub struct ArrayGeometry {
     pub copies: u32,
     /// RAID-5/6 rotation.
     pub layout: ParityLayout,
-    /// Rows (stripes) that fit on the smallest member.
+    /// Rows of stripe units that fit on the smallest member (a multiple of `codeword_rows`).
     pub rows: u64,
+    /// Rows of units per codeword: 1, or p − 1 for EVENODD/RDP. A "stripe"
+    /// of the planner is one codeword.
+    pub codeword_rows: u64,
+    /// RAID-6 parity on fixed members (n − 2, n − 1).
+    pub dedicated: bool,
 }
 
 impl ArrayGeometry {
@@ -66,8 +71,24 @@ impl ArrayGeometry {
             RaidLevel::Raid10 => (n, cfg.copies),
             _ => (n - parity_units, 1),
         };
-        let rows = member_capacity_bytes / cfg.stripe_unit_bytes;
-        Self { level: cfg.level, members: n, unit_bytes: cfg.stripe_unit_bytes, data_units, parity_units, copies, layout: cfg.layout, rows }
+        let codeword_rows = match cfg.xor_code() {
+            Some((code, p)) => raidsim_codes::structure(code, data_units as usize, p).map_or(1, |s| s.rows as u64),
+            None => 1,
+        };
+        let rows = member_capacity_bytes / cfg.stripe_unit_bytes / codeword_rows * codeword_rows;
+        let dedicated = cfg.level == RaidLevel::Raid6 && cfg.parity_placement == ParityPlacement::Dedicated;
+        Self {
+            level: cfg.level,
+            members: n,
+            unit_bytes: cfg.stripe_unit_bytes,
+            data_units,
+            parity_units,
+            copies,
+            layout: cfg.layout,
+            rows,
+            codeword_rows,
+            dedicated,
+        }
     }
 
     /// Host-visible bytes.
@@ -79,9 +100,9 @@ impl ArrayGeometry {
         }
     }
 
-    /// Data bytes per stripe.
+    /// Data bytes per stripe (per codeword).
     pub fn stripe_data_bytes(&self) -> u64 {
-        u64::from(self.data_units) * self.unit_bytes
+        u64::from(self.data_units) * self.unit_bytes * self.codeword_rows
     }
 
     /// Stripes in the array (RAID-10: logical units grouped `members` at a time).
@@ -94,6 +115,9 @@ impl ArrayGeometry {
         let n = u64::from(self.members);
         let k = u64::from(self.data_units);
         let d64 = u64::from(d);
+        if self.dedicated {
+            return d;
+        }
         let m = match (self.level, self.layout) {
             (RaidLevel::Raid4, _) | (RaidLevel::Raid0, _) | (RaidLevel::Single, _) => d64,
             (RaidLevel::Raid5, layout) => {
@@ -140,6 +164,9 @@ impl ArrayGeometry {
         if self.parity_units == 0 {
             return [None, None];
         }
+        if self.dedicated {
+            return [Some(self.members - 2), Some(self.members - 1)];
+        }
         let n = u64::from(self.members);
         let p = self.p_member(s);
         let q = match (self.level, self.layout) {
@@ -150,6 +177,11 @@ impl ArrayGeometry {
             _ => None,
         };
         [Some(p as u32), q.map(|q| q as u32)]
+    }
+
+    /// Member byte offset where unit row `row` of stripe (codeword) `s` starts.
+    pub fn row_offset(&self, s: u64, row: u64) -> u64 {
+        (s * self.codeword_rows + row) * self.unit_bytes
     }
 
     /// The copies of data unit `d` of stripe `s`, primary first.

@@ -114,6 +114,12 @@ pub struct Planner {
     parity_members: [Option<u32>; 2],
     copies: Vec<UnitCopy>,
     breaks: Vec<u64>,
+    /// EVENODD/RDP: each parity cell (0 = row parity, 1 = second parity; row)
+    /// with the data cells (`row × k + column`) it covers (raidsim-codes' structure).
+    cover: Option<Vec<(usize, u64, Vec<usize>)>>,
+    /// Scratch: data cells to pre-read, parity cells to rewrite.
+    need_data: Vec<bool>,
+    need_parity: Vec<bool>,
 }
 
 /// Pages touched by `[offset, offset + len)`.
@@ -132,12 +138,23 @@ pub fn pages_touched_sum(ops: &[MemberOp], page_bytes: u64) -> u64 {
 impl Planner {
     /// A planner for `cfg` over `geom`, counting in pages of `page_bytes`.
     pub fn new(cfg: &ArrayConfig, geom: ArrayGeometry, page_bytes: u64) -> Self {
+        let k = geom.data_units as usize;
+        let cells = k * geom.codeword_rows as usize;
+        let cover = cfg.xor_code().and_then(|(code, p)| raidsim_codes::structure(code, k, p).ok()).map(|st| {
+            st.cover
+                .into_iter()
+                .map(|((col, row), data)| (col - k, row as u64, data.into_iter().map(|(c, r)| r * k + c).collect()))
+                .collect()
+        });
         Self {
+            cover,
+            need_data: vec![false; cells],
+            need_parity: vec![false; 2 * geom.codeword_rows as usize],
             page_bytes,
             granularity: cfg.parity_granularity,
             method: cfg.write_method,
             read_policy: cfg.read_policy,
-            spans: vec![Span::default(); geom.data_units as usize],
+            spans: vec![Span::default(); cells],
             data_members: vec![0; geom.data_units as usize],
             parity_members: [None, None],
             copies: Vec::with_capacity(geom.copies as usize),
@@ -182,11 +199,13 @@ impl Planner {
                 }
                 self.parity_members = self.geom.parity_members(s);
             }
-            match (op, self.geom.parity_units) {
-                (Op::Read, 0) => self.plan_mirrored_read(s, state, &mut plan),
-                (Op::Write, 0) => self.plan_mirrored_write(s, state, &mut plan),
-                (Op::Read, _) => self.plan_parity_read(s, state, &mut plan)?,
-                (Op::Write, _) => self.plan_parity_write(s, state, &mut plan)?,
+            match (op, self.geom.parity_units, self.cover.is_some()) {
+                (Op::Read, 0, _) => self.plan_mirrored_read(s, state, &mut plan),
+                (Op::Write, 0, _) => self.plan_mirrored_write(s, state, &mut plan),
+                (Op::Read, _, false) => self.plan_parity_read(s, state, &mut plan)?,
+                (Op::Write, _, false) => self.plan_parity_write(s, state, &mut plan)?,
+                (Op::Read, _, true) => self.plan_codeword_read(s, state, &mut plan),
+                (Op::Write, _, true) => self.plan_codeword_write(s, state, &mut plan),
             }
             coalesce(&mut plan.reads);
             coalesce(&mut plan.writes);
@@ -195,6 +214,8 @@ impl Planner {
         Ok(())
     }
 
+    /// Written byte range of every data cell (`row × k + column`) of stripe
+    /// (codeword) `s`; logical units fill a codeword row by row.
     fn fill_spans(&mut self, s: u64, lo: u64, hi: u64) {
         let u = self.geom.unit_bytes;
         let base = s * self.geom.stripe_data_bytes();
@@ -294,6 +315,19 @@ impl Planner {
     /// RAID-4/5/6 writes: per segment of rows with one coverage pattern.
     fn plan_parity_write(&mut self, s: u64, state: &ArrayState, plan: &mut StripePlan) -> Result<()> {
         plan.updates_parity = true;
+        self.segment_breaks();
+        for i in 1..self.breaks.len() {
+            let (lo, hi) = (self.breaks[i - 1], self.breaks[i]);
+            if lo < hi {
+                self.plan_segment(s, lo, hi, state, plan)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Unit-relative byte offsets where the coverage pattern of the written
+    /// cells changes (page granularity), or just the unit's ends.
+    fn segment_breaks(&mut self) {
         let p = self.page_bytes;
         let u = self.geom.unit_bytes;
         self.breaks.clear();
@@ -311,13 +345,6 @@ impl Planner {
                 self.breaks.dedup();
             }
         }
-        for i in 1..self.breaks.len() {
-            let (lo, hi) = (self.breaks[i - 1], self.breaks[i]);
-            if lo < hi {
-                self.plan_segment(s, lo, hi, state, plan)?;
-            }
-        }
-        Ok(())
     }
 
     /// One segment `[lo, hi)` of unit-relative bytes whose coverage pattern is uniform.
@@ -405,6 +432,142 @@ impl Planner {
             plan.parity_bytes += hi - lo;
         }
         Ok(())
+    }
+}
+
+impl Planner {
+    /// EVENODD/RDP reads of codeword `s`; a lost cell is rebuilt from every
+    /// surviving cell of the codeword over the same bytes.
+    fn plan_codeword_read(&mut self, s: u64, state: &ArrayState, plan: &mut StripePlan) {
+        let k = self.geom.data_units as usize;
+        let mut lost = (u64::MAX, 0u64);
+        for (cell, span) in self.spans.iter().enumerate() {
+            if span.is_empty() {
+                continue;
+            }
+            let (row, col) = ((cell / k) as u64, cell % k);
+            let m = self.data_members[col];
+            if state.alive(m) {
+                plan.reads.push(op(m, Op::Read, self.geom.row_offset(s, row) + span.lo, span.hi - span.lo, Cause::User));
+            } else {
+                lost = (lost.0.min(span.lo), lost.1.max(span.hi));
+            }
+        }
+        if lost.0 >= lost.1 {
+            return;
+        }
+        let (a, b) = (lost.0 / self.page_bytes * self.page_bytes, lost.1.div_ceil(self.page_bytes) * self.page_bytes);
+        for row in 0..self.geom.codeword_rows {
+            let off = self.geom.row_offset(s, row) + a;
+            for &m in self.data_members.iter().chain(self.parity_members.iter().flatten()) {
+                if state.alive(m) {
+                    plan.reads.push(op(m, Op::Read, off, b - a, Cause::DegradedRead));
+                }
+            }
+        }
+    }
+
+    /// EVENODD/RDP writes of codeword `s`: per segment, the parity cells
+    /// covering a written cell are rewritten, by read-modify-write (old data
+    /// and old parity) or reconstruct-write (every other data cell those
+    /// parity cells cover), whichever reads fewer cells.
+    fn plan_codeword_write(&mut self, s: u64, state: &ArrayState, plan: &mut StripePlan) {
+        plan.updates_parity = true;
+        self.segment_breaks();
+        for i in 1..self.breaks.len() {
+            let (lo, hi) = (self.breaks[i - 1], self.breaks[i]);
+            if lo < hi {
+                self.plan_codeword_segment(s, lo, hi, state, plan);
+            }
+        }
+    }
+
+    fn plan_codeword_segment(&mut self, s: u64, lo: u64, hi: u64, state: &ArrayState, plan: &mut StripePlan) {
+        let k = self.geom.data_units as usize;
+        let Some(cover) = self.cover.as_ref() else { return };
+        let touched = |sp: &Span| !sp.is_empty() && sp.lo < hi && sp.hi > lo;
+        let covered = |sp: &Span| touched(sp) && sp.lo <= lo && sp.hi >= hi;
+        let alive_col = |c: usize| state.alive(self.data_members[c]);
+        let parity_member = |kind: usize| self.parity_members[kind];
+        // Parity cells to rewrite: those covering a written cell, on a surviving member.
+        self.need_parity.iter_mut().for_each(|x| *x = false);
+        self.need_data.iter_mut().for_each(|x| *x = false);
+        let rows = self.geom.codeword_rows as usize;
+        let (mut rmw_ok, mut rcw_ok) = (true, true);
+        let (mut written, mut rewrite) = (0u32, 0u32);
+        for (cell, sp) in self.spans.iter().enumerate() {
+            if touched(sp) {
+                written += 1;
+                rmw_ok &= alive_col(cell % k);
+            }
+        }
+        if written == 0 {
+            return;
+        }
+        for (kind, prow, cells) in cover {
+            if !cells.iter().any(|&c| touched(&self.spans[c])) {
+                continue;
+            }
+            if !parity_member(*kind).is_some_and(|m| state.alive(m)) {
+                continue;
+            }
+            self.need_parity[kind * rows + *prow as usize] = true;
+            rewrite += 1;
+            for &c in cells {
+                if !covered(&self.spans[c]) {
+                    self.need_data[c] = true;
+                }
+            }
+        }
+        let rcw_reads = self.need_data.iter().filter(|&&x| x).count() as u32;
+        rcw_ok &= self.need_data.iter().enumerate().all(|(c, &x)| !x || alive_col(c % k));
+        let method = match (rmw_ok, rcw_ok, self.method) {
+            _ if rewrite == 0 => Method::None,
+            (false, false, _) => Method::Rebuild,
+            (true, false, _) | (true, true, WriteMethod::Rmw) => Method::Rmw,
+            (false, true, _) | (true, true, WriteMethod::Rcw) => Method::Rcw,
+            (true, true, WriteMethod::Auto) => if written + rewrite < rcw_reads { Method::Rmw } else { Method::Rcw },
+        };
+        let whole_unit = self.granularity == ParityGranularity::Unit;
+        for (cell, sp) in self.spans.iter().enumerate() {
+            let m = self.data_members[cell % k];
+            let base = self.geom.row_offset(s, (cell / k) as u64);
+            if !state.alive(m) {
+                continue;
+            }
+            let cause = match method {
+                Method::Rmw if touched(sp) => Some(Cause::PreReadRmw),
+                Method::Rcw if self.need_data[cell] => Some(Cause::PreReadRcw),
+                Method::Rebuild => Some(Cause::DegradedRead),
+                _ => None,
+            };
+            if let Some(cause) = cause {
+                let (a, b) = if whole_unit || !touched(sp) || method != Method::Rmw { (lo, hi) } else { (sp.lo.max(lo), sp.hi.min(hi)) };
+                plan.reads.push(op(m, Op::Read, base + a, b - a, cause));
+            }
+            if touched(sp) {
+                plan.writes.push(op(m, Op::Write, base + sp.lo.max(lo), sp.hi.min(hi) - sp.lo.max(lo), Cause::User));
+            }
+        }
+        for kind in 0..2 {
+            let Some(m) = parity_member(kind).filter(|&m| state.alive(m)) else { continue };
+            for prow in 0..rows {
+                let rewritten = self.need_parity[kind * rows + prow];
+                let base = self.geom.row_offset(s, prow as u64);
+                let read = match method {
+                    Method::Rmw => rewritten.then_some(Cause::PreReadRmw),
+                    Method::Rebuild => Some(Cause::DegradedRead),
+                    _ => None,
+                };
+                if let Some(cause) = read {
+                    plan.reads.push(op(m, Op::Read, base + lo, hi - lo, cause));
+                }
+                if rewritten {
+                    plan.writes.push(op(m, Op::Write, base + lo, hi - lo, Cause::Parity));
+                    plan.parity_bytes += hi - lo;
+                }
+            }
+        }
     }
 }
 

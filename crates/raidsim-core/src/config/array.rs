@@ -37,6 +37,28 @@ pub enum ParityLayout {
     RightAsymmetric,
 }
 
+/// The RAID-6 code (Alinezhad Chamazcoti et al. 2015 compare the three).
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum ErasureCode {
+    /// Reed–Solomon P+Q, Linux md's RAID-6 (one row per codeword).
+    Rs,
+    /// EVENODD (codeword of p − 1 rows).
+    Evenodd,
+    /// Row-Diagonal Parity (codeword of p − 1 rows).
+    Rdp,
+}
+
+/// Where RAID-6 parity lives.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum ParityPlacement {
+    /// Rotated per stripe (RS: md's `layout`) or per codeword (EVENODD, RDP: left-symmetric).
+    Rotated,
+    /// Row parity on member n − 2 and second parity on member n − 1 (the erasure-code paper's set-up).
+    Dedicated,
+}
+
 /// At which granularity a partial-stripe write picks read-modify-write or reconstruct-write.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
@@ -105,6 +127,12 @@ pub struct ArrayConfig {
     pub layout: ParityLayout,
     /// RAID-10: copies of each unit.
     pub copies: u32,
+    /// RAID-6 code.
+    pub code: ErasureCode,
+    /// RAID-6 parity placement.
+    pub parity_placement: ParityPlacement,
+    /// EVENODD/RDP prime p; 0 = the smallest that fits the data members.
+    pub prime: u32,
     /// Granularity of the RMW/RCW decision.
     pub parity_granularity: ParityGranularity,
     /// Parity update method for partial-stripe writes.
@@ -132,6 +160,9 @@ impl Default for ArrayConfig {
             stripe_unit_bytes: 65_536,
             layout: ParityLayout::LeftSymmetric,
             copies: 2,
+            code: ErasureCode::Rs,
+            parity_placement: ParityPlacement::Rotated,
+            prime: 0,
             parity_granularity: ParityGranularity::Page,
             write_method: WriteMethod::Auto,
             stripe_order: StripeOrder::Parallel,
@@ -167,6 +198,19 @@ impl RaidLevel {
 }
 
 impl ArrayConfig {
+    /// The codec-crate code and prime of a RAID-6 EVENODD/RDP array; `None` otherwise.
+    pub fn xor_code(&self) -> Option<(raidsim_codes::Code, Option<usize>)> {
+        if self.level != RaidLevel::Raid6 {
+            return None;
+        }
+        let p = (self.prime > 0).then_some(self.prime as usize);
+        match self.code {
+            ErasureCode::Rs => None,
+            ErasureCode::Evenodd => Some((raidsim_codes::Code::Evenodd, p)),
+            ErasureCode::Rdp => Some((raidsim_codes::Code::Rdp, p)),
+        }
+    }
+
     /// Checks the array parameters that do not depend on the members.
     pub fn validate(&self) -> Result<()> {
         let n = self.members;
@@ -188,6 +232,11 @@ impl ArrayConfig {
         }
         if self.level == RaidLevel::Raid10 && (self.copies < 2 || self.copies > n) {
             return Err(Error::config("array.copies", format!("RAID-10 needs 2 <= copies <= members ({n})")));
+        }
+        if self.level == RaidLevel::Raid6 && self.code != ErasureCode::Rs {
+            let kind = if self.code == ErasureCode::Evenodd { raidsim_codes::Code::Evenodd } else { raidsim_codes::Code::Rdp };
+            let p = (self.prime > 0).then_some(self.prime as usize);
+            raidsim_codes::structure(kind, (n - 2) as usize, p).map_err(|e| Error::config("array.prime", e.to_string()))?;
         }
         if self.member_ssd.len() > n as usize {
             return Err(Error::config("array.member_ssd", format!("{} entries for {n} members", self.member_ssd.len())));

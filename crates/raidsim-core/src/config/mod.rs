@@ -16,7 +16,8 @@ mod ssd;
 mod workload;
 
 pub use array::{
-    ArrayConfig, MemberFailure, ParityGranularity, ParityLayout, RaidLevel, ReadPolicy, StripeOrder, WriteMethod,
+    ArrayConfig, ErasureCode, MemberFailure, ParityGranularity, ParityLayout, ParityPlacement, RaidLevel, ReadPolicy,
+    StripeOrder, WriteMethod,
 };
 pub use presets::{preset, preset_names, PRESETS};
 pub use ssd::{transfer_ns, Allocation, FtlConfig, GcVictim, GeometryConfig, SsdConfig, TimingConfig};
