@@ -436,27 +436,52 @@ impl Planner {
 }
 
 impl Planner {
-    /// EVENODD/RDP reads of codeword `s`; a lost cell is rebuilt from every
-    /// surviving cell of the codeword over the same bytes.
+    /// EVENODD/RDP reads of codeword `s`. With one data member lost and the
+    /// row parity alive, a lost cell is rebuilt from its row (the other data
+    /// cells and the row parity), as RAID-5 would; otherwise every surviving
+    /// cell of the codeword over the same bytes is read (the diagonal chains
+    /// of a double erasure run through every row).
     fn plan_codeword_read(&mut self, s: u64, state: &ArrayState, plan: &mut StripePlan) {
         let k = self.geom.data_units as usize;
+        let failed_data = self.data_members.iter().filter(|&&m| !state.alive(m)).count();
+        let row_parity = self.parity_members[0].filter(|&m| state.alive(m));
+        let by_row = failed_data == 1 && row_parity.is_some();
         let mut lost = (u64::MAX, 0u64);
-        for (cell, span) in self.spans.iter().enumerate() {
+        for cell in 0..self.spans.len() {
+            let span = self.spans[cell];
             if span.is_empty() {
                 continue;
             }
             let (row, col) = ((cell / k) as u64, cell % k);
             let m = self.data_members[col];
+            let base = self.geom.row_offset(s, row);
             if state.alive(m) {
-                plan.reads.push(op(m, Op::Read, self.geom.row_offset(s, row) + span.lo, span.hi - span.lo, Cause::User));
+                plan.reads.push(op(m, Op::Read, base + span.lo, span.hi - span.lo, Cause::User));
+                continue;
+            }
+            let p = self.page_bytes;
+            let (a, b) = (span.lo / p * p, span.hi.div_ceil(p) * p);
+            if by_row {
+                for (c, &other) in self.data_members.iter().enumerate() {
+                    let sp = self.spans[row as usize * k + c];
+                    let user = if sp.is_empty() || c == col { (0, 0) } else { (sp.lo / p * p, sp.hi.div_ceil(p) * p) };
+                    if c != col && state.alive(other) {
+                        for (x, y) in subtract((a, b), user) {
+                            plan.reads.push(op(other, Op::Read, base + x, y - x, Cause::DegradedRead));
+                        }
+                    }
+                }
+                if let Some(pm) = row_parity {
+                    plan.reads.push(op(pm, Op::Read, base + a, b - a, Cause::DegradedRead));
+                }
             } else {
-                lost = (lost.0.min(span.lo), lost.1.max(span.hi));
+                lost = (lost.0.min(a), lost.1.max(b));
             }
         }
         if lost.0 >= lost.1 {
             return;
         }
-        let (a, b) = (lost.0 / self.page_bytes * self.page_bytes, lost.1.div_ceil(self.page_bytes) * self.page_bytes);
+        let (a, b) = lost;
         for row in 0..self.geom.codeword_rows {
             let off = self.geom.row_offset(s, row) + a;
             for &m in self.data_members.iter().chain(self.parity_members.iter().flatten()) {
