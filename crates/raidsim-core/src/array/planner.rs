@@ -12,15 +12,24 @@
 //! (DiskSim, and the stripe-unit paper's analysis). Counts are in pages; a
 //! partly covered page counts whole, and reconstruct-write reads it first.
 //!
+//! Every parity level is planned by one routine from its code's structure
+//! (DESIGN.md, "Codes are described by structure"): for each parity cell,
+//! the data cells it covers. RAID-4/5's parity and Reed–Solomon's P and Q
+//! cover their whole row; EVENODD's and RDP's cells come from
+//! `raidsim-codes`, over codewords of p − 1 rows of units filled row by row.
+//! For a set of written cells the routine derives the parity cells to
+//! rewrite, the read-modify-write and reconstruct-write pre-reads, and (with
+//! failed members) the cells a degraded read or write needs.
+//!
 //! Phase 1 holds every read (pre-reads, user reads, degraded reads), issued
 //! together; phase 2 every write. With failed members, a method whose reads
 //! would touch a failed member is not used; when neither is possible the
 //! stripe is rebuilt from all survivors (`degraded_read`) before writing.
-//! Reads of a lost unit read the same rows of every surviving data unit and
-//! as many parity units as units are lost.
+//! A lost unit is read back from its row (one data member lost, row parity
+//! alive) or from every survivor of its codeword.
 
 use super::geometry::{ArrayGeometry, UnitCopy};
-use crate::config::{ArrayConfig, ParityGranularity, RaidLevel, ReadPolicy, WriteMethod};
+use crate::config::{ArrayConfig, ParityGranularity, ReadPolicy, WriteMethod};
 use crate::device::{Cause, Op};
 use crate::error::{Error, Result};
 
@@ -114,8 +123,9 @@ pub struct Planner {
     parity_members: [Option<u32>; 2],
     copies: Vec<UnitCopy>,
     breaks: Vec<u64>,
-    /// EVENODD/RDP: each parity cell (0 = row parity, 1 = second parity; row)
-    /// with the data cells (`row × k + column`) it covers (raidsim-codes' structure).
+    /// Each parity cell (0 = row parity, 1 = second parity; row) with the
+    /// data cells (`row × k + column`) it covers: the code's structure, the
+    /// one description every parity level is planned from.
     cover: Option<Vec<(usize, u64, Vec<usize>)>>,
     /// Scratch: data cells to pre-read, parity cells to rewrite.
     need_data: Vec<bool>,
@@ -140,12 +150,21 @@ impl Planner {
     pub fn new(cfg: &ArrayConfig, geom: ArrayGeometry, page_bytes: u64) -> Self {
         let k = geom.data_units as usize;
         let cells = k * geom.codeword_rows as usize;
-        let cover = cfg.xor_code().and_then(|(code, p)| raidsim_codes::structure(code, k, p).ok()).map(|st| {
-            st.cover
-                .into_iter()
-                .map(|((col, row), data)| (col - k, row as u64, data.into_iter().map(|(c, r)| r * k + c).collect()))
-                .collect()
-        });
+        // Every parity level is described the same way: RAID-4/5's parity and
+        // RS's P and Q each cover the whole row; EVENODD/RDP come from raidsim-codes.
+        let cover = match (cfg.level, cfg.xor_code()) {
+            (_, Some((code, p))) => raidsim_codes::structure(code, k, p).ok().map(|st| {
+                st.cover
+                    .into_iter()
+                    .map(|((col, row), data)| (col - k, row as u64, data.into_iter().map(|(c, r)| r * k + c).collect()))
+                    .collect()
+            }),
+            (level, None) => {
+                let row: Vec<usize> = (0..k).collect();
+                let parities = level.parity_units() as usize;
+                (parities > 0).then(|| (0..parities).map(|kind| (kind, 0, row.clone())).collect())
+            }
+        };
         Self {
             cover,
             need_data: vec![false; cells],
@@ -199,13 +218,11 @@ impl Planner {
                 }
                 self.parity_members = self.geom.parity_members(s);
             }
-            match (op, self.geom.parity_units, self.cover.is_some()) {
-                (Op::Read, 0, _) => self.plan_mirrored_read(s, state, &mut plan),
-                (Op::Write, 0, _) => self.plan_mirrored_write(s, state, &mut plan),
-                (Op::Read, _, false) => self.plan_parity_read(s, state, &mut plan)?,
-                (Op::Write, _, false) => self.plan_parity_write(s, state, &mut plan)?,
-                (Op::Read, _, true) => self.plan_codeword_read(s, state, &mut plan),
-                (Op::Write, _, true) => self.plan_codeword_write(s, state, &mut plan),
+            match (op, self.cover.is_some()) {
+                (Op::Read, false) => self.plan_mirrored_read(s, state, &mut plan),
+                (Op::Write, false) => self.plan_mirrored_write(s, state, &mut plan),
+                (Op::Read, true) => self.plan_parity_read(s, state, &mut plan)?,
+                (Op::Write, true) => self.plan_parity_write(s, state, &mut plan),
             }
             coalesce(&mut plan.reads);
             coalesce(&mut plan.writes);
@@ -258,73 +275,6 @@ impl Planner {
         }
     }
 
-    fn unit_offset(&self, s: u64) -> u64 {
-        s * self.geom.unit_bytes
-    }
-
-    /// RAID-4/5/6 reads; lost units are rebuilt from the survivors of their rows.
-    fn plan_parity_read(&mut self, s: u64, state: &ArrayState, plan: &mut StripePlan) -> Result<()> {
-        let base = self.unit_offset(s);
-        let p = self.page_bytes;
-        let mut lost: [(u64, u64); 2] = [(u64::MAX, 0); 2];
-        let mut lost_units = 0u32;
-        for d in 0..self.geom.data_units {
-            let span = self.spans[d as usize];
-            if span.is_empty() {
-                continue;
-            }
-            let m = self.data_members[d as usize];
-            if state.alive(m) {
-                plan.reads.push(op(m, Op::Read, base + span.lo, span.hi - span.lo, Cause::User));
-            } else {
-                // Rows of a lost unit: at most two disjoint intervals per stripe
-                // (the request's first and last units).
-                let rows = (span.lo / p, span.hi.div_ceil(p));
-                add_interval(&mut lost, rows);
-                lost_units += 1;
-            }
-        }
-        if lost_units == 0 {
-            return Ok(());
-        }
-        let parity: Vec<u32> = self.parity_members.iter().flatten().copied().filter(|&m| state.alive(m)).collect();
-        let failed_data = self.data_members.iter().filter(|&&m| !state.alive(m)).count();
-        if failed_data > parity.len() {
-            return Err(Error::Device(format!("stripe {s}: {failed_data} data units lost and {} parity units left", parity.len())));
-        }
-        for &(r0, r1) in lost.iter().filter(|(a, b)| a < b) {
-            for d in 0..self.geom.data_units {
-                let m = self.data_members[d as usize];
-                if !state.alive(m) {
-                    continue;
-                }
-                // Rows this survivor already reads for the user are not read twice.
-                let span = self.spans[d as usize];
-                let user = if span.is_empty() { (0, 0) } else { (span.lo / p, span.hi.div_ceil(p)) };
-                for (a, b) in subtract((r0, r1), user) {
-                    plan.reads.push(op(m, Op::Read, base + a * p, (b - a) * p, Cause::DegradedRead));
-                }
-            }
-            for &m in parity.iter().take(failed_data) {
-                plan.reads.push(op(m, Op::Read, base + r0 * p, (r1 - r0) * p, Cause::DegradedRead));
-            }
-        }
-        Ok(())
-    }
-
-    /// RAID-4/5/6 writes: per segment of rows with one coverage pattern.
-    fn plan_parity_write(&mut self, s: u64, state: &ArrayState, plan: &mut StripePlan) -> Result<()> {
-        plan.updates_parity = true;
-        self.segment_breaks();
-        for i in 1..self.breaks.len() {
-            let (lo, hi) = (self.breaks[i - 1], self.breaks[i]);
-            if lo < hi {
-                self.plan_segment(s, lo, hi, state, plan)?;
-            }
-        }
-        Ok(())
-    }
-
     /// Unit-relative byte offsets where the coverage pattern of the written
     /// cells changes (page granularity), or just the unit's ends.
     fn segment_breaks(&mut self) {
@@ -347,103 +297,19 @@ impl Planner {
         }
     }
 
-    /// One segment `[lo, hi)` of unit-relative bytes whose coverage pattern is uniform.
-    fn plan_segment(&mut self, s: u64, lo: u64, hi: u64, state: &ArrayState, plan: &mut StripePlan) -> Result<()> {
-        let k = self.geom.data_units;
-        let base = self.unit_offset(s);
-        let whole_unit = self.granularity == ParityGranularity::Unit;
-        let mut written = 0u32; // |W|
-        let mut full = 0u32; // |F|
-        let (mut failed_written, mut failed_unfull) = (false, false);
-        for d in 0..k {
-            let span = self.spans[d as usize];
-            let touched = !span.is_empty() && span.lo < hi && span.hi > lo;
-            let covered = touched && span.lo <= lo && span.hi >= hi;
-            let alive = state.alive(self.data_members[d as usize]);
-            written += u32::from(touched);
-            full += u32::from(covered);
-            failed_written |= touched && !alive;
-            failed_unfull |= !covered && !alive;
-        }
-        if written == 0 {
-            return Ok(());
-        }
-        let parity = self.parity_members;
-        let alive_parity = parity.iter().flatten().filter(|&&m| state.alive(m)).count() as u32;
-        let method = if alive_parity == 0 || full == k {
-            Method::None
-        } else {
-            let rmw_ok = !failed_written;
-            let rcw_ok = !failed_unfull;
-            let rmw_reads = written + alive_parity;
-            let rcw_reads = k - full;
-            match (rmw_ok, rcw_ok, self.method) {
-                (false, false, _) => Method::Rebuild,
-                (true, false, _) => Method::Rmw,
-                (false, true, _) => Method::Rcw,
-                (true, true, WriteMethod::Rmw) => Method::Rmw,
-                (true, true, WriteMethod::Rcw) => Method::Rcw,
-                (true, true, WriteMethod::Auto) => if rmw_reads < rcw_reads { Method::Rmw } else { Method::Rcw },
-            }
-        };
-        // Pre-reads.
-        for d in 0..k {
-            let span = self.spans[d as usize];
-            let touched = !span.is_empty() && span.lo < hi && span.hi > lo;
-            let covered = touched && span.lo <= lo && span.hi >= hi;
-            let m = self.data_members[d as usize];
-            if !state.alive(m) {
-                continue;
-            }
-            let cause = match method {
-                Method::Rmw if touched => Some(Cause::PreReadRmw),
-                Method::Rcw if !covered => Some(Cause::PreReadRcw),
-                Method::Rebuild => Some(Cause::DegradedRead),
-                _ => None,
-            };
-            if let Some(cause) = cause {
-                // Whole units at unit granularity; otherwise the segment's rows.
-                let (a, b) = if whole_unit || !touched || matches!(method, Method::Rcw | Method::Rebuild) {
-                    (lo, hi)
-                } else {
-                    (span.lo.max(lo), span.hi.min(hi))
-                };
-                plan.reads.push(op(m, Op::Read, base + a, b - a, cause));
-            }
-        }
-        if matches!(method, Method::Rmw | Method::Rebuild) {
-            let cause = if method == Method::Rmw { Cause::PreReadRmw } else { Cause::DegradedRead };
-            for &m in parity.iter().flatten().filter(|&&m| state.alive(m)) {
-                plan.reads.push(op(m, Op::Read, base + lo, hi - lo, cause));
-            }
-        }
-        // Writes: the new data, then the parity.
-        for d in 0..k {
-            let span = self.spans[d as usize];
-            let m = self.data_members[d as usize];
-            if span.is_empty() || span.lo >= hi || span.hi <= lo || !state.alive(m) {
-                continue;
-            }
-            let (a, b) = (span.lo.max(lo), span.hi.min(hi));
-            plan.writes.push(op(m, Op::Write, base + a, b - a, Cause::User));
-        }
-        for &m in parity.iter().flatten().filter(|&&m| state.alive(m)) {
-            plan.writes.push(op(m, Op::Write, base + lo, hi - lo, Cause::Parity));
-            plan.parity_bytes += hi - lo;
-        }
-        Ok(())
-    }
-}
-
-impl Planner {
-    /// EVENODD/RDP reads of codeword `s`. With one data member lost and the
-    /// row parity alive, a lost cell is rebuilt from its row (the other data
-    /// cells and the row parity), as RAID-5 would; otherwise every surviving
-    /// cell of the codeword over the same bytes is read (the diagonal chains
-    /// of a double erasure run through every row).
-    fn plan_codeword_read(&mut self, s: u64, state: &ArrayState, plan: &mut StripePlan) {
+    /// Reads of stripe (codeword) `s` under parity. With one data member
+    /// lost and the row parity alive, a lost cell is rebuilt from its row
+    /// (the other data cells and the row parity); otherwise from every
+    /// surviving cell of the codeword over the same bytes (RS P+Q: the row's
+    /// survivors, Q included; EVENODD/RDP: a double erasure's diagonal chains
+    /// run through every row).
+    fn plan_parity_read(&mut self, s: u64, state: &ArrayState, plan: &mut StripePlan) -> Result<()> {
         let k = self.geom.data_units as usize;
         let failed_data = self.data_members.iter().filter(|&&m| !state.alive(m)).count();
+        let alive_parity = self.parity_members.iter().flatten().filter(|&&m| state.alive(m)).count();
+        if failed_data > alive_parity {
+            return Err(Error::Device(format!("stripe {s}: {failed_data} data units lost and {alive_parity} parity units left")));
+        }
         let row_parity = self.parity_members[0].filter(|&m| state.alive(m));
         let by_row = failed_data == 1 && row_parity.is_some();
         let mut lost = (u64::MAX, 0u64);
@@ -479,7 +345,7 @@ impl Planner {
             }
         }
         if lost.0 >= lost.1 {
-            return;
+            return Ok(());
         }
         let (a, b) = lost;
         for row in 0..self.geom.codeword_rows {
@@ -490,24 +356,28 @@ impl Planner {
                 }
             }
         }
+        Ok(())
     }
 
-    /// EVENODD/RDP writes of codeword `s`: per segment, the parity cells
-    /// covering a written cell are rewritten, by read-modify-write (old data
-    /// and old parity) or reconstruct-write (every other data cell those
-    /// parity cells cover), whichever reads fewer cells.
-    fn plan_codeword_write(&mut self, s: u64, state: &ArrayState, plan: &mut StripePlan) {
+    /// Writes of stripe (codeword) `s` under parity: per segment of rows
+    /// with one coverage pattern, the parity cells covering a written cell
+    /// are rewritten, by read-modify-write (old data and old parity) or
+    /// reconstruct-write (every data cell those parity cells cover that is
+    /// not wholly overwritten), whichever reads fewer cells, ties to
+    /// reconstruct-write. A full stripe needs no pre-read: reconstruct-write
+    /// with nothing to read.
+    fn plan_parity_write(&mut self, s: u64, state: &ArrayState, plan: &mut StripePlan) {
         plan.updates_parity = true;
         self.segment_breaks();
         for i in 1..self.breaks.len() {
             let (lo, hi) = (self.breaks[i - 1], self.breaks[i]);
             if lo < hi {
-                self.plan_codeword_segment(s, lo, hi, state, plan);
+                self.plan_parity_segment(s, lo, hi, state, plan);
             }
         }
     }
 
-    fn plan_codeword_segment(&mut self, s: u64, lo: u64, hi: u64, state: &ArrayState, plan: &mut StripePlan) {
+    fn plan_parity_segment(&mut self, s: u64, lo: u64, hi: u64, state: &ArrayState, plan: &mut StripePlan) {
         let k = self.geom.data_units as usize;
         let Some(cover) = self.cover.as_ref() else { return };
         let touched = |sp: &Span| !sp.is_empty() && sp.lo < hi && sp.hi > lo;
@@ -644,22 +514,6 @@ fn coalesce(ops: &mut Vec<MemberOp>) {
     ops.truncate(w + 1);
 }
 
-fn add_interval(set: &mut [(u64, u64); 2], (a, b): (u64, u64)) {
-    for slot in set.iter_mut() {
-        if slot.0 >= slot.1 {
-            *slot = (a, b);
-            return;
-        }
-        if a <= slot.1 && b >= slot.0 {
-            *slot = (slot.0.min(a), slot.1.max(b));
-            return;
-        }
-    }
-    // Both slots used and disjoint from the new one: widen the nearer slot (cannot
-    // happen for one contiguous request, whose lost units form at most two runs).
-    set[1] = (set[1].0.min(a), set[1].1.max(b));
-}
-
 /// `(a, b)` minus `(c, d)`: up to two intervals.
 fn subtract((a, b): (u64, u64), (c, d): (u64, u64)) -> impl Iterator<Item = (u64, u64)> {
     let left = (a, b.min(c));
@@ -667,9 +521,4 @@ fn subtract((a, b): (u64, u64), (c, d): (u64, u64)) -> impl Iterator<Item = (u64
     let whole = c >= d || d <= a || c >= b;
     let parts = if whole { [(a, b), (0, 0)] } else { [left, right] };
     parts.into_iter().filter(|(x, y)| x < y)
-}
-
-/// Whether the level keeps parity (and so needs the stripe lock and pre-reads).
-pub fn has_parity(level: RaidLevel) -> bool {
-    level.parity_units() > 0
 }
