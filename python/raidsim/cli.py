@@ -157,6 +157,8 @@ def _reproduce(args: argparse.Namespace) -> int:
 def _demo(args: argparse.Namespace) -> int:
     import time
 
+    import pandas as pd
+
     from . import study_report
     from .sweep import Study, run_study
 
@@ -168,24 +170,13 @@ def _demo(args: argparse.Namespace) -> int:
     figures = study_report.make_figures(df, out)
     note = f"Scaled down for speed: {study.spec.get('scaled_down', '')}."
     page = study_report.write_html(table, figures, out, study.title, note)
-    with pd_options():
+    with pd.option_context("display.width", 200, "display.max_columns", 20, "display.max_rows", 200):
         print(study.title)
         print(note)
         print(table.to_string(index=False))
     print(f"\nfigures: {', '.join(os.path.join(out, f) for f in figures.values())}")
     print(f"report:  {page}   ({time.monotonic() - started:.1f} s)")
     return 0
-
-
-class pd_options:
-    def __enter__(self):
-        import pandas as pd
-
-        self._ctx = pd.option_context("display.width", 200, "display.max_columns", 20, "display.max_rows", 200)
-        self._ctx.__enter__()
-
-    def __exit__(self, *exc):
-        self._ctx.__exit__(*exc)
 
 
 def build_parser() -> argparse.ArgumentParser:

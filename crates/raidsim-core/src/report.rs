@@ -87,10 +87,6 @@ pub struct ParityMemberFigures {
     pub erases: u64,
 }
 
-fn by_cause(counts: &[u64; Cause::COUNT]) -> BTreeMap<&'static str, u64> {
-    Cause::ALL.iter().filter(|c| counts[c.index()] > 0).map(|c| (c.name(), counts[c.index()])).collect()
-}
-
 impl Report {
     /// Assembles the report of a run over `members` (one for a single drive).
     pub fn new(resolved: &ResolvedConfig, host_metrics: &HostMetrics, members: &[Ssd], workload: WorkloadReport) -> Self {
@@ -106,8 +102,8 @@ impl Report {
             devices.push(DeviceReport {
                 name,
                 capacity_bytes: ssd.capacity_bytes(),
-                pages_read: by_cause(&c.pages_read),
-                pages_written: by_cause(&c.pages_written),
+                pages_read: Cause::nonzero_by_name(&c.pages_read),
+                pages_written: Cause::nonzero_by_name(&c.pages_written),
                 erases: c.erases,
                 gc_runs: ssd.gc_runs(),
                 write_amplification: ssd.write_amplification(),

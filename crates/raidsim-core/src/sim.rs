@@ -166,11 +166,9 @@ impl Simulation {
             members.push(ssd);
         }
         let controller = (cfg.array.level != RaidLevel::Single).then(|| {
-            let smallest = members.iter().map(|m| m.capacity_bytes()).min().unwrap_or(0);
-            let geom = ArrayGeometry::new(&cfg.array, smallest);
-            let page = members.iter().map(|m| m.page_size_bytes()).min().unwrap_or(4096);
+            let geom = ArrayGeometry::new(&cfg.array, resolved.member_capacity_bytes());
             Controller {
-                planner: Planner::new(&cfg.array, geom, page),
+                planner: Planner::new(&cfg.array, geom, resolved.member_page_bytes()),
                 state: ArrayState::new(cfg.array.members),
                 order: cfg.array.stripe_order,
                 overhead_ns: cfg.array.controller_overhead_ns,
@@ -466,13 +464,12 @@ pub fn simulate(resolved: ResolvedConfig) -> Result<Report> {
 /// from the start.
 pub fn count(resolved: &ResolvedConfig) -> Result<crate::report::CountReport> {
     let cfg = &resolved.config;
-    let smallest = resolved.members.iter().map(|m| m.geometry.capacity_bytes).min().unwrap_or(0);
-    let page = resolved.members.iter().map(|m| u64::from(m.ssd.geometry.page_size_bytes)).min().unwrap_or(4096);
+    let page = resolved.member_page_bytes();
     let mut array = cfg.array.clone();
     if array.level == RaidLevel::Single {
         array.level = RaidLevel::Raid0;
     }
-    let geom = ArrayGeometry::new(&array, smallest);
+    let geom = ArrayGeometry::new(&array, resolved.member_capacity_bytes());
     let mut planner = Planner::new(&array, geom, page);
     let mut state = ArrayState::new(array.members);
     for f in &array.failures {

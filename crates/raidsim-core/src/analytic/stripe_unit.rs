@@ -9,7 +9,7 @@
 //! These are the paper's formulas as printed. The exact counts come from the
 //! planner in counting mode ([`crate::array`]). For requests of whole stripe
 //! units (the paper's assumption) the two agree on every start disk, for
-//! 2 to 8 data disks and 1 to 3·N_d + 1 units (tests/test_reproduce.py);
+//! 2 to 8 data disks and 1 to 3·N_d + 1 units (tests/test_counting.py);
 //! for requests that are not whole units the equations do not apply and only
 //! the exact count is defined.
 

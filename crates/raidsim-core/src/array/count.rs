@@ -41,10 +41,11 @@ impl MemberPages {
 
     /// The JSON shape.
     pub fn report(&self, member: u32) -> MemberPagesReport {
-        let by = |a: &[u64; Cause::COUNT]| {
-            Cause::ALL.iter().filter(|c| a[c.index()] > 0).map(|c| (c.name(), a[c.index()])).collect()
-        };
-        MemberPagesReport { member, pages_read: by(&self.pages_read), pages_written: by(&self.pages_written) }
+        MemberPagesReport {
+            member,
+            pages_read: Cause::nonzero_by_name(&self.pages_read),
+            pages_written: Cause::nonzero_by_name(&self.pages_written),
+        }
     }
 }
 

@@ -290,14 +290,23 @@ impl ResolvedConfig {
         let capacity_bytes = if config.array.level == RaidLevel::Single {
             geometry.capacity_bytes
         } else {
-            let smallest = members.iter().map(|m| m.geometry.capacity_bytes).min().unwrap_or(0);
-            let g = crate::array::ArrayGeometry::new(&config.array, smallest);
+            let g = crate::array::ArrayGeometry::new(&config.array, smallest_capacity(&members));
             if g.rows == 0 {
                 return Err(Error::config("array.stripe_unit_bytes", "is larger than a member"));
             }
             g.capacity_bytes()
         };
         Ok(Self { config, geometry, members, capacity_bytes })
+    }
+
+    /// Bytes of the smallest member: every member holds that many rows of stripe units.
+    pub fn member_capacity_bytes(&self) -> u64 {
+        smallest_capacity(&self.members)
+    }
+
+    /// The smallest member page, the unit array page counts are made in.
+    pub fn member_page_bytes(&self) -> u64 {
+        self.members.iter().map(|m| u64::from(m.ssd.geometry.page_size_bytes)).min().unwrap_or(4096)
     }
 
     /// The resolved configuration as sorted TOML, with a `[derived]` table,
@@ -310,6 +319,10 @@ impl ResolvedConfig {
         }
         toml::to_string(&table).unwrap_or_default()
     }
+}
+
+fn smallest_capacity(members: &[MemberConfig]) -> u64 {
+    members.iter().map(|m| m.geometry.capacity_bytes).min().unwrap_or(0)
 }
 
 /// Each member's SSD config: `[ssd]`, with `array.member_ssd[i]` merged in.

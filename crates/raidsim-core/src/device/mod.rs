@@ -72,6 +72,11 @@ impl Cause {
         self as usize
     }
 
+    /// `(name, count)` of every cause with a non-zero count, in cause order.
+    pub fn nonzero_by_name(counts: &[u64; Cause::COUNT]) -> std::collections::BTreeMap<&'static str, u64> {
+        Cause::ALL.iter().filter(|c| counts[c.index()] > 0).map(|c| (c.name(), counts[c.index()])).collect()
+    }
+
     /// The snake_case name used in reports.
     pub fn name(self) -> &'static str {
         match self {
