@@ -11,7 +11,7 @@ from raidsim import Workload, _native
 from raidsim.reproduce import stripe_unit_tables
 
 
-@pytest.mark.parametrize("granularity", ["page", "unit"])
+@pytest.mark.parametrize("granularity", ["page", "whole_unit", "disksim"])
 def test_tables_3_and_4_all_32_rows(granularity):
     rows = stripe_unit_tables(granularity)
     assert len(rows) == 16

@@ -196,7 +196,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true")
     p = sub.add_parser("reproduce", help="run a packaged reproduction and set published numbers beside ours")
     p.add_argument("name", choices=["stripe-unit-tables", "erasure-code-updates", "stripe-unit-study"])
-    p.add_argument("--granularity", choices=["page", "unit"], default="page", help="parity decision granularity")
+    p.add_argument("--granularity", choices=["page", "whole_unit", "disksim"], default="page", help="parity decision granularity")
     p.add_argument("--json", action="store_true", help="print rows as JSON")
     p.add_argument("--out", help="output directory (stripe-unit-study)")
     p.add_argument("--no-progress", action="store_true")

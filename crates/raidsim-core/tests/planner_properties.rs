@@ -97,7 +97,7 @@ proptest! {
         level in level(), layout in layout(), extra in 0u32..5, unit_pages in 1u64..5,
         off_sectors in 0u64..2000, len_sectors in 1u64..400, unit_gran in any::<bool>(),
     ) {
-        let g = if unit_gran { ParityGranularity::Unit } else { ParityGranularity::Page };
+        let g = if unit_gran { ParityGranularity::WholeUnit } else { ParityGranularity::Page };
         let (cfg, mut p) = setup(level, layout, members_for(level, extra), unit_pages, g, WriteMethod::Auto);
         let mut state = ArrayState::new(cfg.members);
         let (off, len) = (off_sectors * SECTOR, len_sectors * SECTOR);
@@ -113,7 +113,7 @@ proptest! {
         layout in layout(), extra in 0u32..4, unit_pages in 1u64..5,
         off_sectors in 0u64..2000, len_sectors in 1u64..400, unit_gran in any::<bool>(),
     ) {
-        let g = if unit_gran { ParityGranularity::Unit } else { ParityGranularity::Page };
+        let g = if unit_gran { ParityGranularity::WholeUnit } else { ParityGranularity::Page };
         let (cfg, mut p) = setup(level, layout, members_for(level, extra), unit_pages, g, WriteMethod::Auto);
         let mut state = ArrayState::new(cfg.members);
         let (off, len) = (off_sectors * SECTOR, len_sectors * SECTOR);
@@ -150,7 +150,7 @@ proptest! {
         layout in layout(), extra in 0u32..4, unit_pages in 1u64..5,
         off_sectors in 0u64..2000, len_sectors in 1u64..400, unit_gran in any::<bool>(),
     ) {
-        let g = if unit_gran { ParityGranularity::Unit } else { ParityGranularity::Page };
+        let g = if unit_gran { ParityGranularity::WholeUnit } else { ParityGranularity::Page };
         let members = members_for(level, extra);
         let pre_reads = |m: WriteMethod| {
             let (cfg, mut p) = setup(level, layout, members, unit_pages, g, m);

@@ -31,7 +31,7 @@ fn tables_3_and_4_exactly() {
     let rows = spec["rows"].as_array().expect("rows");
     assert_eq!(rows.len(), 16, "16 rows per table, 32 in all");
     let ints = |v: &toml::Value| v.as_array().expect("list").iter().map(|x| x.as_integer().expect("int") as u64).collect::<Vec<_>>();
-    for granularity in [ParityGranularity::Page, ParityGranularity::Unit] {
+    for granularity in [ParityGranularity::Page, ParityGranularity::WholeUnit, ParityGranularity::Disksim] {
         for row in rows {
             let unit = row["stripe_unit_bytes"].as_integer().expect("unit") as u64;
             let sdi = row["start_disk"].as_integer().expect("sdi") as u64;

@@ -8,9 +8,11 @@
 //! reconstruct-write (Linux md's rule, and the CR5M paper's); a policy can
 //! force one (Rajaei Salmasi et al. 2013, §3 and §4.1; Chen & Lee 1995,
 //! §2.2). The decision is taken per row of pages across the stripe (Linux md
-//! decides per 4 KiB `stripe_head`) or per stripe over whole stripe units
-//! (DiskSim, and the stripe-unit paper's analysis). Counts are in pages; a
-//! partly covered page counts whole, and reconstruct-write reads it first.
+//! decides per 4 KiB `stripe_head`), per stripe over whole stripe units (the
+//! stripe-unit paper's analysis), or by DiskSim's rule (a threshold on the
+//! number of written units, parity I/O over the row's written extent; see
+//! [`ParityGranularity::Disksim`]). Counts are in pages; a partly covered
+//! page counts whole, and reconstruct-write reads it first.
 //!
 //! Every parity level is planned by one routine from its code's structure
 //! (DESIGN.md, "Codes are described by structure"): for each parity cell,
@@ -115,6 +117,8 @@ pub struct Planner {
     page_bytes: u64,
     granularity: ParityGranularity,
     method: WriteMethod,
+    /// DiskSim's `rmwpoint`: written units below which a row is read-modify-write.
+    rmwpoint: u32,
     read_policy: ReadPolicy,
     spans: Vec<Span>,
     /// Member of each data unit of the stripe being planned (computed once per stripe).
@@ -172,6 +176,7 @@ impl Planner {
             page_bytes,
             granularity: cfg.parity_granularity,
             method: cfg.write_method,
+            rmwpoint: (cfg.rmw_threshold_fraction * f64::from(cfg.members)).floor() as u32,
             read_policy: cfg.read_policy,
             spans: vec![Span::default(); cells],
             data_members: vec![0; geom.data_units as usize],
@@ -282,8 +287,9 @@ impl Planner {
         let u = self.geom.unit_bytes;
         self.breaks.clear();
         match self.granularity {
-            ParityGranularity::Unit => self.breaks.extend([0, u]),
-            ParityGranularity::Page => {
+            ParityGranularity::WholeUnit => self.breaks.extend([0, u]),
+            // A degraded DiskSim row falls back to md's page rule.
+            ParityGranularity::Page | ParityGranularity::Disksim => {
                 self.breaks.extend([0, u]);
                 for span in self.spans.iter().filter(|sp| !sp.is_empty()) {
                     // Coverage changes at the first and last page of each span,
@@ -368,6 +374,11 @@ impl Planner {
     /// with nothing to read.
     fn plan_parity_write(&mut self, s: u64, state: &ArrayState, plan: &mut StripePlan) {
         plan.updates_parity = true;
+        let healthy = self.data_members.iter().chain(self.parity_members.iter().flatten()).all(|&m| state.alive(m));
+        if self.granularity == ParityGranularity::Disksim && healthy {
+            self.plan_disksim_row(s, plan);
+            return;
+        }
         self.segment_breaks();
         for i in 1..self.breaks.len() {
             let (lo, hi) = (self.breaks[i - 1], self.breaks[i]);
@@ -418,12 +429,14 @@ impl Planner {
         rcw_ok &= self.need_data.iter().enumerate().all(|(c, &x)| !x || alive_col(c % k));
         let method = match (rmw_ok, rcw_ok, self.method) {
             _ if rewrite == 0 => Method::None,
+            // A full-stripe write reads nothing under any method.
+            (_, true, _) if rcw_reads == 0 => Method::Rcw,
             (false, false, _) => Method::Rebuild,
             (true, false, _) | (true, true, WriteMethod::Rmw) => Method::Rmw,
             (false, true, _) | (true, true, WriteMethod::Rcw) => Method::Rcw,
             (true, true, WriteMethod::Auto) => if written + rewrite < rcw_reads { Method::Rmw } else { Method::Rcw },
         };
-        let whole_unit = self.granularity == ParityGranularity::Unit;
+        let whole_unit = self.granularity == ParityGranularity::WholeUnit;
         for (cell, sp) in self.spans.iter().enumerate() {
             let m = self.data_members[cell % k];
             let base = self.geom.row_offset(s, (cell / k) as u64);
@@ -462,6 +475,55 @@ impl Planner {
                     plan.parity_bytes += hi - lo;
                 }
             }
+        }
+    }
+}
+
+impl Planner {
+    /// DiskSim's parity rule for one healthy stripe row (`disksim_redun.c`):
+    /// the row's extent runs from the lowest to the highest written
+    /// unit-relative byte over its written units. Fewer written units than
+    /// `rmwpoint` is read-modify-write (read the written ranges and the old
+    /// parity over the extent), otherwise reconstruct-write (read, over the
+    /// extent, whatever the write does not cover); parity is written over
+    /// the extent. A forced `write_method` overrides the threshold; a row
+    /// that is written whole reads nothing.
+    fn plan_disksim_row(&mut self, s: u64, plan: &mut StripePlan) {
+        let base = self.geom.row_offset(s, 0);
+        let written = self.spans.iter().filter(|sp| !sp.is_empty()).count() as u32;
+        let lo = self.spans.iter().filter(|sp| !sp.is_empty()).map(|sp| sp.lo).min().unwrap_or(0);
+        let hi = self.spans.iter().map(|sp| sp.hi).max().unwrap_or(0);
+        if written == 0 {
+            return;
+        }
+        let rmw = match self.method {
+            WriteMethod::Rmw => true,
+            WriteMethod::Rcw => false,
+            WriteMethod::Auto => written < self.rmwpoint,
+        };
+        let whole_row = self.spans.iter().all(|sp| sp.lo == 0 && sp.hi == self.geom.unit_bytes);
+        for (d, sp) in self.spans.iter().enumerate() {
+            let m = self.data_members[d];
+            if !whole_row {
+                if rmw && !sp.is_empty() {
+                    plan.reads.push(op(m, Op::Read, base + sp.lo, sp.hi - sp.lo, Cause::PreReadRmw));
+                } else if !rmw {
+                    let user = if sp.is_empty() { (0, 0) } else { (sp.lo, sp.hi) };
+                    for (a, b) in subtract((lo, hi), user) {
+                        plan.reads.push(op(m, Op::Read, base + a, b - a, Cause::PreReadRcw));
+                    }
+                }
+            }
+            if !sp.is_empty() {
+                plan.writes.push(op(m, Op::Write, base + sp.lo, sp.hi - sp.lo, Cause::User));
+            }
+        }
+        for &m in self.parity_members.iter().flatten() {
+            if rmw && !whole_row {
+                plan.reads.push(op(m, Op::Read, base + lo, hi - lo, Cause::PreReadRmw));
+            }
+            plan.writes.push(op(m, Op::Write, base + lo, hi - lo, Cause::Parity));
+            plan.parity_bytes += hi - lo;
         }
     }
 }

@@ -59,14 +59,24 @@ pub enum ParityPlacement {
     Dedicated,
 }
 
-/// At which granularity a partial-stripe write picks read-modify-write or reconstruct-write.
+/// At which granularity a partial-stripe write picks read-modify-write or
+/// reconstruct-write, and over which bytes its parity I/O runs.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum ParityGranularity {
-    /// Per row of pages across the stripe, as Linux md decides per 4 KiB.
+    /// Per row of pages across the stripe, fewer pre-reads wins, ties to
+    /// reconstruct-write: Linux md, which decides per 4 KiB `stripe_head`.
     Page,
-    /// Per stripe over whole stripe units, as DiskSim and the stripe-unit paper's analysis.
-    Unit,
+    /// Per stripe over whole stripe units: the stripe-unit paper's analytic
+    /// model (its Eqs. 1-3 count whole units). No real controller we know
+    /// of works this way; it is kept to evaluate those equations.
+    WholeUnit,
+    /// DiskSim's rule (`disksim_redun.c`): per stripe row, a partial row
+    /// writing fewer than `floor(rmw_threshold_fraction × members)` units is
+    /// read-modify-write, otherwise reconstruct-write; every parity I/O of the
+    /// row covers only the row's written extent (lowest to highest written
+    /// unit-relative offset). RAID-4/5 and Reed–Solomon RAID-6 only.
+    Disksim,
 }
 
 /// How a partial-stripe write updates parity.
@@ -137,6 +147,10 @@ pub struct ArrayConfig {
     pub parity_granularity: ParityGranularity,
     /// Parity update method for partial-stripe writes.
     pub write_method: WriteMethod,
+    /// `parity_granularity = "disksim"`: DiskSim's `rmw_threshold`, as a
+    /// fraction of the members (parity included); a partial row writing
+    /// fewer than `floor(fraction × members)` units is read-modify-write.
+    pub rmw_threshold_fraction: f64,
     /// Stripes of one request in parallel or in order.
     pub stripe_order: StripeOrder,
     /// RAID-1/10 read policy.
@@ -165,6 +179,7 @@ impl Default for ArrayConfig {
             prime: 0,
             parity_granularity: ParityGranularity::Page,
             write_method: WriteMethod::Auto,
+            rmw_threshold_fraction: 0.5,
             stripe_order: StripeOrder::Parallel,
             read_policy: ReadPolicy::Primary,
             controller_overhead_ns: 0,
@@ -237,6 +252,15 @@ impl ArrayConfig {
             let kind = if self.code == ErasureCode::Evenodd { raidsim_codes::Code::Evenodd } else { raidsim_codes::Code::Rdp };
             let p = (self.prime > 0).then_some(self.prime as usize);
             raidsim_codes::structure(kind, (n - 2) as usize, p).map_err(|e| Error::config("array.prime", e.to_string()))?;
+        }
+        if !(0.0..=1.0).contains(&self.rmw_threshold_fraction) {
+            return Err(Error::config("array.rmw_threshold_fraction", "must lie in [0, 1]"));
+        }
+        if self.parity_granularity == ParityGranularity::Disksim && self.xor_code().is_some() {
+            return Err(Error::config(
+                "array.parity_granularity",
+                "\"disksim\" is DiskSim's per-row rule: it applies to RAID-4/5 and Reed-Solomon RAID-6, not to EVENODD/RDP codewords",
+            ));
         }
         if self.member_ssd.len() > n as usize {
             return Err(Error::config("array.member_ssd", format!("{} entries for {n} members", self.member_ssd.len())));
