@@ -43,7 +43,11 @@ fn timed_member_counters_equal_counting_mode() {
     let timed = simulate(r).expect("runs");
     assert_eq!(counted.members.len(), timed.devices.len());
     for (c, d) in counted.members.iter().zip(&timed.devices) {
-        assert_eq!(c.pages_read, d.pages_read, "{}", d.name);
+        // The drive's own reads of partly written pages are below the array:
+        // counting mode does not see them; 512-byte alignment makes many.
+        let mut read = d.pages_read.clone();
+        assert!(read.remove("partial_page_read").unwrap_or(0) > 0, "{}: no partial-page reads", d.name);
+        assert_eq!(c.pages_read, read, "{}", d.name);
         let mut written = d.pages_written.clone();
         written.remove("gc_write");
         assert_eq!(c.pages_written, written, "{}", d.name);

@@ -1,7 +1,7 @@
 //! Calibration against DiskSim 4.0's SSD-extension validation suite
-//! (issue #2): its six synthetic workloads on its validation drive (preset
-//! `disksim-ssd-validation`), mean response time within 15 % of what the
-//! suite expects.
+//! (issues #2, #7): its six synthetic workloads on its validation drive
+//! (preset `disksim-ssd-validation`), each mean response time within its own
+//! tolerance of what the suite expects (about twice today's gap, at least 2 %).
 //!
 //! The workloads are DiskSim's synthetic generator (`disksim_synthio.c`):
 //! open loop, inter-arrival uniform on [0, 1] ms; size an exponential draw
@@ -11,14 +11,13 @@
 //! uniformly random.
 //!
 //! Measured (`cargo test --release --test disksim_validation -- --nocapture`):
-//! sequential read 250k −0.7 %, sequential write 250k −1.3 %, sequential
-//! write 5M −7.5 %, random read 250k −1.6 %, random write 250k −2.5 %,
-//! random write 5M −12.6 %. The 5M runs need the preset's DiskSim details
-//! (drive starts full, one summary page per block); without them garbage
-//! collection hardly runs and random write 5M comes out 46 % low. The rest
-//! of the gap on random write 5M is DiskSim cleaning one plane per
-//! invocation between requests, which bunches stalls, where raidsim cleans
-//! right after the write that crossed the threshold.
+//! sequential read 250k +1.7 %, sequential write 250k +0.8 %, sequential
+//! write 5M +2.1 %, random read 250k +0.8 %, random write 250k +0.3 %,
+//! random write 5M (cleaning active) +0.2 %. Before issue #7 random write 5M
+//! was −12.6 %: the reserve counted summary pages as data space, cleaning
+//! ran at once after the write that crossed the threshold instead of before
+//! the element's next operation, and writes went to a plane fixed by their
+//! address instead of the emptiest plane of their element.
 
 mod common;
 
@@ -49,38 +48,38 @@ fn mean_response_ms(read: bool, sequential: bool, requests: u64) -> f64 {
     r.host.response.mean_ns / 1e6
 }
 
-fn check(name: &str, got: f64, expected: f64) {
+fn check(name: &str, got: f64, expected: f64, tolerance: f64) {
     let err = (got - expected) / expected;
     eprintln!("{name}: raidsim {got:.4} ms, DiskSim suite {expected:.4} ms, {:+.1} %", 100.0 * err);
-    assert!(err.abs() <= 0.15, "{name}: {got:.4} ms vs {expected:.4} ms ({:+.1} %)", 100.0 * err);
+    assert!(err.abs() <= tolerance, "{name}: {got:.4} ms vs {expected:.4} ms ({:+.1} %, tolerance {tolerance})", 100.0 * err);
 }
 
 #[test]
 fn sequential_read_250k() {
-    check("sequential read 250k", mean_response_ms(true, true, 250_000), 0.1325);
+    check("sequential read 250k", mean_response_ms(true, true, 250_000), 0.1325, 0.035);
 }
 
 #[test]
 fn sequential_write_250k() {
-    check("sequential write 250k", mean_response_ms(false, true, 250_000), 0.3109);
+    check("sequential write 250k", mean_response_ms(false, true, 250_000), 0.3109, 0.02);
 }
 
 #[test]
 fn random_read_250k() {
-    check("random read 250k", mean_response_ms(true, false, 250_000), 0.1361);
+    check("random read 250k", mean_response_ms(true, false, 250_000), 0.1361, 0.02);
 }
 
 #[test]
 fn random_write_250k() {
-    check("random write 250k", mean_response_ms(false, false, 250_000), 0.3295);
+    check("random write 250k", mean_response_ms(false, false, 250_000), 0.3295, 0.02);
 }
 
 #[test]
 fn sequential_write_5m() {
-    check("sequential write 5M", mean_response_ms(false, true, 5_000_000), 0.3344);
+    check("sequential write 5M", mean_response_ms(false, true, 5_000_000), 0.3344, 0.045);
 }
 
 #[test]
 fn random_write_5m_with_garbage_collection() {
-    check("random write 5M (GC active)", mean_response_ms(false, false, 5_000_000), 0.5934);
+    check("random write 5M (GC active)", mean_response_ms(false, false, 5_000_000), 0.5934, 0.02);
 }

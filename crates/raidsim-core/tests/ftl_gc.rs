@@ -61,8 +61,7 @@ fn measured_wa(op_fraction: f64) -> f64 {
     for phase in 0..2 {
         copied = 0;
         for _ in 0..4 * n {
-            let (_, gc) = ftl.write(rng.gen_range(0..n), 0, 0).expect("write");
-            copied += gc.pages_copied;
+            copied += ftl.write(rng.gen_range(0..n), 0, 0).expect("write").gc.pages_copied;
         }
         let _ = phase;
     }

@@ -20,7 +20,7 @@ pub use array::{
     StripeOrder, WriteMethod,
 };
 pub use presets::{preset, preset_names, PRESETS};
-pub use ssd::{transfer_ns, Allocation, FtlConfig, GcVictim, GeometryConfig, SsdConfig, TimingConfig};
+pub use ssd::{bus_bytes, transfer_ns, Allocation, FtlConfig, GcVictim, GeometryConfig, ParallelUnit, SsdConfig, TimingConfig, WriteAck};
 pub use workload::{
     AddressPattern, ArrivalProcess, OutOfRange, RequestTuple, SizeDistribution, SizeKind,
     SyntheticConfig, TraceConfig, TraceFormat, WorkloadConfig,

@@ -22,22 +22,29 @@ pub struct GeometryConfig {
     pub pages_per_block: u32,
     /// Bytes per flash page (the mapping unit).
     pub page_size_bytes: u32,
-    /// Fraction of physical pages hidden from the host (0.15 = 15 % reserved).
+    /// Fraction of each plane's blocks hidden from the host (0.15 = 15 %
+    /// reserved), rounded down to whole blocks per plane as DiskSim does
+    /// (`reserved = floor(fraction × blocks_per_plane)`).
     pub over_provisioning_fraction: f64,
+    /// Spare (out-of-band, ECC) bytes that cross the channel with every
+    /// 512-byte sector: DiskSim moves 528 bytes per sector (16 spare).
+    pub spare_bytes_per_sector: u32,
 }
 
 impl Default for GeometryConfig {
-    // The stripe-unit paper's Table 5 drive (32 GiB, one channel, 8 dies).
+    // The geometry of the stripe-unit paper's Table 5 drive as DiskSim runs
+    // it (32 GiB, 8 elements of one die, each on its own pins; see the preset).
     fn default() -> Self {
         Self {
-            channels: 1,
+            channels: 8,
             chips_per_channel: 1,
-            dies_per_chip: 8,
+            dies_per_chip: 1,
             planes_per_die: 8,
             blocks_per_plane: 2048,
             pages_per_block: 64,
             page_size_bytes: 4096,
             over_provisioning_fraction: 0.15,
+            spare_bytes_per_sector: 0,
         }
     }
 }
@@ -84,6 +91,31 @@ pub enum Allocation {
     Static,
     /// The least busy die takes the write (earliest free), planes round robin inside it.
     Dynamic,
+    /// Die fixed by the logical page (static striping, the plane digit
+    /// ignored); inside it the plane with the most free pages, ties round
+    /// robin: DiskSim's allocation pool per element (`ssd_pick_parunits`).
+    StaticDie,
+}
+
+/// When the drive acknowledges a write.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum WriteAck {
+    /// When the last page is programmed (DiskSim, MQSim without a cache).
+    Program,
+    /// When the last page's data reaches the chip's register; the program
+    /// still keeps the chip busy (SSDsim).
+    Transfer,
+}
+
+/// The unit that runs one flash operation at a time.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum ParallelUnit {
+    /// Each die (MQSim; a DiskSim element with one die).
+    Die,
+    /// Each chip: its dies share one busy state (SSDsim).
+    Chip,
 }
 
 /// Garbage-collection victim selection.
@@ -142,6 +174,10 @@ pub struct SsdConfig {
     pub ftl: FtlConfig,
     /// Host requests the drive works on at once; later ones wait in its queue.
     pub queue_depth: u32,
+    /// When a write is acknowledged.
+    pub write_ack: WriteAck,
+    /// The unit that runs one flash operation at a time.
+    pub parallel_unit: ParallelUnit,
 }
 
 impl Default for SsdConfig {
@@ -151,6 +187,8 @@ impl Default for SsdConfig {
             timing: TimingConfig::default(),
             ftl: FtlConfig::default(),
             queue_depth: 32,
+            write_ack: WriteAck::Program,
+            parallel_unit: ParallelUnit::Die,
         }
     }
 }
@@ -184,10 +222,11 @@ impl SsdConfig {
         if !(0.0..1.0).contains(&g.over_provisioning_fraction) {
             return Err(Error::config("ssd.geometry.over_provisioning_fraction", "must lie in [0, 1)"));
         }
-        let dies = channels * chips * dies_per_chip;
-        let planes = dies * planes_per_die;
-        let blocks = planes * blocks_per_plane;
-        let physical_pages = blocks * pages_per_block;
+        let too_large = |what: &str| Error::config("ssd.geometry", format!("{what} overflows: the geometry is too large"));
+        let dies = channels.checked_mul(chips).and_then(|x| x.checked_mul(dies_per_chip)).ok_or_else(|| too_large("channels × chips × dies"))?;
+        let planes = dies.checked_mul(planes_per_die).ok_or_else(|| too_large("dies × planes per die"))?;
+        let blocks = planes.checked_mul(blocks_per_plane).ok_or_else(|| too_large("planes × blocks per plane"))?;
+        let physical_pages = blocks.checked_mul(pages_per_block).ok_or_else(|| too_large("blocks × pages per block"))?;
         if physical_pages >= u64::from(u32::MAX) {
             return Err(Error::config(
                 "ssd.geometry",
@@ -201,11 +240,13 @@ impl SsdConfig {
         // Below two free blocks a plane could have nowhere to copy a victim's
         // valid pages, so the threshold never drops under two.
         let gc_threshold_blocks = ((blocks_per_plane as f64 * threshold).ceil() as u32).max(2);
-        let logical_pages = (physical_pages as f64 * (1.0 - g.over_provisioning_fraction)).floor() as u64;
+        // The reserve is whole blocks of every plane, and summary pages hold
+        // no data (DiskSim's `ssd_element_metadata_init`).
+        let spare_blocks_per_plane = (blocks_per_plane as f64 * g.over_provisioning_fraction).floor() as u64;
+        let data_pages = pages_per_block - u64::from(self.ftl.summary_pages_per_block);
+        let logical_pages = planes * (blocks_per_plane - spare_blocks_per_plane) * data_pages;
         // With fewer than three spare blocks per plane, a full plane may hold
         // no block with an invalid page when it needs one.
-        let data_pages = pages_per_block - u64::from(self.ftl.summary_pages_per_block);
-        let spare_blocks_per_plane = blocks_per_plane.saturating_sub(logical_pages.div_ceil(planes).div_ceil(data_pages));
         if spare_blocks_per_plane < 3 {
             return Err(Error::config(
                 "ssd.geometry.over_provisioning_fraction",
@@ -227,9 +268,18 @@ impl SsdConfig {
             logical_pages,
             capacity_bytes: logical_pages * u64::from(g.page_size_bytes),
             gc_threshold_blocks,
-            page_transfer_ns: transfer_ns(u64::from(g.page_size_bytes), t.channel_bandwidth_bytes_per_s),
+            page_transfer_ns: transfer_ns(
+                bus_bytes(u64::from(g.page_size_bytes), g.spare_bytes_per_sector),
+                t.channel_bandwidth_bytes_per_s,
+            ),
         })
     }
+}
+
+/// Bytes that cross a flash channel to move `bytes` of data: whole 512-byte
+/// sectors, each with its spare bytes.
+pub fn bus_bytes(bytes: u64, spare_bytes_per_sector: u32) -> u64 {
+    bytes.div_ceil(512) * (512 + u64::from(spare_bytes_per_sector))
 }
 
 /// Time to move `bytes` at `bytes_per_s`, rounded up to whole ns; 0 bandwidth = instant.
@@ -260,6 +310,32 @@ mod tests {
     #[test]
     fn disksim_transfer_is_102_4_us_per_4k_page() {
         assert_eq!(transfer_ns(4096, 40_000_000), 102_400);
+    }
+
+    #[test]
+    fn disksim_moves_528_bytes_per_sector_105_6_us_per_page() {
+        assert_eq!(transfer_ns(bus_bytes(4096, 16), 40_000_000), 105_600);
+        assert_eq!(bus_bytes(1, 16), 528);
+    }
+
+    #[test]
+    fn disksim_validation_drive_exports_877464_pages_per_element() {
+        // 2048 blocks/plane, 15 % reserve: floor(307.2) = 307 reserved,
+        // 1741 usable blocks × 8 planes × 63 data pages (one summary page).
+        let mut ssd = SsdConfig::default();
+        ssd.ftl.summary_pages_per_block = 1;
+        let d = ssd.validate().expect("valid");
+        assert_eq!(d.logical_pages, 8 * 877_464);
+    }
+
+    #[test]
+    fn huge_geometry_is_an_error_not_an_overflow() {
+        let mut ssd = SsdConfig::default();
+        ssd.geometry.channels = u32::MAX;
+        ssd.geometry.chips_per_channel = u32::MAX;
+        ssd.geometry.dies_per_chip = u32::MAX;
+        let err = ssd.validate().expect_err("too large").to_string();
+        assert!(err.contains("overflows"), "{err}");
     }
 
     #[test]

@@ -47,11 +47,14 @@ pub enum Cause {
     RebuildRead,
     /// Writing rebuilt data to a spare.
     RebuildWrite,
+    /// Inside an SSD: reading a page's old contents so that a write of part
+    /// of the page can program it whole (flash programs whole pages).
+    PartialPageRead,
 }
 
 impl Cause {
     /// Number of causes.
-    pub const COUNT: usize = 11;
+    pub const COUNT: usize = 12;
     /// Every cause, in index order.
     pub const ALL: [Cause; Cause::COUNT] = [
         Cause::User,
@@ -65,6 +68,7 @@ impl Cause {
         Cause::DegradedRead,
         Cause::RebuildRead,
         Cause::RebuildWrite,
+        Cause::PartialPageRead,
     ];
 
     /// Position in [`Cause::ALL`].
@@ -91,6 +95,7 @@ impl Cause {
             Cause::DegradedRead => "degraded_read",
             Cause::RebuildRead => "rebuild_read",
             Cause::RebuildWrite => "rebuild_write",
+            Cause::PartialPageRead => "partial_page_read",
         }
     }
 }

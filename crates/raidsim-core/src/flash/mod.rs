@@ -66,6 +66,12 @@ impl FlashLayout {
         plane / self.planes_per_die
     }
 
+    /// Chip (package) of a die, numbered across the drive.
+    #[inline]
+    pub fn chip_of_die(&self, die: u32) -> u32 {
+        die / self.dies_per_chip
+    }
+
     /// Channel of a die.
     #[inline]
     pub fn channel_of_die(&self, die: u32) -> u32 {

@@ -42,6 +42,20 @@ pub struct GcWork {
     pub pages_copied: u64,
     /// Blocks erased.
     pub blocks_erased: u64,
+    /// Summary pages programmed because a copy filled a block's data pages.
+    pub summary_pages: u64,
+}
+
+/// What one host write did to the flash.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WriteOutcome {
+    /// Physical page now holding the data.
+    pub ppn: u32,
+    /// The write filled its block's data pages, so the block's summary
+    /// pages are programmed with it (DiskSim charges them to that write).
+    pub sealed_block: bool,
+    /// Garbage collection the write triggered.
+    pub gc: GcWork,
 }
 
 /// The FTL's mapping and block state for one drive.
@@ -53,6 +67,7 @@ pub struct Ftl {
     gc_threshold_blocks: usize,
     /// Data pages per block (pages per block less summary pages).
     data_pages_per_block: u32,
+    summary_pages_per_block: u32,
     l2p: Vec<u32>,
     p2l: Vec<u32>,
     valid: Vec<u16>,
@@ -84,6 +99,7 @@ impl Ftl {
             gc_victim: ssd.ftl.gc_victim,
             gc_threshold_blocks: d.gc_threshold_blocks as usize,
             data_pages_per_block: g.pages_per_block - ssd.ftl.summary_pages_per_block,
+            summary_pages_per_block: ssd.ftl.summary_pages_per_block,
             l2p: vec![NO_PAGE; d.logical_pages as usize],
             p2l: vec![NO_PAGE; d.physical_pages as usize],
             valid: vec![0; d.blocks as usize],
@@ -138,26 +154,40 @@ impl Ftl {
         self.planes[plane as usize].free.len()
     }
 
-    /// Writes `lpn` into `plane` at `now_ns`; returns the ppn and the
-    /// garbage collection that the write triggered.
-    pub fn write(&mut self, lpn: u64, plane: u32, now_ns: Ns) -> Result<(u32, GcWork)> {
+    /// Pages a plane can still take before collecting: its free blocks and
+    /// what is left of its open block.
+    pub fn free_pages(&self, plane: u32) -> u64 {
+        let p = &self.planes[plane as usize];
+        let per_block = u64::from(self.data_pages_per_block);
+        p.free.len() as u64 * per_block + (per_block - u64::from(p.next_page))
+    }
+
+    /// Summary pages at the end of each block.
+    pub fn summary_pages_per_block(&self) -> u32 {
+        self.summary_pages_per_block
+    }
+
+    /// Writes `lpn` into `plane` at `now_ns`, then collects the plane while
+    /// its free blocks are below the threshold.
+    pub fn write(&mut self, lpn: u64, plane: u32, now_ns: Ns) -> Result<WriteOutcome> {
         let old = self.l2p[lpn as usize];
         if old != NO_PAGE {
             self.invalidate(old);
         }
-        let ppn = self.append(plane, lpn as u32, now_ns)?;
+        let (ppn, sealed_block) = self.append(plane, lpn as u32, now_ns)?;
         self.l2p[lpn as usize] = ppn;
-        let mut work = GcWork::default();
+        let mut gc = GcWork::default();
         while self.planes[plane as usize].free.len() < self.gc_threshold_blocks {
             match self.collect_one(plane, now_ns)? {
                 Some(w) => {
-                    work.pages_copied += w.pages_copied;
-                    work.blocks_erased += w.blocks_erased;
+                    gc.pages_copied += w.pages_copied;
+                    gc.blocks_erased += w.blocks_erased;
+                    gc.summary_pages += w.summary_pages;
                 }
                 None => break,
             }
         }
-        Ok((ppn, work))
+        Ok(WriteOutcome { ppn, sealed_block: sealed_block && self.summary_pages_per_block > 0, gc })
     }
 
     fn invalidate(&mut self, ppn: u32) {
@@ -167,8 +197,9 @@ impl Ftl {
         self.plane_valid[self.layout.plane_of_block(block) as usize] -= 1;
     }
 
-    /// Appends one page holding `lpn` to the plane's open block.
-    fn append(&mut self, plane: u32, lpn: u32, now_ns: Ns) -> Result<u32> {
+    /// Appends one page holding `lpn` to the plane's open block; true when
+    /// it was the block's last data page.
+    fn append(&mut self, plane: u32, lpn: u32, now_ns: Ns) -> Result<(u32, bool)> {
         let ppb = self.layout.pages_per_block;
         let p = &mut self.planes[plane as usize];
         if p.next_page == self.data_pages_per_block {
@@ -187,27 +218,29 @@ impl Ftl {
         self.valid[block as usize] += 1;
         self.plane_valid[plane as usize] += 1;
         self.last_write_ns[block as usize] = now_ns;
-        Ok(ppn)
+        Ok((ppn, self.planes[plane as usize].next_page == self.data_pages_per_block))
     }
 
     /// Collects one victim block of `plane`; `None` when no block would free anything.
     fn collect_one(&mut self, plane: u32, now_ns: Ns) -> Result<Option<GcWork>> {
         let Some(victim) = self.pick_victim(plane, now_ns) else { return Ok(None) };
         let first = self.layout.first_page(victim);
-        let mut copied = 0;
+        let (mut copied, mut sealed) = (0, 0);
         for ppn in first..first + self.data_pages_per_block {
             let lpn = self.p2l[ppn as usize];
             if lpn != NO_PAGE {
                 self.invalidate(ppn);
-                let new = self.append(plane, lpn, now_ns)?;
+                let (new, seals) = self.append(plane, lpn, now_ns)?;
                 self.l2p[lpn as usize] = new;
                 copied += 1;
+                sealed += u64::from(seals);
             }
         }
         self.erase_count[victim as usize] += 1;
         self.state[victim as usize] = BlockState::Free;
         self.planes[plane as usize].free.push_back(victim);
-        Ok(Some(GcWork { pages_copied: copied, blocks_erased: 1 }))
+        let summary_pages = sealed * u64::from(self.summary_pages_per_block);
+        Ok(Some(GcWork { pages_copied: copied, blocks_erased: 1, summary_pages }))
     }
 
     fn pick_victim(&self, plane: u32, now_ns: Ns) -> Option<u32> {

@@ -4,26 +4,42 @@
 //! MQSim model the same parts):
 //!
 //! ```text
-//! write: controller overhead → host link transfer → per page: channel
-//!        transfer (+ command) → program on the die [→ garbage collection]
-//! read:  controller overhead → per page: read on the die → channel
-//!        transfer → host link transfer of the whole request
+//! write: controller overhead → host link transfer → per page: [sense the
+//!        old page if only part of it is written] → channel transfer of the
+//!        written sectors (+ command) → program [+ the block's summary page]
+//!        [→ garbage collection on the plane's unit]
+//! read:  controller overhead → per page: sense on the die → channel
+//!        transfer of the requested sectors → host link transfer of the
+//!        whole request
 //! ```
 //!
-//! Each die, channel and the host link is a first-come-first-served server
-//! whose next free instant is kept here; an operation starts when its input
-//! is ready and its server is free. Pages of one request on different dies
-//! proceed in parallel; on one die or channel they queue. A die holds a read
-//! page in its register until the channel has moved it. Garbage collection
-//! triggered by a write keeps the plane's die busy for its copies (copy-back:
-//! read and program per valid page, no channel transfer) and erases, after
-//! the write's own program. Multi-plane commands and cache registers are not
-//! modelled: a die runs one page operation at a time.
+//! The host link, each channel and each parallel unit (a die, or a chip
+//! whose dies share one busy state, as in SSDsim) keep a calendar of busy
+//! intervals ([`timeline::Timeline`]): an operation takes the earliest idle
+//! gap at or after the instant its input is ready, so it waits only for the
+//! resources it needs, as in an event-driven simulator. A unit holds a read
+//! page in its register until the channel has moved it. Only the sectors
+//! requested cross the channel, each with its spare bytes (DiskSim: 528
+//! bytes per 512-byte sector). Flash programs whole pages: a write of part
+//! of a page that holds data first senses the old page (`partial_page_read`).
+//! A write is acknowledged when its last page is programmed (DiskSim, MQSim)
+//! or when its data reaches the chip (`write_ack = "transfer"`, SSDsim).
+//!
+//! Garbage collection runs in the foreground on the plane's unit right
+//! after the write that took its plane below the threshold, one victim
+//! block after another (copy-back: read and program per valid page, no
+//! channel transfer; then the erase), before the unit serves anything booked
+//! after it — DiskSim's cleaning between requests of an element. With
+//! `allocation = "static_die"` writes go to the plane of their die with the
+//! most free pages, so the planes of a die drain together, as in DiskSim.
+//! Multi-plane commands and cache registers are not modelled.
 //!
 //! The drive admits `queue_depth` host requests at once; later ones wait in
 //! its queue in arrival order.
 
-use crate::config::{Allocation, DerivedGeometry, SsdConfig, TimingConfig};
+pub mod timeline;
+
+use crate::config::{bus_bytes, transfer_ns, Allocation, DerivedGeometry, ParallelUnit, SsdConfig, TimingConfig, WriteAck};
 use crate::device::{Cause, CauseCounters, DeviceRequest, Dispatch, MemberDevice, Op};
 use crate::engine::Ns;
 use crate::error::{Error, Result};
@@ -31,24 +47,49 @@ use crate::ftl::{Ftl, GcWork};
 use crate::metrics::{Stat, Stats};
 use rand::Rng;
 use std::collections::VecDeque;
+use timeline::Timeline;
 
 /// One SSD.
 pub struct Ssd {
     ftl: Ftl,
     timing: TimingConfig,
     allocation: Allocation,
+    write_ack: WriteAck,
+    parallel_unit: ParallelUnit,
     page_size_bytes: u64,
-    page_transfer_ns: Ns,
+    spare_bytes_per_sector: u32,
     capacity_bytes: u64,
-    die_free_ns: Vec<Ns>,
-    channel_free_ns: Vec<Ns>,
-    link_free_ns: Ns,
+    /// Calendars of the parallel units (dies or chips).
+    units: Vec<Timeline>,
+    /// Per unit: garbage collection owed, ns, and the instant it may start
+    /// (after the write that triggered it); run before the unit's next operation.
+    owed_gc: Vec<(Ns, Ns)>,
+    channels: Vec<Timeline>,
+    link: Timeline,
     next_plane_in_die: Vec<u32>,
     queue: VecDeque<DeviceRequest>,
     in_flight: u32,
     queue_depth: u32,
     counters: CauseCounters,
     gc_runs: u64,
+    summary_pages_written: u64,
+}
+
+/// Where one page operation runs.
+#[derive(Clone, Copy)]
+struct Route {
+    unit: usize,
+    channel: usize,
+}
+
+/// Durations of one page operation on its unit: `before` the channel
+/// transfer (command and sensing), the transfer itself, and `after` it
+/// (program), all ns.
+#[derive(Clone, Copy)]
+struct PageWork {
+    before: Ns,
+    transfer: Ns,
+    after: Ns,
 }
 
 impl Ssd {
@@ -56,21 +97,29 @@ impl Ssd {
     pub fn new(ssd: &SsdConfig, d: &DerivedGeometry) -> Self {
         let ftl = Ftl::new(ssd, d);
         let dies = d.dies as usize;
+        let units = match ssd.parallel_unit {
+            ParallelUnit::Die => dies,
+            ParallelUnit::Chip => dies / ssd.geometry.dies_per_chip as usize,
+        };
         Self {
             timing: ssd.timing.clone(),
             allocation: ssd.ftl.allocation,
+            write_ack: ssd.write_ack,
+            parallel_unit: ssd.parallel_unit,
             page_size_bytes: u64::from(ssd.geometry.page_size_bytes),
-            page_transfer_ns: d.page_transfer_ns,
+            spare_bytes_per_sector: ssd.geometry.spare_bytes_per_sector,
             capacity_bytes: d.capacity_bytes,
-            die_free_ns: vec![0; dies],
-            channel_free_ns: vec![0; ssd.geometry.channels as usize],
-            link_free_ns: 0,
+            units: vec![Timeline::default(); units],
+            owed_gc: vec![(0, 0); units],
+            channels: vec![Timeline::default(); ssd.geometry.channels as usize],
+            link: Timeline::default(),
             next_plane_in_die: vec![0; dies],
             queue: VecDeque::with_capacity(64),
             in_flight: 0,
             queue_depth: ssd.queue_depth,
             counters: CauseCounters::default(),
             gc_runs: 0,
+            summary_pages_written: 0,
             ftl,
         }
     }
@@ -87,18 +136,30 @@ impl Ssd {
     pub fn precondition<R: Rng>(&mut self, fill_fraction: f64, overwrite_factor: f64, rng: &mut R) -> Result<()> {
         let filled = (self.ftl.logical_pages() as f64 * fill_fraction).floor() as u64;
         for lpn in 0..filled {
-            self.ftl.write(lpn, self.ftl.static_plane(lpn), 0)?;
+            let plane = self.precondition_plane(lpn);
+            self.ftl.write(lpn, plane, 0)?;
         }
         if filled > 0 {
             let overwrites = (filled as f64 * overwrite_factor).round() as u64;
             for _ in 0..overwrites {
                 let lpn = rng.gen_range(0..filled);
-                self.ftl.write(lpn, self.ftl.static_plane(lpn), 0)?;
+                let plane = self.precondition_plane(lpn);
+                self.ftl.write(lpn, plane, 0)?;
             }
         }
         self.counters = CauseCounters::default();
         self.gc_runs = 0;
+        self.summary_pages_written = 0;
         Ok(())
+    }
+
+    /// Where preconditioning puts a page: dynamic allocation has no busy
+    /// dies to choose by, so it fills as static allocation would.
+    fn precondition_plane(&mut self, lpn: u64) -> u32 {
+        match self.allocation {
+            Allocation::StaticDie => self.most_free_plane(lpn),
+            Allocation::Static | Allocation::Dynamic => self.ftl.static_plane(lpn),
+        }
     }
 
     fn dispatch(&mut self, start_ns: Ns, req: DeviceRequest) -> Result<Dispatch> {
@@ -107,31 +168,34 @@ impl Ssd {
         Ok(Dispatch { token: req.token, done_ns })
     }
 
-    /// Computes when `req`, started at `start_ns`, finishes, reserving the
-    /// link, channels and dies it uses.
+    /// Computes when `req`, started at `start_ns`, finishes, booking the
+    /// link, channels and units it uses.
     fn serve(&mut self, start_ns: Ns, req: &DeviceRequest) -> Result<Ns> {
-        if req.len_bytes == 0 || req.offset_bytes + req.len_bytes > self.capacity_bytes {
+        let end = req.offset_bytes.checked_add(req.len_bytes).filter(|&e| req.len_bytes > 0 && e <= self.capacity_bytes);
+        let Some(end) = end else {
             return Err(Error::Device(format!(
                 "request [{}, +{}) outside the drive's {} bytes",
                 req.offset_bytes, req.len_bytes, self.capacity_bytes
             )));
-        }
+        };
+        self.link.advance(start_ns);
         let t0 = start_ns + self.timing.controller_overhead_ns;
-        let first = req.offset_bytes / self.page_size_bytes;
-        let last = (req.offset_bytes + req.len_bytes - 1) / self.page_size_bytes;
+        let page = self.page_size_bytes;
+        let (first, last) = (req.offset_bytes / page, (end - 1) / page);
+        let in_page = |lpn: u64| end.min((lpn + 1) * page) - req.offset_bytes.max(lpn * page);
         match req.op {
             Op::Write => {
                 let ready = self.host_link(t0, req.len_bytes);
                 let mut done = ready;
                 for lpn in first..=last {
-                    done = done.max(self.program_page(lpn, ready, req.cause)?);
+                    done = done.max(self.program_page(start_ns, lpn, in_page(lpn), ready, req.cause)?);
                 }
                 Ok(done)
             }
             Op::Read => {
                 let mut done = t0;
                 for lpn in first..=last {
-                    done = done.max(self.read_page(lpn, t0, req.cause));
+                    done = done.max(self.read_page(start_ns, lpn, in_page(lpn), t0, req.cause));
                 }
                 Ok(self.host_link(done, req.len_bytes))
             }
@@ -143,55 +207,146 @@ impl Ssd {
         if bw == 0 {
             return ready_ns;
         }
-        let start = ready_ns.max(self.link_free_ns);
-        self.link_free_ns = start + crate::config::transfer_ns(bytes, bw);
-        self.link_free_ns
+        let d = transfer_ns(bytes, bw);
+        self.link.book(ready_ns, d) + d
     }
 
-    fn read_page(&mut self, lpn: u64, ready_ns: Ns, cause: Cause) -> Ns {
+    fn route(&mut self, now_ns: Ns, plane: u32) -> Route {
+        let layout = self.ftl.layout();
+        let die = layout.die_of_plane(plane);
+        let channel = layout.channel_of_die(die) as usize;
+        let unit = match self.parallel_unit {
+            ParallelUnit::Die => die as usize,
+            ParallelUnit::Chip => layout.chip_of_die(die) as usize,
+        };
+        self.units[unit].advance(now_ns);
+        self.channels[channel].advance(now_ns);
+        Route { unit, channel }
+    }
+
+    fn channel_ns(&self, bytes: u64) -> Ns {
+        transfer_ns(bus_bytes(bytes, self.spare_bytes_per_sector), self.timing.channel_bandwidth_bytes_per_s)
+    }
+
+    /// Books `work` on its unit and channel: the unit from the start to the
+    /// end of `after`, the channel for the transfer. Returns the start of
+    /// the transfer. With work before the transfer (sensing) the unit may
+    /// hold its register while the channel is busy; otherwise the unit is
+    /// taken only when the channel is free too.
+    fn book(&mut self, r: Route, ready_ns: Ns, w: PageWork) -> Ns {
+        let whole = w.before + w.transfer + w.after;
+        let mut t = ready_ns;
+        let (gc_ns, gc_from) = std::mem::take(&mut self.owed_gc[r.unit]);
+        if gc_ns > 0 {
+            // Cleaning comes first, as soon as the unit is free for it.
+            let start = self.units[r.unit].book(gc_from.max(ready_ns), gc_ns);
+            t = t.max(start + gc_ns);
+        }
+        loop {
+            let start = self.units[r.unit].earliest(t, whole);
+            let x = self.channels[r.channel].earliest(start + w.before, w.transfer);
+            let end = x + w.transfer + w.after;
+            let aligned = x == start + w.before;
+            if aligned || (w.before > 0 && self.units[r.unit].is_free(start, end)) {
+                self.units[r.unit].book_at(start, end);
+                self.channels[r.channel].book_at(x, x + w.transfer);
+                return x;
+            }
+            // Start the unit later, so that it reaches the transfer as the channel frees.
+            t = x - w.before;
+        }
+    }
+
+    fn read_page(&mut self, now_ns: Ns, lpn: u64, bytes: u64, ready_ns: Ns, cause: Cause) -> Ns {
         // A never-written page is read where static allocation would put it.
         let plane = match self.ftl.lookup(lpn) {
             Some(ppn) => self.ftl.layout().plane_of_block(self.ftl.layout().block_of(ppn)),
             None => self.ftl.static_plane(lpn),
         };
-        let die = self.ftl.layout().die_of_plane(plane) as usize;
-        let channel = self.ftl.layout().channel_of_die(die as u32) as usize;
-        let sensed = ready_ns.max(self.die_free_ns[die]) + self.timing.t_command_ns + self.timing.t_read_ns;
-        let moved = sensed.max(self.channel_free_ns[channel]) + self.page_transfer_ns;
-        self.channel_free_ns[channel] = moved;
-        self.die_free_ns[die] = moved;
+        let route = self.route(now_ns, plane);
+        let work = PageWork { before: self.timing.t_command_ns + self.timing.t_read_ns, transfer: self.channel_ns(bytes), after: 0 };
+        let x = self.book(route, ready_ns, work);
         self.counters.pages_read[cause.index()] += 1;
-        moved
+        x + work.transfer
     }
 
-    fn program_page(&mut self, lpn: u64, ready_ns: Ns, cause: Cause) -> Result<Ns> {
+    fn program_page(&mut self, now_ns: Ns, lpn: u64, bytes: u64, ready_ns: Ns, cause: Cause) -> Result<Ns> {
+        let partial = bytes < self.page_size_bytes && self.ftl.lookup(lpn).is_some();
         let plane = self.place(lpn)?;
-        let die = self.ftl.layout().die_of_plane(plane) as usize;
-        let channel = self.ftl.layout().channel_of_die(die as u32) as usize;
-        let start = ready_ns.max(self.die_free_ns[die]).max(self.channel_free_ns[channel]);
-        let moved = start + self.timing.t_command_ns + self.page_transfer_ns;
-        let programmed = moved + self.timing.t_program_ns;
-        self.channel_free_ns[channel] = moved;
-        let (_, gc) = self.ftl.write(lpn, plane, programmed)?;
-        self.die_free_ns[die] = programmed + self.gc_time(gc);
+        let route = self.route(now_ns, plane);
+        let outcome = self.ftl.write(lpn, plane, ready_ns)?;
+        let summary = self.summary_program_ns();
+        let t = &self.timing;
+        let work = PageWork {
+            before: if partial { t.t_command_ns + t.t_read_ns } else { 0 },
+            transfer: t.t_command_ns + self.channel_ns(bytes),
+            after: t.t_program_ns + if outcome.sealed_block { summary } else { 0 },
+        };
+        let x = self.book(route, ready_ns, work);
+        let programmed = x + work.transfer + work.after;
+        let gc_ns = self.gc_time(outcome.gc);
+        if gc_ns > 0 {
+            let owed = &mut self.owed_gc[route.unit];
+            *owed = (owed.0 + gc_ns, if owed.0 > 0 { owed.1 } else { programmed });
+        }
+        if partial {
+            self.counters.pages_read[Cause::PartialPageRead.index()] += 1;
+        }
         self.counters.pages_written[cause.index()] += 1;
-        self.count_gc(gc);
-        Ok(programmed)
+        self.summary_pages_written += u64::from(outcome.sealed_block) * u64::from(self.ftl.summary_pages_per_block());
+        self.count_gc(outcome.gc);
+        Ok(match self.write_ack {
+            WriteAck::Program => programmed,
+            WriteAck::Transfer => x + work.transfer,
+        })
+    }
+
+    /// Time to program a block's summary pages: one sector each over the
+    /// channel, then a program (DiskSim's `_ssd_write_page_osr`).
+    fn summary_program_ns(&self) -> Ns {
+        let pages = u64::from(self.ftl.summary_pages_per_block());
+        pages * (self.timing.t_command_ns + self.channel_ns(512) + self.timing.t_program_ns)
     }
 
     fn place(&mut self, lpn: u64) -> Result<u32> {
         match self.allocation {
             Allocation::Static => Ok(self.ftl.static_plane(lpn)),
+            Allocation::StaticDie => Ok(self.most_free_plane(lpn)),
             Allocation::Dynamic => self.least_busy_plane(),
         }
     }
 
-    /// Dynamic allocation: the die that frees first (lowest index on ties),
-    /// planes round robin inside it, skipping planes too full to collect.
+    /// `static_die`: the die static allocation gives `lpn`, and in it the
+    /// plane with the most free pages; ties go round robin from the plane
+    /// after the last one chosen (DiskSim's `ssd_pick_parunits`).
+    fn most_free_plane(&mut self, lpn: u64) -> u32 {
+        let layout = self.ftl.layout();
+        let ppd = layout.planes_per_die;
+        let die = layout.die_of_plane(self.ftl.static_plane(lpn));
+        let from = self.next_plane_in_die[die as usize];
+        let mut best = (0, die * ppd + from);
+        for i in 0..ppd {
+            let plane = die * ppd + (from + i) % ppd;
+            let free = self.ftl.free_pages(plane);
+            if free > best.0 {
+                best = (free, plane);
+            }
+        }
+        self.next_plane_in_die[die as usize] = (best.1 - die * ppd + 1) % ppd;
+        best.1
+    }
+
+    /// Dynamic allocation: the die whose unit frees first (lowest index on
+    /// ties), planes round robin inside it, skipping planes too full to collect.
     fn least_busy_plane(&mut self) -> Result<u32> {
-        let ppd = self.ftl.layout().planes_per_die;
-        let n = self.die_free_ns.len();
-        let best = (0..n).min_by_key(|&d| (self.die_free_ns[d], d)).unwrap_or(0);
+        let layout = self.ftl.layout();
+        let (ppd, n) = (layout.planes_per_die, layout.dies as usize);
+        let dies_per_chip = layout.dies_per_chip as usize;
+        let unit_of = |d: usize| match self.parallel_unit {
+            ParallelUnit::Die => d,
+            ParallelUnit::Chip => d / dies_per_chip,
+        };
+        let best = (0..n).min_by_key(|&d| (self.units[unit_of(d)].last_end(), d)).unwrap_or(0);
         for die in std::iter::once(best).chain((0..n).filter(|&d| d != best)) {
             for _ in 0..ppd {
                 let slot = self.next_plane_in_die[die];
@@ -206,8 +361,11 @@ impl Ssd {
     }
 
     fn gc_time(&self, gc: GcWork) -> Ns {
-        gc.pages_copied * (2 * self.timing.t_command_ns + self.timing.t_read_ns + self.timing.t_program_ns)
-            + gc.blocks_erased * (self.timing.t_command_ns + self.timing.t_erase_ns)
+        let t = &self.timing;
+        let summary_pages = u64::from(self.ftl.summary_pages_per_block()).max(1);
+        gc.pages_copied * (2 * t.t_command_ns + t.t_read_ns + t.t_program_ns)
+            + gc.summary_pages / summary_pages * self.summary_program_ns()
+            + gc.blocks_erased * (t.t_command_ns + t.t_erase_ns)
     }
 
     fn count_gc(&mut self, gc: GcWork) {
@@ -216,6 +374,7 @@ impl Ssd {
             self.counters.pages_read[Cause::GcRead.index()] += gc.pages_copied;
             self.counters.pages_written[Cause::GcWrite.index()] += gc.pages_copied;
             self.counters.erases += gc.blocks_erased;
+            self.summary_pages_written += gc.summary_pages;
         }
     }
 
@@ -258,6 +417,7 @@ impl Ssd {
         out.push(Stat::new(format!("{prefix}.flash.erases"), self.counters.erases as f64, "blocks", "blocks erased during the run"));
         out.push(Stat::new(format!("{prefix}.ftl.gc.runs"), self.gc_runs as f64, "runs", "writes that triggered garbage collection"));
         out.push(Stat::new(format!("{prefix}.ftl.gc.pages_copied"), self.counters.pages_written[Cause::GcWrite.index()] as f64, "pages", "valid pages moved by garbage collection"));
+        out.push(Stat::new(format!("{prefix}.ftl.summary_pages_written"), self.summary_pages_written as f64, "pages", "block summary pages programmed (not counted as data pages)"));
         out.push(Stat::new(format!("{prefix}.ftl.write_amplification"), self.write_amplification(), "ratio", "flash pages written / pages written by the host"));
     }
 }

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod load_cases;
+
 use raidsim_core::config::{RawConfig, ResolvedConfig};
 use std::path::PathBuf;
 
