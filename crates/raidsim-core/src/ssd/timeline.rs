@@ -36,6 +36,10 @@ impl Timeline {
     /// index where that interval would be inserted.
     #[inline]
     fn find(&self, ready_ns: Ns, duration_ns: Ns) -> (Ns, usize) {
+        // Most often the server is idle from `ready_ns` on: no scan.
+        if self.last_end() <= ready_ns {
+            return (ready_ns, self.busy.len());
+        }
         let mut start = ready_ns;
         for (i, &(s, e)) in self.busy.iter().enumerate() {
             if e <= start {
@@ -57,7 +61,7 @@ impl Timeline {
 
     /// True when `[start_ns, end_ns)` overlaps no booked interval.
     pub fn is_free(&self, start_ns: Ns, end_ns: Ns) -> bool {
-        !self.busy.iter().any(|&(s, e)| s < end_ns && start_ns < e)
+        self.last_end() <= start_ns || !self.busy.iter().any(|&(s, e)| s < end_ns && start_ns < e)
     }
 
     /// Books `duration_ns` at the earliest fitting instant `>= ready_ns`; returns its start.
@@ -74,8 +78,12 @@ impl Timeline {
     pub fn book_at(&mut self, start_ns: Ns, end_ns: Ns) {
         debug_assert!(self.is_free(start_ns, end_ns), "booking over a busy interval");
         if end_ns > start_ns {
-            let at = self.busy.partition_point(|&(s, _)| s < start_ns);
-            self.busy.insert(at, (start_ns, end_ns));
+            if self.last_end() <= start_ns {
+                self.busy.push_back((start_ns, end_ns));
+            } else {
+                let at = self.busy.partition_point(|&(s, _)| s < start_ns);
+                self.busy.insert(at, (start_ns, end_ns));
+            }
         }
     }
 
