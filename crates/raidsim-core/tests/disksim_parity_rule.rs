@@ -101,3 +101,26 @@ fn disksim_rule_is_refused_for_evenodd_codewords() {
     let err = cfg.validate().expect_err("EVENODD has no rows").to_string();
     assert!(err.contains("parity_granularity"), "{err}");
 }
+
+#[test]
+fn disksim_small_write_across_a_unit_boundary_is_two_groups() {
+    // [12, 20) KiB on 16 KiB units: unit 0 bytes [12, 16), unit 1 bytes
+    // [0, 4). The ranges do not overlap (12 > 4), so DiskSim plans each unit
+    // as its own one-unit group: two read-modify-writes, parity rewritten
+    // over [12, 16) and [0, 4) KiB only.
+    let c = count(raid4(16 * KIB, ParityGranularity::Disksim), &[(12 * KIB, 8 * KIB)]);
+    assert_eq!(c.extra_reads, [1, 1, 0, 0, 2]);
+    assert_eq!(c.writes, [1, 1, 0, 0, 2]);
+}
+
+#[test]
+fn disksim_row_with_every_unit_touched_counts_as_full() {
+    // [8, 56) KiB: unit 0 from 8 KiB, units 1-2 whole, unit 3 up to 8 KiB.
+    // Every unit is touched, so DiskSim reads nothing and writes parity
+    // over the whole unit (md's page rule would read the uncovered halves).
+    let c = count(raid4(16 * KIB, ParityGranularity::Disksim), &[(8 * KIB, 48 * KIB)]);
+    assert_eq!(c.extra_reads, [0, 0, 0, 0, 0]);
+    assert_eq!(c.writes, [2, 4, 4, 2, 4]);
+    let md = count(raid4(16 * KIB, ParityGranularity::Page), &[(8 * KIB, 48 * KIB)]);
+    assert_eq!(md.extra_reads.iter().sum::<u64>(), 4);
+}

@@ -480,46 +480,64 @@ impl Planner {
 }
 
 impl Planner {
-    /// DiskSim's parity rule for one healthy stripe row (`disksim_redun.c`):
-    /// the row's extent runs from the lowest to the highest written
-    /// unit-relative byte over its written units. Fewer written units than
-    /// `rmwpoint` is read-modify-write (read the written ranges and the old
-    /// parity over the extent), otherwise reconstruct-write (read, over the
-    /// extent, whatever the write does not cover); parity is written over
-    /// the extent. A forced `write_method` overrides the threshold; a row
-    /// that is written whole reads nothing.
+    /// DiskSim's parity rule for one healthy stripe row
+    /// (`logorg_parity_table` in `disksim_redun.c`). A row whose every data
+    /// unit the write touches counts as full: no pre-read, parity over the
+    /// whole unit — even when a touched unit is only partly written, where
+    /// DiskSim's parity would be wrong on real data; we count what DiskSim
+    /// counts. Otherwise the written units form one group, or two when
+    /// exactly two units are touched and their unit-relative ranges do not
+    /// overlap (a small write across a unit boundary); each group is planned
+    /// on its own by [`Planner::plan_disksim_group`].
     fn plan_disksim_row(&mut self, s: u64, plan: &mut StripePlan) {
-        let base = self.geom.row_offset(s, 0);
-        let written = self.spans.iter().filter(|sp| !sp.is_empty()).count() as u32;
-        let lo = self.spans.iter().filter(|sp| !sp.is_empty()).map(|sp| sp.lo).min().unwrap_or(0);
-        let hi = self.spans.iter().map(|sp| sp.hi).max().unwrap_or(0);
-        if written == 0 {
-            return;
+        let mut touched = self.spans.iter().enumerate().filter(|(_, sp)| !sp.is_empty()).map(|(d, _)| d);
+        let (Some(first), second) = (touched.next(), touched.next()) else { return };
+        let count = 1 + usize::from(second.is_some()) + touched.count();
+        let k = self.spans.len();
+        match second {
+            _ if count == k => self.plan_disksim_group(s, 0, k, false, plan),
+            Some(second) if count == 2 && self.spans[first].lo > self.spans[second].hi => {
+                self.plan_disksim_group(s, first, first + 1, true, plan);
+                self.plan_disksim_group(s, second, second + 1, true, plan);
+            }
+            _ => self.plan_disksim_group(s, first, k, true, plan),
         }
+    }
+
+    /// Plans the written units among data units `from..to` as one group:
+    /// its extent runs from the lowest to the highest written unit-relative
+    /// byte; fewer written units than `rmwpoint` (or `write_method = "rmw"`)
+    /// is read-modify-write — the written ranges and the old parity over
+    /// the extent — else reconstruct-write — over the extent, every byte of
+    /// the row the group does not write; parity is written over the extent.
+    fn plan_disksim_group(&mut self, s: u64, from: usize, to: usize, partial: bool, plan: &mut StripePlan) {
+        let base = self.geom.row_offset(s, 0);
+        let group = &self.spans[from..to];
+        let written = group.iter().filter(|sp| !sp.is_empty()).count() as u32;
+        let lo = group.iter().filter(|sp| !sp.is_empty()).map(|sp| sp.lo).min().unwrap_or(0);
+        let hi = group.iter().map(|sp| sp.hi).max().unwrap_or(0);
         let rmw = match self.method {
             WriteMethod::Rmw => true,
             WriteMethod::Rcw => false,
             WriteMethod::Auto => written < self.rmwpoint,
         };
-        let whole_row = self.spans.iter().all(|sp| sp.lo == 0 && sp.hi == self.geom.unit_bytes);
         for (d, sp) in self.spans.iter().enumerate() {
             let m = self.data_members[d];
-            if !whole_row {
-                if rmw && !sp.is_empty() {
-                    plan.reads.push(op(m, Op::Read, base + sp.lo, sp.hi - sp.lo, Cause::PreReadRmw));
-                } else if !rmw {
-                    let user = if sp.is_empty() { (0, 0) } else { (sp.lo, sp.hi) };
-                    for (a, b) in subtract((lo, hi), user) {
-                        plan.reads.push(op(m, Op::Read, base + a, b - a, Cause::PreReadRcw));
-                    }
+            let mine = (from..to).contains(&d) && !sp.is_empty();
+            if partial && rmw && mine {
+                plan.reads.push(op(m, Op::Read, base + sp.lo, sp.hi - sp.lo, Cause::PreReadRmw));
+            } else if partial && !rmw {
+                let user = if mine { (sp.lo, sp.hi) } else { (0, 0) };
+                for (a, b) in subtract((lo, hi), user) {
+                    plan.reads.push(op(m, Op::Read, base + a, b - a, Cause::PreReadRcw));
                 }
             }
-            if !sp.is_empty() {
+            if mine {
                 plan.writes.push(op(m, Op::Write, base + sp.lo, sp.hi - sp.lo, Cause::User));
             }
         }
         for &m in self.parity_members.iter().flatten() {
-            if rmw && !whole_row {
+            if partial && rmw {
                 plan.reads.push(op(m, Op::Read, base + lo, hi - lo, Cause::PreReadRmw));
             }
             plan.writes.push(op(m, Op::Write, base + lo, hi - lo, Cause::Parity));
