@@ -44,6 +44,11 @@ pub struct ArrayCode {
     equations: Vec<Vec<Cell>>,
 }
 
+/// The largest prime accepted: 256 data columns at most. Decoding solves
+/// 2(p − 1) equations over about p² known cells, so cost grows as p⁴/64;
+/// at p = 257 a decode takes a fraction of a second.
+pub const MAX_PRIME: usize = 257;
+
 /// Whether `n` is prime.
 pub fn is_prime(n: usize) -> bool {
     n >= 2 && (2..).take_while(|d| d * d <= n).all(|d| n % d != 0)
@@ -62,6 +67,9 @@ impl ArrayCode {
     /// The code for `k` data columns and prime `p` (`None`: the smallest that fits).
     pub fn new(kind: ArrayKind, k: usize, p: Option<usize>) -> Result<Self> {
         let p = p.unwrap_or_else(|| default_prime(kind, k));
+        if p > MAX_PRIME {
+            return Err(Error::Shape(format!("p = {p}: at most {MAX_PRIME} (256 data columns) is supported")));
+        }
         if !is_prime(p) || p < 3 {
             return Err(Error::Shape(format!("p = {p} must be a prime >= 3")));
         }
@@ -249,21 +257,22 @@ impl ArrayCode {
         let ncols_known = self.q_col() + 1;
         let known_bit = |&(c, r): &Cell| c * rows + r;
         let words = (ncols_known * rows).div_ceil(64);
-        // Each equation: bitmask over unknown cells, bitset over known cells.
-        let mut system: Vec<(u64, Vec<u64>)> = self
+        // Each equation: a bitset over the unknown cells (2(p − 1) of them,
+        // more than one machine word once p > 33) and one over known cells.
+        let unknown_words = cells.len().div_ceil(64);
+        let has = |set: &[u64], bit: usize| set[bit / 64] >> (bit % 64) & 1 == 1;
+        let mut system: Vec<(Vec<u64>, Vec<u64>)> = self
             .equations
             .iter()
             .map(|eq| {
-                let mut u = 0u64;
+                let mut u = vec![0u64; unknown_words];
                 let mut k = vec![0u64; words];
                 for cell in eq {
-                    match index(cell) {
-                        Some(i) => u ^= 1 << i,
-                        None => {
-                            let b = known_bit(cell);
-                            k[b / 64] ^= 1 << (b % 64);
-                        }
-                    }
+                    let (set, b) = match index(cell) {
+                        Some(i) => (&mut u, i),
+                        None => (&mut k, known_bit(cell)),
+                    };
+                    set[b / 64] ^= 1 << (b % 64);
                 }
                 (u, k)
             })
@@ -271,24 +280,23 @@ impl ArrayCode {
         // Gauss-Jordan elimination over GF(2).
         let mut pivot_row = 0;
         for bit in 0..cells.len() {
-            let Some(found) = (pivot_row..system.len()).find(|&i| system[i].0 >> bit & 1 == 1) else {
+            let Some(found) = (pivot_row..system.len()).find(|&i| has(&system[i].0, bit)) else {
                 return Err(Error::Shape(format!("the erased columns are not recoverable (cell {:?})", cells[bit])));
             };
             system.swap(pivot_row, found);
             let (pu, pk) = system[pivot_row].clone();
             for (i, eq) in system.iter_mut().enumerate() {
-                if i != pivot_row && eq.0 >> bit & 1 == 1 {
-                    eq.0 ^= pu;
-                    for (a, b) in eq.1.iter_mut().zip(&pk) {
-                        *a ^= b;
-                    }
+                if i != pivot_row && has(&eq.0, bit) {
+                    eq.0.iter_mut().zip(&pu).for_each(|(a, b)| *a ^= b);
+                    eq.1.iter_mut().zip(&pk).for_each(|(a, b)| *a ^= b);
                 }
             }
             pivot_row += 1;
         }
         let mut out = Vec::with_capacity(cells.len());
         for (bit, cell) in cells.iter().enumerate() {
-            let eq = system.iter().find(|e| e.0 == 1 << bit).ok_or_else(|| Error::Shape("singular system".into()))?;
+            let only_bit = |u: &[u64]| u.iter().enumerate().all(|(w, &x)| x == if w == bit / 64 { 1 << (bit % 64) } else { 0 });
+            let eq = system.iter().find(|e| only_bit(&e.0)).ok_or_else(|| Error::Shape("singular system".into()))?;
             let terms = (0..ncols_known * rows)
                 .filter(|b| eq.1[b / 64] >> (b % 64) & 1 == 1)
                 .map(|b| (b / rows, b % rows))
@@ -299,15 +307,59 @@ impl ArrayCode {
     }
 
     /// For every parity cell (external column, row), the data cells
-    /// (external column, row) whose XOR it is.
+    /// (external column, row) whose XOR it is, in (column, row) order:
+    /// written out from the codes' definitions, in O(p²).
     pub fn parity_cover(&self) -> Vec<((usize, usize), Vec<(usize, usize)>)> {
-        let solution = self.solve(&[self.p_col(), self.q_col()]).unwrap_or_default();
+        let (p, k, rows) = (self.p, self.k, self.p - 1);
+        let row = |r: usize| -> Vec<(usize, usize)> { (0..k).map(|c| (c, r)).collect() };
+        // Data cells on diagonal d (imaginary columns hold zeros).
+        let diagonal = |d: usize| -> Vec<(usize, usize)> { (0..rows).map(|r| ((d + p - r) % p, r)).filter(|&(c, _)| c < k).collect() };
+        let mut cover: Vec<((usize, usize), Vec<(usize, usize)>)> = (0..rows).map(|r| ((k, r), row(r))).collect();
+        for d in 0..rows {
+            let mut cells = diagonal(d);
+            match self.kind {
+                // Q[d] = S ⊕ diagonal d, S = diagonal p − 1.
+                ArrayKind::Evenodd => cells.extend(diagonal(p - 1)),
+                // The row parity's cell on diagonal d is (p − 1, r) with
+                // r = d + 1 (mod p); it stands for the data of row r.
+                ArrayKind::Rdp => {
+                    if d + 1 < rows {
+                        cells.extend(row(d + 1));
+                    }
+                }
+            }
+            cover.push(((k + 1, d), xor_sets(cells)));
+        }
+        cover
+    }
+
+    /// The same covers, derived by solving the parity equations with both
+    /// parity columns erased: an independent derivation for tests.
+    pub fn parity_cover_by_elimination(&self) -> Result<Vec<((usize, usize), Vec<(usize, usize)>)>> {
+        let solution = self.solve(&[self.p_col(), self.q_col()])?;
+        let to_external = |c: usize| self.external(c).ok_or_else(|| Error::Shape(format!("internal column {c} is imaginary")));
         solution
             .into_iter()
             .map(|((c, r), terms)| {
-                let data = terms.into_iter().filter_map(|(tc, tr)| self.external(tc).map(|e| (e, tr))).collect();
-                ((self.external(c).unwrap_or(0), r), data)
+                let mut data: Vec<(usize, usize)> = terms.into_iter().filter_map(|(tc, tr)| self.external(tc).map(|e| (e, tr))).collect();
+                data.sort_unstable();
+                Ok(((to_external(c)?, r), data))
             })
             .collect()
     }
+}
+
+/// The cells appearing an odd number of times (GF(2) sum), sorted.
+fn xor_sets(mut cells: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
+    cells.sort_unstable();
+    let mut out = Vec::with_capacity(cells.len());
+    let mut i = 0;
+    while i < cells.len() {
+        let run = cells[i..].iter().take_while(|&&c| c == cells[i]).count();
+        if run % 2 == 1 {
+            out.push(cells[i]);
+        }
+        i += run;
+    }
+    out
 }

@@ -114,3 +114,58 @@ fn bad_shapes_are_errors() {
     let mut cols = vec![None, None, None, Some(vec![0u8; 4])];
     assert!(decode(Code::Rs, &mut cols, None).is_err(), "three erasures");
 }
+
+/// Primes past one 64-bit word of unknown cells (2(p − 1) > 64 from p = 37).
+const LARGE: [(usize, usize); 4] = [(37, 36), (41, 33), (67, 66), (257, 256)];
+
+#[test]
+fn evenodd_and_rdp_with_p_at_least_37_write_the_right_parity() {
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
+    for (p, k) in LARGE {
+        for code in [Code::Evenodd, Code::Rdp] {
+            let k = if code == Code::Rdp { k.min(p - 1) } else { k };
+            let len = p - 1;
+            let mut data = random_columns(&mut rng, k, len);
+            let refs: Vec<&[u8]> = data.iter().map(Vec::as_slice).collect();
+            let [mut a, mut b] = encode(code, &refs, Some(p)).expect("encode");
+            assert!(b.iter().any(|&x| x != 0), "{code:?} p={p}: diagonal parity all zero");
+            // A small write updated from the structure equals a re-encode.
+            let new: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
+            update(code, k, Some(p), &mut a, &mut b, 3, &data[3], &new).expect("update");
+            data[3] = new;
+            let refs: Vec<&[u8]> = data.iter().map(Vec::as_slice).collect();
+            assert_eq!([a.clone(), b.clone()], encode(code, &refs, Some(p)).expect("encode"), "{code:?} p={p} update");
+            // Two data erasures recover.
+            let full: Vec<Vec<u8>> = data.iter().cloned().chain([a, b]).collect();
+            let mut cols: Vec<Option<Vec<u8>>> = full.iter().cloned().map(Some).collect();
+            cols[0] = None;
+            cols[k - 1] = None;
+            decode(code, &mut cols, Some(p)).unwrap_or_else(|e| panic!("{code:?} p={p}: {e}"));
+            assert_eq!(cols.into_iter().map(|c| c.expect("filled")).collect::<Vec<_>>(), full, "{code:?} p={p} decode");
+        }
+    }
+}
+
+#[test]
+fn written_out_covers_equal_the_solved_equations() {
+    use raidsim_codes::array_code::{ArrayCode, ArrayKind};
+    for p in [3, 5, 7, 11, 13, 37, 41] {
+        for kind in [ArrayKind::Evenodd, ArrayKind::Rdp] {
+            let max_k = if kind == ArrayKind::Evenodd { p } else { p - 1 };
+            for k in 1..=max_k {
+                let c = ArrayCode::new(kind, k, Some(p)).expect("code");
+                let mut direct = c.parity_cover();
+                direct.iter_mut().for_each(|(_, cells)| cells.sort_unstable());
+                assert_eq!(direct, c.parity_cover_by_elimination().expect("solves"), "{kind:?} p={p} k={k}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_prime_beyond_257_is_refused_before_building_the_code() {
+    for p in [263, 1031, 65537] {
+        let err = structure(Code::Evenodd, 4, Some(p)).expect_err("too large").to_string();
+        assert!(err.contains("at most 257"), "{err}");
+    }
+}

@@ -39,6 +39,10 @@ pub enum Error {
     /// The device cannot serve the request (no free block left for garbage collection).
     #[error("device error: {0}")]
     Device(String),
+    /// An invariant of raidsim itself broke: a bug, never the user's input.
+    /// Says where and with what state, so it can be reported.
+    #[error("internal error (a raidsim bug; please report it with your config): {0}")]
+    Internal(String),
     /// An I/O error reading a file.
     #[error("{}: {source}", path.display())]
     Io {

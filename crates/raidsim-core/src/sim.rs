@@ -22,7 +22,7 @@ use crate::array::{ArrayGeometry, ArrayState, Planner, StripePlan};
 use crate::config::{RaidLevel, ResolvedConfig, StripeOrder, WorkloadConfig};
 use crate::device::{Cause, DeviceRequest, Dispatch, MemberDevice};
 use crate::engine::{EventQueue, Ns};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::metrics::HostMetrics;
 use crate::report::Report;
 use crate::ssd::Ssd;
@@ -31,6 +31,11 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
+
+/// An array event reached a simulation without an array controller.
+fn no_controller() -> Error {
+    Error::Internal("an array-controller event in a single-drive simulation".into())
+}
 
 /// Stream id of preconditioning's random numbers (see `workload::synthetic`).
 const PRECONDITION_STREAM: u64 = 0x5052_4543_4f4e_4400;
@@ -165,10 +170,10 @@ impl Simulation {
             ssd.precondition(cfg.precondition.fill_fraction, cfg.precondition.random_overwrite_factor, &mut rng)?;
             members.push(ssd);
         }
-        let controller = (cfg.array.level != RaidLevel::Single).then(|| {
+        let controller = (cfg.array.level != RaidLevel::Single).then(|| -> Result<Controller> {
             let geom = ArrayGeometry::new(&cfg.array, resolved.member_capacity_bytes());
-            Controller {
-                planner: Planner::new(&cfg.array, geom, resolved.member_page_bytes()),
+            Ok(Controller {
+                planner: Planner::new(&cfg.array, geom, resolved.member_page_bytes())?,
                 state: ArrayState::new(cfg.array.members),
                 order: cfg.array.stripe_order,
                 overhead_ns: cfg.array.controller_overhead_ns,
@@ -178,8 +183,9 @@ impl Simulation {
                 waiting: FxHashMap::default(),
                 plans: Vec::new(),
                 pool: Vec::new(),
-            }
+            })
         });
+        let controller = controller.transpose()?;
         let source = build_source(&cfg.workload, resolved.capacity_bytes, cfg.sim.seed)?;
         let closed_loop = match &cfg.workload {
             WorkloadConfig::Synthetic(s) if s.processes > 0 => Some((s.processes, s.think_time_ns)),
@@ -274,8 +280,8 @@ impl Simulation {
 
     /// Plans host job `job` and starts its stripes.
     fn start_job(&mut self, now: Ns, job: u32) -> Result<()> {
-        let Some(c) = self.controller.as_mut() else { return Ok(()) };
-        let Some(j) = self.jobs.get_mut(job) else { return Ok(()) };
+        let Some(c) = self.controller.as_mut() else { return Err(no_controller()) };
+        let Some(j) = self.jobs.get_mut(job) else { return Err(Error::Internal(format!("host job {job} is not in flight"))) };
         c.plans.clear();
         c.planner.plan_reusing(j.op, j.offset_bytes, j.len_bytes, &mut c.state, &mut c.plans, &mut c.pool)?;
         j.stripes_left = c.plans.len() as u32;
@@ -305,7 +311,7 @@ impl Simulation {
 
     /// Starts a stripe job, or queues it behind the stripe's lock.
     fn start_stripe(&mut self, now: Ns, host: u32, plan: StripePlan) -> Result<()> {
-        let Some(c) = self.controller.as_mut() else { return Ok(()) };
+        let Some(c) = self.controller.as_mut() else { return Err(no_controller()) };
         let (stripe, locks) = (plan.stripe, plan.updates_parity);
         let id = c.stripe_jobs.insert(StripeJob { host, plan, in_writes: false, outstanding: 0 });
         if locks {
@@ -320,8 +326,8 @@ impl Simulation {
 
     /// Issues the reads (`writes = false`) or writes of a stripe job; moves on when a phase is empty.
     fn run_phase(&mut self, now: Ns, id: u32, writes: bool) -> Result<()> {
-        let Some(c) = self.controller.as_mut() else { return Ok(()) };
-        let Some(sj) = c.stripe_jobs.get_mut(id) else { return Ok(()) };
+        let Some(c) = self.controller.as_mut() else { return Err(no_controller()) };
+        let Some(sj) = c.stripe_jobs.get_mut(id) else { return Err(Error::Internal(format!("stripe job {id} is not in flight"))) };
         sj.in_writes = writes;
         let n = if writes { sj.plan.writes.len() } else { sj.plan.reads.len() };
         sj.outstanding = n as u32;
@@ -329,8 +335,8 @@ impl Simulation {
             return self.phase_done(now, id);
         }
         for i in 0..n {
-            let Some(c) = self.controller.as_mut() else { return Ok(()) };
-            let Some(sj) = c.stripe_jobs.get_mut(id) else { return Ok(()) };
+            let Some(c) = self.controller.as_mut() else { return Err(no_controller()) };
+            let Some(sj) = c.stripe_jobs.get_mut(id) else { return Err(Error::Internal(format!("stripe job {id} is not in flight"))) };
             let op = if writes { sj.plan.writes[i] } else { sj.plan.reads[i] };
             c.state.outstanding[op.member as usize] += 1;
             let req = DeviceRequest { token: u64::from(id), op: op.op, offset_bytes: op.offset_bytes, len_bytes: op.len_bytes, cause: op.cause };
@@ -342,8 +348,8 @@ impl Simulation {
 
     /// A phase of stripe job `id` has finished.
     fn phase_done(&mut self, now: Ns, id: u32) -> Result<()> {
-        let Some(c) = self.controller.as_mut() else { return Ok(()) };
-        let Some(sj) = c.stripe_jobs.get_mut(id) else { return Ok(()) };
+        let Some(c) = self.controller.as_mut() else { return Err(no_controller()) };
+        let Some(sj) = c.stripe_jobs.get_mut(id) else { return Err(Error::Internal(format!("stripe job {id} is not in flight"))) };
         if !sj.in_writes {
             let parity = sj.plan.parity_bytes;
             if parity > 0 && c.xor_bytes_per_s > 0 {
@@ -353,7 +359,7 @@ impl Simulation {
             }
             return self.run_phase(now, id, true);
         }
-        let Some(sj) = c.stripe_jobs.remove(id) else { return Ok(()) };
+        let Some(sj) = c.stripe_jobs.remove(id) else { return Err(Error::Internal(format!("stripe job {id} finished twice"))) };
         let (host, stripe, locked) = (sj.host, sj.plan.stripe, sj.plan.updates_parity);
         c.pool.push(sj.plan);
         if locked {
@@ -367,7 +373,7 @@ impl Simulation {
                 }
             }
         }
-        let Some(j) = self.jobs.get_mut(host) else { return Ok(()) };
+        let Some(j) = self.jobs.get_mut(host) else { return Err(Error::Internal(format!("host job {host} of a finished stripe is not in flight"))) };
         j.stripes_left -= 1;
         if j.stripes_left == 0 {
             if let Some(c) = self.controller.as_mut() {
@@ -392,7 +398,7 @@ impl Simulation {
         };
         c.state.outstanding[member as usize] -= 1;
         let id = token as u32;
-        let Some(sj) = c.stripe_jobs.get_mut(id) else { return Ok(()) };
+        let Some(sj) = c.stripe_jobs.get_mut(id) else { return Err(Error::Internal(format!("stripe job {id} is not in flight"))) };
         sj.outstanding -= 1;
         if sj.outstanding == 0 {
             self.phase_done(now, id)?;
@@ -470,7 +476,7 @@ pub fn count(resolved: &ResolvedConfig) -> Result<crate::report::CountReport> {
         array.level = RaidLevel::Raid0;
     }
     let geom = ArrayGeometry::new(&array, resolved.member_capacity_bytes());
-    let mut planner = Planner::new(&array, geom, page);
+    let mut planner = Planner::new(&array, geom, page)?;
     let mut state = ArrayState::new(array.members);
     for f in &array.failures {
         state.failed[f.member as usize] = true;

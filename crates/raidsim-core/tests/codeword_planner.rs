@@ -25,7 +25,7 @@ proptest! {
         };
         let st = structure(code, k, None).expect("structure");
         let geom = ArrayGeometry::new(&cfg, 1 << 26);
-        let mut planner = Planner::new(&cfg, geom.clone(), PAGE);
+        let mut planner = Planner::new(&cfg, geom.clone(), PAGE).expect("planner");
         let mut plans = Vec::new();
         let (off, len) = (off_pages * PAGE, len_pages * PAGE);
         planner.plan(Op::Write, off, len, &mut ArrayState::new(cfg.members), &mut plans).expect("plans");

@@ -17,7 +17,7 @@ struct Counts {
 
 fn count(cfg: ArrayConfig, requests: &[(u64, u64)]) -> Counts {
     let geom = ArrayGeometry::new(&cfg, 1 << 30);
-    let mut planner = Planner::new(&cfg, geom, 4096);
+    let mut planner = Planner::new(&cfg, geom, 4096).expect("planner");
     let mut state = ArrayState::new(cfg.members);
     let reqs = requests.iter().map(|&(o, l)| Ok((Op::Write, o, l)));
     let m = count_pages(&mut planner, &mut state, 4096, reqs).expect("plans");

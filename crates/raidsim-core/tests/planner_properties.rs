@@ -41,7 +41,7 @@ fn setup(level: RaidLevel, layout: ParityLayout, members: u32, unit_pages: u64, 
         ..Default::default()
     };
     let geom = ArrayGeometry::new(&cfg, 1 << 24);
-    (cfg.clone(), Planner::new(&cfg, geom, PAGE))
+    (cfg.clone(), Planner::new(&cfg, geom, PAGE).expect("planner"))
 }
 
 fn plan(p: &mut Planner, op: Op, off: u64, len: u64, state: &mut ArrayState) -> Vec<StripePlan> {

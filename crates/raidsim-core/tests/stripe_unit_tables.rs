@@ -16,7 +16,7 @@ fn counts(unit: u64, start_disk: u64, granularity: ParityGranularity) -> (Vec<u6
         ..Default::default()
     };
     let geom = ArrayGeometry::new(&cfg, 1 << 30);
-    let mut planner = Planner::new(&cfg, geom, 4096);
+    let mut planner = Planner::new(&cfg, geom, 4096).expect("planner");
     let mut state = ArrayState::new(5);
     let req = Ok((Op::Write, start_disk * unit, 512 * 1024));
     let m = count_pages(&mut planner, &mut state, 4096, [req]).expect("plans");

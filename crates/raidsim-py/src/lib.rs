@@ -20,6 +20,7 @@ create_exception!(raidsim._native, TraceError, RaidsimError, "A trace line could
 create_exception!(raidsim._native, WorkloadError, RaidsimError, "Invalid workload: request beyond capacity, impossible generator parameters.");
 create_exception!(raidsim._native, DeviceError, RaidsimError, "The simulated device could not serve a request.");
 create_exception!(raidsim._native, InputError, RaidsimError, "A file could not be read.");
+create_exception!(raidsim._native, InternalError, RaidsimError, "An invariant of raidsim broke: a bug, to be reported with the config.");
 
 /// The one mapping from core errors to Python exceptions.
 fn to_py_err(e: Error) -> PyErr {
@@ -30,6 +31,7 @@ fn to_py_err(e: Error) -> PyErr {
         Error::Workload(_) => WorkloadError::new_err(msg),
         Error::Device(_) => DeviceError::new_err(msg),
         Error::Io { .. } => InputError::new_err(msg),
+        Error::Internal(_) => InternalError::new_err(msg),
     }
 }
 
@@ -63,7 +65,7 @@ fn raw_from_layers(layers: &[(String, String)]) -> Result<RawConfig, Error> {
 #[pyfunction]
 fn resolve_config(layers: Vec<(String, String)>) -> PyResult<String> {
     let resolved = raw_from_layers(&layers).and_then(|r| r.resolve()).map_err(to_py_err)?;
-    Ok(resolved.to_toml())
+    resolved.to_toml().map_err(to_py_err)
 }
 
 /// `(name, TOML text)` of every packaged preset.
@@ -105,8 +107,8 @@ impl Simulation {
     }
 
     /// The resolved configuration, as sorted TOML.
-    fn config_toml(&self) -> String {
-        self.inner.config().to_toml()
+    fn config_toml(&self) -> PyResult<String> {
+        self.inner.config().to_toml().map_err(to_py_err)
     }
 }
 
@@ -231,6 +233,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("WorkloadError", py.get_type::<WorkloadError>())?;
     m.add("DeviceError", py.get_type::<DeviceError>())?;
     m.add("InputError", py.get_type::<InputError>())?;
+    m.add("InternalError", py.get_type::<InternalError>())?;
     m.add_function(wrap_pyfunction!(resolve_config, m)?)?;
     m.add_function(wrap_pyfunction!(presets, m)?)?;
     m.add_function(wrap_pyfunction!(trace_stats, m)?)?;

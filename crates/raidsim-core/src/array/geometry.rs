@@ -72,7 +72,8 @@ impl ArrayGeometry {
             _ => (n - parity_units, 1),
         };
         let codeword_rows = match cfg.xor_code() {
-            Some((code, p)) => raidsim_codes::structure(code, data_units as usize, p).map_or(1, |s| s.rows as u64),
+            // p − 1 rows of units per codeword; validation has checked p.
+            Some((code, p)) => p.or_else(|| raidsim_codes::default_prime(code, data_units as usize)).map_or(1, |p| p as u64 - 1),
             None => 1,
         };
         let rows = member_capacity_bytes / cfg.stripe_unit_bytes / codeword_rows * codeword_rows;

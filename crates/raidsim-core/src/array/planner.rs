@@ -151,25 +151,24 @@ pub fn pages_touched_sum(ops: &[MemberOp], page_bytes: u64) -> u64 {
 
 impl Planner {
     /// A planner for `cfg` over `geom`, counting in pages of `page_bytes`.
-    pub fn new(cfg: &ArrayConfig, geom: ArrayGeometry, page_bytes: u64) -> Self {
+    pub fn new(cfg: &ArrayConfig, geom: ArrayGeometry, page_bytes: u64) -> Result<Self> {
         let k = geom.data_units as usize;
         let cells = k * geom.codeword_rows as usize;
         // Every parity level is described the same way: RAID-4/5's parity and
         // RS's P and Q each cover the whole row; EVENODD/RDP come from raidsim-codes.
         let cover = match (cfg.level, cfg.xor_code()) {
-            (_, Some((code, p))) => raidsim_codes::structure(code, k, p).ok().map(|st| {
-                st.cover
-                    .into_iter()
-                    .map(|((col, row), data)| (col - k, row as u64, data.into_iter().map(|(c, r)| r * k + c).collect()))
-                    .collect()
-            }),
+            (_, Some((code, p))) => {
+                let st = raidsim_codes::structure(code, k, p).map_err(|e| Error::config("array.prime", e.to_string()))?;
+                let cells = st.cover.into_iter();
+                Some(cells.map(|((col, row), data)| (col - k, row as u64, data.into_iter().map(|(c, r)| r * k + c).collect())).collect())
+            }
             (level, None) => {
                 let row: Vec<usize> = (0..k).collect();
                 let parities = level.parity_units() as usize;
                 (parities > 0).then(|| (0..parities).map(|kind| (kind, 0, row.clone())).collect())
             }
         };
-        Self {
+        Ok(Self {
             cover,
             need_data: vec![false; cells],
             need_parity: vec![false; 2 * geom.codeword_rows as usize],
@@ -184,7 +183,7 @@ impl Planner {
             copies: Vec::with_capacity(geom.copies as usize),
             breaks: Vec::with_capacity(4 * geom.data_units as usize + 2),
             geom,
-        }
+        })
     }
 
     /// The geometry.
@@ -224,7 +223,7 @@ impl Planner {
                 self.parity_members = self.geom.parity_members(s);
             }
             match (op, self.cover.is_some()) {
-                (Op::Read, false) => self.plan_mirrored_read(s, state, &mut plan),
+                (Op::Read, false) => self.plan_mirrored_read(s, state, &mut plan)?,
                 (Op::Write, false) => self.plan_mirrored_write(s, state, &mut plan),
                 (Op::Read, true) => self.plan_parity_read(s, state, &mut plan)?,
                 (Op::Write, true) => self.plan_parity_write(s, state, &mut plan),
@@ -251,16 +250,19 @@ impl Planner {
     }
 
     /// RAID-0/1/10 reads: each unit from one surviving copy.
-    fn plan_mirrored_read(&mut self, s: u64, state: &mut ArrayState, plan: &mut StripePlan) {
+    fn plan_mirrored_read(&mut self, s: u64, state: &mut ArrayState, plan: &mut StripePlan) -> Result<()> {
         for d in 0..self.geom.data_units {
             let span = self.spans[d as usize];
             if span.is_empty() {
                 continue;
             }
             self.geom.unit_copies(s, d, &mut self.copies);
-            let copy = pick_copy(&self.copies, self.read_policy, state);
+            let Some(copy) = pick_copy(&self.copies, self.read_policy, state) else {
+                return Err(Error::Device(format!("stripe {s}, unit {d}: every copy is on a failed member")));
+            };
             plan.reads.push(op(copy.member, Op::Read, copy.member_offset + span.lo, span.hi - span.lo, Cause::User));
         }
+        Ok(())
     }
 
     /// RAID-0/1/10 writes: every surviving copy; the first is the user's, the rest mirrors.
@@ -558,7 +560,8 @@ fn op(member: u32, op: Op, offset_bytes: u64, len_bytes: u64, cause: Cause) -> M
     MemberOp { member, op, offset_bytes, len_bytes, cause }
 }
 
-fn pick_copy(copies: &[UnitCopy], policy: ReadPolicy, state: &mut ArrayState) -> UnitCopy {
+/// The copy a read goes to; `None` when every copy is lost.
+fn pick_copy(copies: &[UnitCopy], policy: ReadPolicy, state: &mut ArrayState) -> Option<UnitCopy> {
     let alive = || copies.iter().filter(|c| state.alive(c.member));
     let n = alive().count().max(1);
     let chosen = match policy {
@@ -572,7 +575,7 @@ fn pick_copy(copies: &[UnitCopy], policy: ReadPolicy, state: &mut ArrayState) ->
     if policy == ReadPolicy::RoundRobin {
         state.round_robin += 1;
     }
-    chosen.copied().unwrap_or(copies[0])
+    chosen.copied()
 }
 
 /// Merges adjacent operations on one member with the same direction and cause.

@@ -287,6 +287,13 @@ impl ResolvedConfig {
         config.array.validate()?;
         validate_precondition(&config.precondition)?;
         let members = resolve_members(&config)?;
+        let page = members.iter().map(|m| u64::from(m.ssd.geometry.page_size_bytes)).max().unwrap_or(4096);
+        if config.array.level != RaidLevel::Single && config.array.stripe_unit_bytes % page != 0 {
+            return Err(Error::config(
+                "array.stripe_unit_bytes",
+                format!("{} bytes is not a whole number of {page}-byte flash pages: a page would hold parts of two stripe units", config.array.stripe_unit_bytes),
+            ));
+        }
         let capacity_bytes = if config.array.level == RaidLevel::Single {
             geometry.capacity_bytes
         } else {
@@ -311,13 +318,14 @@ impl ResolvedConfig {
 
     /// The resolved configuration as sorted TOML, with a `[derived]` table,
     /// for writing beside results.
-    pub fn to_toml(&self) -> String {
-        let mut table = toml::Table::try_from(&self.config).unwrap_or_default();
-        if let Ok(mut derived) = toml::Table::try_from(&self.geometry) {
-            derived.insert("host_capacity_bytes".into(), toml::Value::Integer(self.capacity_bytes as i64));
-            table.insert("derived".into(), toml::Value::Table(derived));
-        }
-        toml::to_string(&table).unwrap_or_default()
+    pub fn to_toml(&self) -> Result<String> {
+        let broken = |what: &str, e: &dyn std::fmt::Display| Error::Internal(format!("the resolved config does not serialise ({what}): {e}"));
+        let mut table = toml::Table::try_from(&self.config).map_err(|e| broken("config", &e))?;
+        let mut derived = toml::Table::try_from(&self.geometry).map_err(|e| broken("derived geometry", &e))?;
+        let capacity = i64::try_from(self.capacity_bytes).map_err(|e| broken("host capacity", &e))?;
+        derived.insert("host_capacity_bytes".into(), toml::Value::Integer(capacity));
+        table.insert("derived".into(), toml::Value::Table(derived));
+        toml::to_string(&table).map_err(|e| broken("TOML", &e))
     }
 }
 

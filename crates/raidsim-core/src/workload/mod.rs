@@ -168,7 +168,11 @@ impl ListSource {
     pub fn new(tuples: &[crate::config::RequestTuple], capacity_bytes: u64) -> Result<Self> {
         let mut requests = Vec::with_capacity(tuples.len());
         for (i, (t, op, offset, len)) in tuples.iter().enumerate() {
-            let op = if op == "R" { Op::Read } else { Op::Write };
+            let op = match op.as_str() {
+                "R" => Op::Read,
+                "W" => Op::Write,
+                other => return Err(Error::Workload(format!("workload.requests[{i}]: op `{other}` is neither \"R\" nor \"W\""))),
+            };
             fit(*offset, *len, capacity_bytes, OutOfRange::Error)
                 .map_err(|m| Error::Workload(format!("workload.requests[{i}]: {m}")))?;
             requests.push(HostRequest { id: 0, arrival_ns: *t, op, offset_bytes: *offset, len_bytes: *len });
