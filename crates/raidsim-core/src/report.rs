@@ -11,6 +11,50 @@ use crate::workload::WorkloadReport;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
+/// A drain after the last arrival longer than this fraction of the arrival
+/// span means requests came faster than they were served.
+const SATURATION_DRAIN_FRACTION: f64 = 0.1;
+/// One gap between requests longer than this fraction of the run, and than
+/// a minute, is taken for a corrupt timestamp.
+const ABSURD_GAP_FRACTION: f64 = 0.5;
+const ABSURD_GAP_MIN_NS: u64 = 60 * crate::engine::NS_PER_S;
+
+fn warnings(host: &HostReport, (first, last_arrival, last_done): (u64, u64, u64), w: &WorkloadReport) -> Vec<String> {
+    let mut out = Vec::new();
+    let s = |ns: u64| ns as f64 / 1e9;
+    let span = last_arrival.saturating_sub(first);
+    let drain = last_done.saturating_sub(last_arrival);
+    if span > 0 && host.requests > 1 && drain as f64 > SATURATION_DRAIN_FRACTION * span as f64 {
+        let offered = (host.requests - 1) as f64 / s(span);
+        let served = host.requests as f64 / s(last_done.saturating_sub(first)).max(1e-9);
+        out.push(format!(
+            "saturated: requests arrived at {offered:.0} IOPS but were served at {served:.0} IOPS; the last one finished \
+             {:.3} s after the last arrival (arrivals spanned {:.3} s), so response times (mean {:.3} ms) measure a \
+             growing queue, not the device; lower the load or add drives",
+            s(drain),
+            s(span),
+            host.response.mean_ns / 1e6
+        ));
+    }
+    if w.largest_gap_ns > ABSURD_GAP_MIN_NS && w.largest_gap_ns as f64 > ABSURD_GAP_FRACTION * host.duration_ns as f64 {
+        out.push(format!(
+            "one gap of {:.0} s before request {} holds most of the run's {:.0} s: a corrupt timestamp? IOPS and MB/s \
+             over the duration are diluted by it (`raidsim trace-stats` shows the gap)",
+            s(w.largest_gap_ns),
+            w.largest_gap_request,
+            s(host.duration_ns)
+        ));
+    }
+    if w.out_of_order > 0 {
+        out.push(format!(
+            "{} requests had a timestamp earlier than the previous one; replayed keeping the trace's spacing \
+             (workload.out_of_order = \"error\" refuses them)",
+            w.out_of_order
+        ));
+    }
+    out
+}
+
 /// Counters of one device.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct DeviceReport {
@@ -47,6 +91,9 @@ pub struct Report {
     pub stats: Stats,
     /// Array totals (absent for a single drive).
     pub array: Option<ArraySummary>,
+    /// What a reader of these figures must know: saturation, a corrupt
+    /// timestamp, requests out of order (printed by the CLI, in `summary()`).
+    pub warnings: Vec<String>,
 }
 
 /// Array-level figures the papers report, from the member counters.
@@ -114,7 +161,8 @@ impl Report {
             let counters: Vec<_> = members.iter().map(|m| m.counters().clone()).collect();
             ArraySummary::new(resolved, &counters.iter().map(|c| (c.pages_read, c.pages_written, c.erases)).collect::<Vec<_>>())
         });
-        Self { host, devices, workload, time_series: host_metrics.time_series(), stats, array }
+        let warnings = warnings(&host, host_metrics.span_ns(), &workload);
+        Self { host, devices, workload, time_series: host_metrics.time_series(), stats, array, warnings }
     }
 
     /// JSON text.

@@ -22,7 +22,7 @@ pub use array::{
 pub use presets::{preset, preset_names, PRESETS};
 pub use ssd::{bus_bytes, transfer_ns, Allocation, FtlConfig, GcVictim, GeometryConfig, ParallelUnit, SsdConfig, TimingConfig, WriteAck};
 pub use workload::{
-    AddressPattern, ArrivalProcess, OutOfRange, RequestTuple, SizeDistribution, SizeKind,
+    AddressPattern, ArrivalProcess, OutOfOrder, OutOfRange, RequestTuple, SizeDistribution, SizeKind,
     SyntheticConfig, TraceConfig, TraceFormat, WorkloadConfig,
 };
 

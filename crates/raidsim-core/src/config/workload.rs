@@ -250,6 +250,19 @@ pub struct TraceConfig {
     /// Skip malformed lines (counted, first one named in the report) instead
     /// of stopping with an error naming the line.
     pub skip_malformed: bool,
+    /// A timestamp earlier than the previous one (counted either way).
+    pub out_of_order: OutOfOrder,
+}
+
+/// What a trace replay does with a timestamp earlier than the previous one.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum OutOfOrder {
+    /// Keep the trace's spacing: each request arrives |t_i − t_{i−1}| after
+    /// the previous one (a reversed trace replays at its own pace).
+    KeepSpacing,
+    /// Stop with an error naming the line.
+    Error,
 }
 
 impl Default for TraceConfig {
@@ -263,6 +276,7 @@ impl Default for TraceConfig {
             out_of_range: OutOfRange::Wrap,
             blkparse_action: "D".into(),
             skip_malformed: false,
+            out_of_order: OutOfOrder::KeepSpacing,
         }
     }
 }

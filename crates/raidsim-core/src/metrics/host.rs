@@ -106,6 +106,7 @@ pub struct HostMetrics {
     busy_since_ns: Ns,
     busy_ns: Ns,
     first_arrival_ns: Option<Ns>,
+    last_arrival_ns: Ns,
     last_completion_ns: Ns,
     fixed_interval: bool,
     interval_ns: u64,
@@ -125,6 +126,7 @@ impl HostMetrics {
             busy_since_ns: 0,
             busy_ns: 0,
             first_arrival_ns: None,
+            last_arrival_ns: 0,
             last_completion_ns: 0,
             fixed_interval: interval_ns > 0,
             interval_ns: if interval_ns > 0 { interval_ns } else { 1_000_000 },
@@ -135,6 +137,7 @@ impl HostMetrics {
     /// A request reached the host's queue.
     pub fn arrived(&mut self, now_ns: Ns) {
         self.first_arrival_ns.get_or_insert(now_ns);
+        self.last_arrival_ns = now_ns;
         if self.outstanding == 0 {
             self.busy_since_ns = now_ns;
         }
@@ -188,6 +191,11 @@ impl HostMetrics {
     /// Requests completed.
     pub fn completed_count(&self) -> u64 {
         self.all.hist.len()
+    }
+
+    /// First arrival, last arrival and last completion, ns.
+    pub fn span_ns(&self) -> (Ns, Ns, Ns) {
+        (self.first_arrival_ns.unwrap_or(0), self.last_arrival_ns, self.last_completion_ns)
     }
 
     /// The summary.

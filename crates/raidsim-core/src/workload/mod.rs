@@ -16,7 +16,7 @@ pub use size::SizeSampler;
 pub use stats::{OpStats, TraceStats};
 pub use synthetic::SyntheticSource;
 
-use crate::config::{OutOfRange, TraceConfig, WorkloadConfig};
+use crate::config::{OutOfOrder, OutOfRange, TraceConfig, WorkloadConfig};
 use crate::device::Op;
 use crate::engine::Ns;
 use crate::error::{Error, Result};
@@ -52,8 +52,13 @@ pub struct WorkloadReport {
     pub first_malformed: Option<String>,
     /// Zero-length trace requests skipped.
     pub zero_length_skipped: u64,
-    /// Requests whose timestamp preceded the previous one's (issued at once).
+    /// Requests whose timestamp preceded the previous one's.
     pub out_of_order: u64,
+    /// Longest time between two consecutive requests on the trace's clock
+    /// (after `time_scale`), ns; a corrupt timestamp shows here.
+    pub largest_gap_ns: u64,
+    /// The request (0-based) that came after the largest gap.
+    pub largest_gap_request: u64,
 }
 
 /// A stream of host requests.
@@ -68,7 +73,10 @@ pub trait RequestSource: Send + Sync {
 
 /// Fits `[offset, offset + len)` into `capacity` bytes.
 fn fit(offset: u64, len: u64, capacity: u64, policy: OutOfRange) -> std::result::Result<(u64, bool), String> {
-    if offset + len <= capacity {
+    let Some(end) = offset.checked_add(len) else {
+        return Err(format!("request [{offset}, +{len}) ends beyond 2^64 bytes: a corrupt offset or length"));
+    };
+    if end <= capacity {
         return Ok((offset, false));
     }
     if len > capacity {
@@ -91,9 +99,12 @@ pub struct TraceSource {
     reader: TraceReader,
     capacity_bytes: u64,
     out_of_range: OutOfRange,
+    out_of_order: OutOfOrder,
     time_scale: f64,
-    first_time_ns: Option<u128>,
-    last_arrival_ns: Ns,
+    /// The previous record's timestamp, on the trace's clock.
+    last_time_ns: Option<u128>,
+    /// Sum of |t_i − t_{i−1}| so far: the trace's spacing, kept even where it runs backwards.
+    distance_ns: u128,
     report: WorkloadReport,
 }
 
@@ -105,9 +116,10 @@ impl TraceSource {
             reader,
             capacity_bytes,
             out_of_range: config.out_of_range,
+            out_of_order: config.out_of_order,
             time_scale: config.time_scale,
-            first_time_ns: None,
-            last_arrival_ns: 0,
+            last_time_ns: None,
+            distance_ns: 0,
             report: WorkloadReport::default(),
         })
     }
@@ -126,21 +138,33 @@ pub fn trace_options(config: &TraceConfig) -> TraceOptions {
 
 impl RequestSource for TraceSource {
     fn next_request(&mut self) -> Result<Option<HostRequest>> {
-        let Some(r) = self.reader.next_record()? else { return Ok(None) };
-        let first = *self.first_time_ns.get_or_insert(r.time_ns);
-        // Timestamps before the first one (unsorted traces) arrive at once.
-        let relative = r.time_ns.saturating_sub(first);
-        let arrival_ns = (relative as f64 * self.time_scale).round() as Ns;
-        if arrival_ns < self.last_arrival_ns {
+        let Some(r) = self.reader.next_record()? else {
+            if self.report.requests == 0 {
+                return Err(self.reader.no_records_error());
+            }
+            return Ok(None);
+        };
+        let last = self.last_time_ns.replace(r.time_ns).unwrap_or(r.time_ns);
+        if r.time_ns < last {
             self.report.out_of_order += 1;
+            if self.out_of_order == OutOfOrder::Error {
+                let m = format!("timestamp {} ns precedes the previous one ({last} ns)", r.time_ns);
+                return Err(self.reader.line_error(m + " (workload.out_of_order = \"keep_spacing\" replays it)"));
+            }
         }
-        self.last_arrival_ns = self.last_arrival_ns.max(arrival_ns);
+        let gap = r.time_ns.abs_diff(last);
+        self.distance_ns += gap;
+        let scaled_gap = (gap as f64 * self.time_scale).round() as Ns;
+        if scaled_gap > self.report.largest_gap_ns {
+            (self.report.largest_gap_ns, self.report.largest_gap_request) = (scaled_gap, self.report.requests);
+        }
+        let arrival_ns = (self.distance_ns as f64 * self.time_scale).round() as Ns;
         let (offset_bytes, wrapped) = fit(r.offset_bytes, r.len_bytes, self.capacity_bytes, self.out_of_range)
             .map_err(|m| self.reader.line_error(m))?;
         self.report.wrapped_out_of_range += u64::from(wrapped);
         let id = self.report.requests;
         self.report.requests += 1;
-        Ok(Some(HostRequest { id, arrival_ns: self.last_arrival_ns, op: r.op, offset_bytes, len_bytes: r.len_bytes }))
+        Ok(Some(HostRequest { id, arrival_ns, op: r.op, offset_bytes, len_bytes: r.len_bytes }))
     }
 
     fn progress(&self) -> f64 {

@@ -53,6 +53,12 @@ pub struct TraceStats {
     pub max_end_bytes: u64,
     /// Malformed lines skipped.
     pub malformed_skipped: u64,
+    /// Requests whose timestamp precedes the previous request's.
+    pub out_of_order: u64,
+    /// Longest time between consecutive requests, ns (a corrupt timestamp shows here).
+    pub largest_gap_ns: u64,
+    /// Line of the request after the largest gap.
+    pub largest_gap_line: u64,
 }
 
 impl OpStats {
@@ -85,8 +91,17 @@ impl TraceStats {
             ..Default::default()
         };
         let (mut first, mut last) = (None, 0u128);
+        let mut previous: Option<u128> = None;
         while let Some(r) = reader.next_record()? {
             s.requests += 1;
+            if let Some(p) = previous {
+                s.out_of_order += u64::from(r.time_ns < p);
+                let gap = u64::try_from(r.time_ns.abs_diff(p)).unwrap_or(u64::MAX);
+                if gap > s.largest_gap_ns {
+                    (s.largest_gap_ns, s.largest_gap_line) = (gap, reader.line_no());
+                }
+            }
+            previous = Some(r.time_ns);
             first = Some(first.map_or(r.time_ns, |f: u128| f.min(r.time_ns)));
             last = last.max(r.time_ns);
             s.min_offset_bytes = s.min_offset_bytes.min(r.offset_bytes);
@@ -99,7 +114,7 @@ impl TraceStats {
         s.read.finish(s.requests);
         s.write.finish(s.requests);
         s.mean_bytes = (s.read.bytes + s.write.bytes) as f64 / s.requests.max(1) as f64;
-        s.duration_ns = first.map_or(0, |f| (last - f) as u64);
+        s.duration_ns = first.map_or(0, |f| u64::try_from(last - f).unwrap_or(u64::MAX));
         if s.requests == 0 {
             s.min_offset_bytes = 0;
         }

@@ -47,6 +47,9 @@ pub fn parse_line(format: TraceFormat, line: &str, blkparse_action: &str) -> Res
     if line.is_empty() || line.starts_with('#') {
         return Ok(Parsed::Skip);
     }
+    if line.contains('\0') {
+        return Err("the line holds a NUL byte: a corrupt or binary file".into());
+    }
     match format {
         TraceFormat::MsrCsv => msr(line),
         TraceFormat::Spc => spc(line),
@@ -60,6 +63,11 @@ pub fn parse_line(format: TraceFormat, line: &str, blkparse_action: &str) -> Res
 
 fn int(field: &str, what: &str) -> Result<u64, String> {
     field.trim().parse().map_err(|_| format!("{what} `{field}` is not a non-negative integer"))
+}
+
+/// A count of 512-byte sectors or blocks, in bytes, refusing overflow.
+fn sectors(field: &str, what: &str) -> Result<u64, String> {
+    int(field, what)?.checked_mul(512).ok_or_else(|| format!("{what} `{field}` × 512 bytes overflows 64 bits"))
 }
 
 fn fields<'a, const N: usize>(parts: &[&'a str], at_least: bool) -> Result<[&'a str; N], String> {
@@ -126,7 +134,7 @@ fn spc(line: &str) -> Result<Parsed, String> {
         time_ns: decimal_scaled(ts.trim(), 9, "Timestamp")?,
         device: int(asu, "ASU")?,
         op,
-        offset_bytes: int(lba, "LBA")? * 512,
+        offset_bytes: sectors(lba, "LBA")?,
         len_bytes: int(size, "Size")?,
     }))
 }
@@ -139,14 +147,14 @@ fn disksim(line: &str) -> Result<Parsed, String> {
         time_ns: decimal_scaled(t, 6, "time_ms")?,
         device: int(dev, "device")?,
         op: if flags & 1 == 1 { Op::Read } else { Op::Write },
-        offset_bytes: int(block, "start_block")? * 512,
-        len_bytes: int(blocks, "blocks")? * 512,
+        offset_bytes: sectors(block, "start_block")?,
+        len_bytes: sectors(blocks, "blocks")?,
     }))
 }
 
 fn mqsim(line: &str) -> Result<Parsed, String> {
     let parts: Vec<&str> = line.split_whitespace().collect();
-    let [t, dev, lba, sectors, kind] = fields::<5>(&parts, false)?;
+    let [t, dev, lba, count, kind] = fields::<5>(&parts, false)?;
     let op = match kind {
         "0" => Op::Write,
         "1" => Op::Read,
@@ -156,8 +164,8 @@ fn mqsim(line: &str) -> Result<Parsed, String> {
         time_ns: u128::from(int(t, "time_ns")?),
         device: int(dev, "device")?,
         op,
-        offset_bytes: int(lba, "lba")? * 512,
-        len_bytes: int(sectors, "sectors")? * 512,
+        offset_bytes: sectors(lba, "lba")?,
+        len_bytes: sectors(count, "sectors")?,
     }))
 }
 
@@ -165,7 +173,11 @@ fn blkparse(line: &str, action: &str) -> Result<Parsed, String> {
     let parts: Vec<&str> = line.split_whitespace().collect();
     // Summary and message lines that blkparse prints around the events do
     // not start with `maj,min`.
-    let Some((_, minor)) = parts.first().and_then(|d| d.split_once(',')) else { return Ok(Parsed::Skip) };
+    let Some((major, minor)) = parts.first().and_then(|d| d.split_once(',')) else { return Ok(Parsed::Skip) };
+    let is_event = int(major, "major").is_ok() && int(minor, "minor").is_ok();
+    if is_event && parts.len() < 7 {
+        return Err(format!("truncated event: {} fields, expected at least 7", parts.len()));
+    }
     if parts.len() < 7 || parts[5] != action {
         return Ok(Parsed::Skip);
     }
@@ -185,8 +197,8 @@ fn blkparse(line: &str, action: &str) -> Result<Parsed, String> {
         time_ns: decimal_scaled(time, 9, "time")?,
         device: int(minor, "minor")?,
         op,
-        offset_bytes: int(sector, "sector")? * 512,
-        len_bytes: int(blocks, "blocks")? * 512,
+        offset_bytes: sectors(sector, "sector")?,
+        len_bytes: sectors(blocks, "blocks")?,
     }))
 }
 
@@ -226,8 +238,8 @@ fn fiu(line: &str) -> Result<Parsed, String> {
         time_ns: u128::from(int(parts[0], "time_ns")?),
         device: int(parts[n - 2], "minor")?,
         op,
-        offset_bytes: int(parts[n - 6], "lba")? * 512,
-        len_bytes: int(parts[n - 5], "blocks")? * 512,
+        offset_bytes: sectors(parts[n - 6], "lba")?,
+        len_bytes: sectors(parts[n - 5], "blocks")?,
     }))
 }
 

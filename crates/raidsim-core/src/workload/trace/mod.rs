@@ -32,6 +32,34 @@ impl<R: Read> Read for CountingReader<R> {
     }
 }
 
+/// The longest line read, bytes: a longer one means the file is not a text
+/// trace (or has no line breaks), and reading on would not stop.
+pub const MAX_LINE_BYTES: u64 = 1 << 20;
+
+/// Reads one line of at most [`MAX_LINE_BYTES`] into `buf`; bytes read.
+fn read_line_capped(reader: &mut (dyn BufRead + Send + Sync), buf: &mut String) -> std::io::Result<usize> {
+    let n = reader.take(MAX_LINE_BYTES).read_line(buf)?;
+    if n as u64 == MAX_LINE_BYTES && !buf.ends_with('\n') {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("a line longer than {MAX_LINE_BYTES} bytes: not a text trace, or its lines do not end in \\n"),
+        ));
+    }
+    Ok(n)
+}
+
+/// Refuses a file whose lines end in CR alone (classic Mac), which would read as one line.
+fn refuse_cr_only(path: &Path, reader: &mut (dyn BufRead + Send + Sync)) -> Result<()> {
+    let head = reader.fill_buf().map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
+    if head.contains(&b'\r') && !head.contains(&b'\n') {
+        return Err(Error::Workload(format!(
+            "{}: lines end in CR alone; convert them to LF first (e.g. `tr '\\r' '\\n'`)",
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
 /// Options of a trace reader that do not depend on the simulated device.
 #[derive(Clone, Debug)]
 pub struct TraceOptions {
@@ -85,7 +113,8 @@ impl TraceReader {
             None => detect_format(path)?,
         };
         let bytes_read = Arc::new(AtomicU64::new(0));
-        let reader = open(path, bytes_read.clone())?;
+        let mut reader = open(path, bytes_read.clone())?;
+        refuse_cr_only(path, reader.as_mut())?;
         let file_bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
         Ok(Self {
             path: path.to_path_buf(),
@@ -126,6 +155,23 @@ impl TraceReader {
         (self.bytes_read.load(Ordering::Relaxed) as f64 / self.file_bytes as f64).min(1.0)
     }
 
+    /// The error for a trace that yielded no request: the wrong format
+    /// named, or a device filter that matches nothing.
+    pub fn no_records_error(&self) -> Error {
+        let filter = match self.opts.device {
+            Some(d) => format!("; device filter {d} matched nothing"),
+            None => String::new(),
+        };
+        let skipped = if self.malformed_skipped > 0 { format!(", {} malformed lines skipped", self.malformed_skipped) } else { String::new() };
+        Error::Workload(format!(
+            "{}: no request read from {} lines as format {}{filter}{skipped} (expected {})",
+            self.path.display(),
+            self.line_no,
+            self.format.name(),
+            expected_layout(self.format)
+        ))
+    }
+
     /// An error about the current line.
     pub fn line_error(&self, message: String) -> Error {
         Error::Trace {
@@ -144,10 +190,13 @@ impl TraceReader {
         }
         loop {
             self.line.clear();
-            let n = self.reader.read_line(&mut self.line).map_err(|e| {
-                let message = format!("cannot read: {e}");
-                self.line_error(message)
-            })?;
+            let n = match read_line_capped(self.reader.as_mut(), &mut self.line) {
+                Ok(n) => n,
+                Err(e) => {
+                    self.line_no += 1;
+                    return Err(self.line_error(format!("cannot read: {e}")));
+                }
+            };
             if n == 0 {
                 return Ok(None);
             }
@@ -161,6 +210,10 @@ impl TraceReader {
                     if r.len_bytes == 0 {
                         self.zero_length_skipped += 1;
                         continue;
+                    }
+                    if r.offset_bytes.checked_add(r.len_bytes).is_none() {
+                        let m = format!("offset {} + length {} overflows 64 bits", r.offset_bytes, r.len_bytes);
+                        return Err(self.line_error(m));
                     }
                     self.records += 1;
                     return Ok(Some(r));
@@ -180,11 +233,12 @@ impl TraceReader {
 /// Reads the first lines of `path` and guesses its format.
 pub fn detect_format(path: &Path) -> Result<TraceFormat> {
     let mut reader = open(path, Arc::new(AtomicU64::new(0)))?;
+    refuse_cr_only(path, reader.as_mut())?;
     let mut lines = Vec::new();
     let mut buf = String::new();
     for _ in 0..20 {
         buf.clear();
-        match reader.read_line(&mut buf) {
+        match read_line_capped(reader.as_mut(), &mut buf) {
             Ok(0) => break,
             Ok(_) => lines.push(buf.clone()),
             Err(source) => return Err(Error::Io { path: path.to_path_buf(), source }),

@@ -1,0 +1,34 @@
+//! The report says when its figures measure something other than the
+//! device (issue #8): an overloaded open-loop run.
+
+mod common;
+
+use common::config;
+use raidsim_core::simulate;
+
+fn run(mean_interarrival_ns: u64) -> raidsim_core::Report {
+    let rate = format!("workload.mean_interarrival_ns={mean_interarrival_ns}");
+    let o = ["workload.requests=20000", "workload.read_fraction=0", rate.as_str(), "ssd.geometry.blocks_per_plane=64"];
+    simulate(config("", &o)).expect("runs")
+}
+
+#[test]
+fn an_overloaded_open_loop_run_is_reported_as_saturated() {
+    // 8 dies write at most 8 / 302.4 us = 26,500 pages/s; offer 100,000/s.
+    let r = run(10_000);
+    let w = r.warnings.iter().find(|w| w.starts_with("saturated")).unwrap_or_else(|| panic!("{:?}", r.warnings));
+    let number_after = |key: &str| -> f64 {
+        let rest = &w[w.find(key).expect(key) + key.len()..];
+        rest.split_whitespace().next().and_then(|x| x.parse().ok()).expect("a number")
+    };
+    let (offered, served) = (number_after("arrived at "), number_after("served at "));
+    assert!((offered - 100_000.0).abs() < 2_000.0, "{w}");
+    assert!(served <= 26_500.0, "served above the drive's program rate: {w}");
+}
+
+#[test]
+fn a_run_within_capacity_has_no_warning() {
+    // 2,000 writes/s: under a tenth of what the drive can program.
+    let r = run(500_000);
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+}

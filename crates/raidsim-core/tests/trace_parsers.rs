@@ -1,0 +1,162 @@
+//! Trace readers on small fixtures written here by hand, one per format,
+//! with each malformed case (issue #8): independent of `../shared/traces`.
+
+use raidsim_core::config::{RawConfig, TraceFormat};
+use raidsim_core::device::Op;
+use raidsim_core::workload::trace::{parse_line, Parsed, TraceRecord};
+use raidsim_core::workload::TraceStats;
+use std::path::PathBuf;
+
+fn record(format: TraceFormat, line: &str) -> TraceRecord {
+    match parse_line(format, line, "D") {
+        Ok(Parsed::Record(r)) => r,
+        Ok(Parsed::Skip) => panic!("{format:?}: `{line}` skipped"),
+        Err(e) => panic!("{format:?}: `{line}`: {e}"),
+    }
+}
+
+fn error(format: TraceFormat, line: &str) -> String {
+    match parse_line(format, line, "D") {
+        Err(e) => e,
+        Ok(_) => panic!("{format:?}: `{line}` accepted"),
+    }
+}
+
+fn rec(time_ns: u128, device: u64, op: Op, offset_bytes: u64, len_bytes: u64) -> TraceRecord {
+    TraceRecord { time_ns, device, op, offset_bytes, len_bytes }
+}
+
+#[test]
+fn each_format_reads_its_fields_with_their_units() {
+    use TraceFormat::*;
+    // FILETIME ticks of 100 ns; bytes.
+    assert_eq!(record(MsrCsv, "128166372003061629,hm,0,Write,6615040,4096,1503"), rec(12_816_637_200_306_162_900, 0, Op::Write, 6_615_040, 4096));
+    // LBA in 512 B, size in bytes, seconds.
+    assert_eq!(record(Spc, "0,303567,3584,w,0.026214"), rec(26_214_000, 0, Op::Write, 303_567 * 512, 3584));
+    // ms, 512 B blocks, bit 0 of the hex flags = read.
+    assert_eq!(record(DisksimAscii, "1.500000 3 100 8 1"), rec(1_500_000, 3, Op::Read, 51_200, 4096));
+    assert_eq!(record(DisksimAscii, "2.000000 3 100 8 0x0"), rec(2_000_000, 3, Op::Write, 51_200, 4096));
+    // ns, 512 B sectors, 0 = write.
+    assert_eq!(record(MqsimAscii, "1000 2 16 8 0"), rec(1000, 2, Op::Write, 8192, 4096));
+    // blkparse: seconds, sector + blocks, device = minor.
+    let b = "8,16   1       42     0.000123456  4711  D   W 2048 + 8 [kworker]";
+    assert_eq!(record(Blkparse, b), rec(123_456, 16, Op::Write, 1_048_576, 4096));
+    // SYSTOR: seconds, R/W, LUN, bytes.
+    assert_eq!(record(SystorCsv, "1.5,0.001,R,2,8192,4096"), rec(1_500_000_000, 2, Op::Read, 8192, 4096));
+    // FIU: ns, pid, process (may hold spaces), LBA and blocks of 512 B, R/W, major, minor, md5.
+    let f = "89855150760 4604 my proc 27721624 8 W 6 0 8f4f5c6f";
+    assert_eq!(record(Fiu, f), rec(89_855_150_760, 0, Op::Write, 27_721_624 * 512, 4096));
+}
+
+#[test]
+fn malformed_lines_say_what_is_wrong() {
+    use TraceFormat::*;
+    assert!(error(MsrCsv, "1,hm,0,Erase,0,4096,1").contains("Type"));
+    assert!(error(MsrCsv, "1,hm,0,Read,0").contains("fields"));
+    assert!(error(Spc, "0,1,512,x,0.1").contains("Opcode"));
+    assert!(error(DisksimAscii, "1.0 0 1 8 zz").contains("hex"));
+    assert!(error(MqsimAscii, "1000 0 16 8 2").contains("type"));
+    assert!(error(MqsimAscii, "-5 0 16 8 0").contains("time_ns"));
+    assert!(error(SystorCsv, "1.5,0,X,0,0,512").contains("IOType"));
+    assert!(error(Fiu, "1 2 p 3 8 Q 6 0 m").contains("R/W"));
+    // blkparse: a truncated event and a NUL byte are errors, not skipped lines.
+    assert!(error(Blkparse, "8,16   1  42  0.000123456  4711").contains("truncated"));
+    assert!(error(Blkparse, "8,16 1 42 0.1 4711 D W 20\u{0}48 + 8 [k]").contains("NUL"));
+    // Summary lines around the events are not events.
+    assert!(matches!(parse_line(Blkparse, "CPU0 (8,16):", "D"), Ok(Parsed::Skip)));
+}
+
+#[test]
+fn sector_counts_that_overflow_64_bits_are_errors_in_every_format() {
+    use TraceFormat::*;
+    // An MQSim LBA of 2^55 + 8 once became offset 4096.
+    let lba = (1u64 << 55) + 8;
+    assert!(error(MqsimAscii, &format!("0 0 {lba} 8 0")).contains("overflows"));
+    assert!(error(Spc, &format!("0,{lba},4096,w,0.1")).contains("overflows"));
+    assert!(error(DisksimAscii, &format!("0.0 0 {lba} 8 0")).contains("overflows"));
+    assert!(error(Blkparse, &format!("8,16 1 1 0.1 1 D W {lba} + 8 [k]")).contains("overflows"));
+    assert!(error(Fiu, &format!("1 2 p {lba} 8 W 6 0 m")).contains("overflows"));
+}
+
+/// A fixture file under the system's temp directory, unique to this test.
+fn fixture(name: &str, text: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("raidsim-trace-fixtures-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write fixture");
+    path
+}
+
+fn simulate_trace(path: &PathBuf, extra: &[&str]) -> Result<raidsim_core::Report, String> {
+    let mut raw = RawConfig::new();
+    let p = format!("workload.path=\"{}\"", path.display());
+    for o in ["workload.kind=trace", p.as_str(), "ssd.geometry.blocks_per_plane=64"].iter().chain(extra) {
+        raw.set(o).map_err(|e| e.to_string())?;
+    }
+    raidsim_core::simulate(raw.resolve().map_err(|e| e.to_string())?).map_err(|e| e.to_string())
+}
+
+#[test]
+fn offset_plus_length_beyond_2_pow_64_is_an_error_naming_the_line() {
+    // MSR layout: Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime
+    let text = format!("1,h,0,Write,0,4096,1\n2,h,0,Write,{},4096,1\n", u64::MAX - 100);
+    let path = fixture("huge-msr.csv", text.as_bytes());
+    let err = simulate_trace(&path, &[]).expect_err("overflow");
+    assert!(err.contains(":2:") && err.contains("overflows 64 bits"), "{err}");
+}
+
+#[test]
+fn reversed_trace_counts_every_inversion_and_keeps_its_spacing() {
+    // Five MQSim requests one second apart, newest first.
+    let text: String = (0..5u64).rev().map(|i| format!("{} 0 {} 8 1\n", i * 1_000_000_000, i * 8)).collect();
+    let path = fixture("reversed.trace", text.as_bytes());
+    let r = simulate_trace(&path, &[]).expect("runs");
+    assert_eq!(r.workload.out_of_order, 4);
+    // Arrivals 0, 1, 2, 3, 4 s: five requests over about 4 s.
+    assert!((r.host.iops - 1.25).abs() < 0.01, "iops {}", r.host.iops);
+    assert!(r.warnings.iter().any(|w| w.contains("earlier than the previous")), "{:?}", r.warnings);
+    let err = simulate_trace(&path, &["workload.out_of_order=\"error\""]).expect_err("refused");
+    assert!(err.contains(":2:") && err.contains("precedes"), "{err}");
+}
+
+#[test]
+fn a_trace_that_yields_no_request_is_an_error() {
+    let path = fixture("msr-as-blkparse.csv", b"1,h,0,Write,0,4096,1\n2,h,0,Read,0,4096,1\n");
+    let err = simulate_trace(&path, &["workload.format=\"blkparse\""]).expect_err("no request");
+    assert!(err.contains("no request read from 2 lines as format blkparse"), "{err}");
+    let err = simulate_trace(&path, &["workload.device=7"]).expect_err("no device 7");
+    assert!(err.contains("device filter 7 matched nothing"), "{err}");
+}
+
+#[test]
+fn cr_only_line_ends_are_refused_not_read_as_one_line() {
+    let path = fixture("cr.trace", b"0 0 0 8 1\r1000 0 8 8 1\r2000 0 16 8 1\r");
+    let err = simulate_trace(&path, &[]).expect_err("CR only");
+    assert!(err.contains("CR alone"), "{err}");
+}
+
+#[test]
+fn a_file_without_line_breaks_stops_at_the_line_cap() {
+    let path = fixture("one-line.trace", &vec![b'7'; 3 << 20]);
+    let err = simulate_trace(&path, &["workload.format=\"mqsim_ascii\""]).expect_err("no newline");
+    assert!(err.contains("longer than"), "{err}");
+}
+
+#[test]
+fn one_corrupt_timestamp_warns_and_trace_stats_shows_the_gap() {
+    // Three requests 1 ms apart, then one 40 years later.
+    let text = "0 0 0 8 1\n1000000 0 8 8 1\n2000000 0 16 8 1\n1262304000000000000 0 24 8 1\n";
+    let path = fixture("glitch.trace", text.as_bytes());
+    let r = simulate_trace(&path, &[]).expect("runs");
+    assert!(r.warnings.iter().any(|w| w.contains("corrupt timestamp")), "{:?}", r.warnings);
+    let opts = raidsim_core::workload::trace::TraceOptions {
+        format: None,
+        device: None,
+        max_requests: 0,
+        blkparse_action: "D".into(),
+        skip_malformed: false,
+    };
+    let s = TraceStats::of_file(&path, opts).expect("stats");
+    assert_eq!(s.largest_gap_line, 4);
+    assert!(s.largest_gap_ns > 1_000_000_000_000_000_000);
+}
