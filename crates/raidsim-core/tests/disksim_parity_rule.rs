@@ -124,3 +124,24 @@ fn disksim_row_with_every_unit_touched_counts_as_full() {
     let md = count(raid4(16 * KIB, ParityGranularity::Page), &[(8 * KIB, 48 * KIB)]);
     assert_eq!(md.extra_reads.iter().sum::<u64>(), 4);
 }
+
+#[test]
+fn disksim_two_data_units_split_before_counting_the_row_full() {
+    // RAID-5 of 3 (two data units per row), 16 KiB units, [12, 20) KiB:
+    // both data units are touched, yet DiskSim splits them first (12 > 4),
+    // so each is its own group: with rmwpoint floor(1.0 × 3) = 3 each is
+    // read-modify-write (written range and old parity), parity over
+    // [12, 16) and [0, 4) KiB only. Row 0's parity is on member 2
+    // (left-symmetric), its data on members 0 and 1.
+    let cfg = ArrayConfig {
+        level: RaidLevel::Raid5,
+        members: 3,
+        stripe_unit_bytes: 16 * KIB,
+        parity_granularity: ParityGranularity::Disksim,
+        rmw_threshold_fraction: 1.0,
+        ..Default::default()
+    };
+    let c = count(cfg, &[(12 * KIB, 8 * KIB)]);
+    assert_eq!(c.extra_reads, [1, 1, 2]);
+    assert_eq!(c.parity_writes, 2);
+}

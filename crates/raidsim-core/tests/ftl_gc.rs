@@ -80,3 +80,21 @@ fn greedy_write_amplification_matches_xiang_kurkoski() {
         assert!((sim - model).abs() <= 0.10 * model, "rho {rho}: simulated {sim}, model {model}");
     }
 }
+
+#[test]
+fn dynamic_allocation_runs_a_full_drive_with_the_least_reserve_validation_allows() {
+    // 64 blocks/plane with 4.7 % reserve: exactly 3 spare blocks per plane.
+    // Dynamic allocation once called every plane of such a drive full.
+    let o = [
+        "ssd.geometry.blocks_per_plane=64",
+        "ssd.geometry.over_provisioning_fraction=0.047",
+        "ssd.ftl.allocation=\"dynamic\"",
+        "precondition.fill_fraction=1",
+        "workload.requests=20000",
+        "workload.read_fraction=0",
+        "workload.mean_interarrival_ns=2000000",
+    ];
+    let r = raidsim_core::simulate(common::config("", &o)).expect("runs");
+    assert_eq!(r.host.requests, 20_000);
+    assert!(r.devices[0].erases > 0, "cleaning ran");
+}

@@ -496,12 +496,13 @@ impl Planner {
         let (Some(first), second) = (touched.next(), touched.next()) else { return };
         let count = 1 + usize::from(second.is_some()) + touched.count();
         let k = self.spans.len();
+        // DiskSim tests the split before fullness, so a two-unit row can split.
         match second {
-            _ if count == k => self.plan_disksim_group(s, 0, k, false, plan),
             Some(second) if count == 2 && self.spans[first].lo > self.spans[second].hi => {
                 self.plan_disksim_group(s, first, first + 1, true, plan);
                 self.plan_disksim_group(s, second, second + 1, true, plan);
             }
+            _ if count == k => self.plan_disksim_group(s, 0, k, false, plan),
             _ => self.plan_disksim_group(s, first, k, true, plan),
         }
     }

@@ -144,8 +144,11 @@ impl Ftl {
     /// True when a plane holds so much valid data that garbage collection
     /// could run out of victims (dynamic allocation skips it).
     pub fn plane_is_full(&self, plane: u32) -> bool {
-        // Three blocks is the least a plane needs to keep collecting (see config validation).
-        let usable = u64::from(self.layout.blocks_per_plane) - 3;
+        // Collecting needs a block to copy into and a victim holding an
+        // invalid page: two blocks' worth of pages that are not valid data.
+        // (Validation guarantees three spare blocks, so a full drive spread
+        // evenly leaves no plane full.)
+        let usable = u64::from(self.layout.blocks_per_plane) - 2;
         self.plane_valid[plane as usize] >= usable * u64::from(self.data_pages_per_block)
     }
 
