@@ -12,9 +12,12 @@ from . import _native
 from .api import presets, simulate, trace_stats
 from .config import Config
 from .counting import count
+from .sweep import SweepError
 from .workload import Workload
 
 DEFAULT_OUT = "raidsim-out"
+EXIT_CODES = ("exit status: 0 done; 1 a sweep could not finish (a wrong study spec, failed points, "
+              "its --out in use by another sweep); 2 a bad config, trace or argument; 130 interrupted")
 
 
 def _add_run(sub: argparse._SubParsersAction, name: str = "run") -> argparse.ArgumentParser:
@@ -74,6 +77,8 @@ def _run(args: argparse.Namespace) -> int:
         report.save(args.out)
     if args.json:
         print(report.to_json())
+        for w in report.warnings:  # the JSON holds them too; a person reads stderr
+            print(f"raidsim: warning: {w}", file=sys.stderr)
     else:
         print(report.to_text())
         if args.out:
@@ -133,7 +138,12 @@ def _sweep(args: argparse.Namespace) -> int:
 
     study = Study.from_file(args.spec)
     out = args.out or os.path.join(DEFAULT_OUT, study.name)
-    table = run_study(study, out, workers=args.workers, ray_address=args.ray, progress=False if args.no_progress else None)
+    try:
+        table = run_study(study, out, workers=args.workers, ray_address=args.ray,
+                          progress=False if args.no_progress else None)
+    except KeyboardInterrupt:
+        print(f"raidsim: the points that finished are kept in {out}; the same command runs the rest", file=sys.stderr)
+        raise
     print(f"{len(table)} points in {out}/results.csv and results.parquet (resolved configs in {out}/configs/)")
     return 0
 
@@ -180,7 +190,7 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="raidsim", description="Simulate SSDs and SSD arrays.")
+    parser = argparse.ArgumentParser(prog="raidsim", description="Simulate SSDs and SSD arrays.", epilog=EXIT_CODES)
     sub = parser.add_subparsers(dest="command", required=True)
     _add_run(sub)
     _add_run(sub, "count")
@@ -217,6 +227,9 @@ def main(argv: Optional[List[str]] = None) -> int:
                 "sweep": _sweep, "reproduce": _reproduce, "demo": _demo}
     try:
         return handlers[args.command](args)
+    except SweepError as e:
+        print(f"raidsim: error: {e}", file=sys.stderr)
+        return 1
     except _native.RaidsimError as e:
         print(f"raidsim: error: {e}", file=sys.stderr)
         return 2

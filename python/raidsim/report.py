@@ -29,8 +29,15 @@ class Report:
         """The report as JSON text."""
         return json.dumps(self._data, indent=indent, sort_keys=True)
 
+    @property
+    def warnings(self) -> list:
+        """What a reader of these figures must know (saturation, a corrupt
+        timestamp, requests out of order); empty when nothing is amiss."""
+        return list(self._data["warnings"])
+
     def summary(self) -> pd.DataFrame:
-        """One row: requests, IOPS, MB/s, Eq. 5 throughput, response times in ms."""
+        """One row: requests, IOPS, MB/s, Eq. 5 throughput, response times in ms,
+        and the report's warnings joined (empty when there are none)."""
         h = self._data["host"]
         row = {
             "requests": h["requests"],
@@ -42,6 +49,7 @@ class Report:
             "throughput_eq5_mb_per_s": h["throughput_eq5_mb_per_s"],
             "mean_ms": h["response"]["mean_ns"] / 1e6,
             "p99_ms": h["response"]["p99_ns"] / 1e6,
+            "warnings": "; ".join(self._data["warnings"]),
         }
         return pd.DataFrame([row])
 
@@ -129,14 +137,15 @@ class Report:
             notes.append(f"{w['wrapped_out_of_range']} requests beyond the capacity were wrapped")
         if w.get("malformed_skipped"):
             notes.append(f"{w['malformed_skipped']} malformed trace lines skipped (first: {w['first_malformed']})")
-        if w.get("out_of_order"):
-            notes.append(f"{w['out_of_order']} requests were out of time order and issued on arrival of the next")
+        summary = self.summary().drop(columns=["warnings"])
         with pd.option_context("display.width", 120, "display.max_columns", 30):
             parts = [
-                "Host", _pretty(self.summary()).to_string(index=False), "",
+                "Host", _pretty(summary).to_string(index=False), "",
                 "Response time", _pretty(self.latency()).to_string(), "",
                 "Devices", _pretty(self.devices().T).to_string(),
             ]
+        if self.warnings:
+            parts += ["", "Warnings"] + [f"- {n}" for n in self.warnings]
         if notes:
             parts += ["", "Notes"] + [f"- {n}" for n in notes]
         return "\n".join(parts)

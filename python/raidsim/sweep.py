@@ -13,27 +13,78 @@ A study spec is TOML::
     metrics = ["host.response.mean_ns", "array.erases"]
 
 :func:`run_study` runs every point in parallel processes (default one per
-core) or on a Ray cluster, one row per point into ``results.csv`` and
-``results.parquet``, each point's resolved config into ``configs/``, and
-skips points already in the results when rerun.
+core) or on a Ray cluster. Results are meant to be trusted after any
+interruption:
+
+* each finished point is appended to ``points.jsonl`` at once (one
+  checksummed line, fsynced), so a kill loses at most the points running;
+* a point is reused only if its *fingerprint* -- the resolved config, the
+  trace file's identity, the metrics and the raidsim build -- is unchanged;
+  failed, changed and damaged points run again;
+* a failing point is recorded (``status`` = ``failed`` with its ``error``)
+  and the others still run; :class:`PointsFailed` is raised at the end;
+* ``results.csv`` (ordered as the points are) and ``results.parquet`` are
+  rebuilt from the journal, each replaced atomically; each point's resolved
+  config goes to ``configs/``;
+* one sweep at a time may write an output directory (an exclusive lock).
 """
 
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
+import difflib
+import fcntl
+import functools
 import hashlib
 import itertools
 import json
+import multiprocessing
 import os
+import signal
 import sys
+import threading
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
 
 import pandas as pd
 
+from . import _native
 from .config import Config
+from .workload import Workload
+
+JOURNAL = "points.jsonl"
+LOCK = ".sweep.lock"
+
+# Report causes as `Cause::name` spells them (crates/raidsim-core/src/device/mod.rs). Reports omit
+# causes with no pages, so no small run can list them all; a test keeps this list in step.
+CAUSES = ("user", "pre_read_rmw", "pre_read_rcw", "parity", "mirror", "gc_read", "gc_write", "erase",
+          "degraded_read", "rebuild_read", "rebuild_write", "partial_page_read")
+
+# Two requests: enough for a report with every section a config produces, in milliseconds.
+_PROBE_WORKLOAD = Workload.requests([(0, "W", 0, 4096), (0, "R", 0, 4096)])
+
+
+class SweepError(Exception):
+    """A sweep could not run as asked (the CLI exits 1)."""
+
+
+class StudyError(SweepError, ValueError):
+    """The study spec is wrong; says which key."""
+
+
+class SweepLocked(SweepError):
+    """Another sweep is writing the same output directory."""
+
+
+class PointsFailed(SweepError):
+    """Some points failed; the others finished. ``table`` holds every row, failed ones included."""
+
+    def __init__(self, message: str, table: pd.DataFrame):
+        super().__init__(message)
+        self.table = table
 
 
 @dataclass
@@ -45,8 +96,13 @@ class Point:
 
     @property
     def point_id(self) -> str:
+        """Names the point (and its file in ``configs/``); whether its row is current is the fingerprint's job."""
         text = json.dumps({"case": self.case, "settings": self.settings}, sort_keys=True)
         return hashlib.sha1(text.encode()).hexdigest()[:12]
+
+    @property
+    def label(self) -> str:
+        return f"{self.case} {self.settings}".strip()
 
 
 @dataclass
@@ -63,15 +119,7 @@ class Study:
 
     @classmethod
     def from_dict(cls, spec: Mapping[str, Any], origin: str = "<spec>") -> "Study":
-        unknown = set(spec) - {"name", "title", "base", "axes", "cases", "metrics", "scaled_down", "rows",
-                               "request_bytes", "page_size_bytes", "data_disks"}
-        if unknown:
-            raise ValueError(f"{origin}: unknown study keys {sorted(unknown)}; valid: name, title, base, cases, axes, metrics")
-        if "metrics" not in spec or not spec["metrics"]:
-            raise ValueError(f"{origin}: a study needs `metrics`, a list of dotted report paths")
-        for i, c in enumerate(spec.get("cases", [])):
-            if "name" not in c:
-                raise ValueError(f"{origin}: cases[{i}] needs a name")
+        _check_spec(spec, origin)
         return cls(name=spec.get("name", os.path.splitext(os.path.basename(origin))[0]), base=dict(spec.get("base", {})),
                    metrics=list(spec["metrics"]), axes=dict(spec.get("axes", {})), cases=list(spec.get("cases", [])),
                    title=spec.get("title", ""), spec=dict(spec))
@@ -79,7 +127,11 @@ class Study:
     @classmethod
     def from_file(cls, path: str | os.PathLike) -> "Study":
         with open(path, "rb") as f:
-            return cls.from_dict(tomllib.load(f), os.fspath(path))
+            try:
+                spec = tomllib.load(f)
+            except tomllib.TOMLDecodeError as e:
+                raise StudyError(f"{os.fspath(path)}: not valid TOML: {e}") from None
+        return cls.from_dict(spec, os.fspath(path))
 
     @classmethod
     def packaged(cls, name: str) -> "Study":
@@ -107,6 +159,51 @@ class Study:
         return Config(cfg.layers + Config.from_dict(base).layers).with_overrides(point.settings)
 
 
+def _check_spec(spec: Mapping[str, Any], origin: str) -> None:
+    """Checks the spec's shape, so a mistake is a message naming the key rather than a traceback later."""
+    unknown = set(spec) - {"name", "title", "base", "axes", "cases", "metrics", "scaled_down", "rows",
+                           "request_bytes", "page_size_bytes", "data_disks"}
+    if unknown:
+        raise StudyError(f"{origin}: unknown study keys {sorted(unknown)}; valid: name, title, base, cases, axes, metrics")
+    metrics = spec.get("metrics")
+    if not isinstance(metrics, list) or not metrics or not all(isinstance(m, str) for m in metrics):
+        raise StudyError(f"{origin}: a study needs `metrics`, a list of dotted report paths, e.g. [\"host.iops\"]")
+    if not isinstance(spec.get("base", {}), dict):
+        raise StudyError(f"{origin}: `base` must be a table (a config), got {spec['base']!r}")
+    _check_axes(spec.get("axes", {}), origin)
+    _check_cases(spec.get("cases", []), origin)
+
+
+def _check_axes(axes: Any, origin: str) -> None:
+    if not isinstance(axes, dict):
+        raise StudyError(f"{origin}: `axes` must be a table of dotted keys to lists of values, got {axes!r}")
+    for key, values in axes.items():
+        if not isinstance(values, list) or not values:
+            raise StudyError(f"{origin}: axis `axes.\"{key}\"` must be a non-empty list of values, "
+                             f"e.g. [4096, 65536]; got {values!r}")
+        if len({json.dumps(v, sort_keys=True) for v in values}) < len(values):  # two points of one name
+            raise StudyError(f"{origin}: axis `axes.\"{key}\"` lists a value twice: {values!r}")
+
+
+def _check_cases(cases: Any, origin: str) -> None:
+    if not isinstance(cases, list) or not all(isinstance(c, dict) for c in cases):
+        raise StudyError(f"{origin}: `cases` must be an array of tables ([[cases]]), got {cases!r}")
+    seen: Set[str] = set()
+    for i, case in enumerate(cases):
+        where = f"{origin}: cases[{i}]"
+        if not isinstance(case.get("name"), str):
+            raise StudyError(f"{where} needs a name (a string)")
+        where += f" (`{case['name']}`)"
+        if case["name"] in seen:  # two cases of one name would share their points' rows
+            raise StudyError(f"{where}: another case has this name")
+        seen.add(case["name"])
+        if not isinstance(case.get("set", {}), dict):
+            raise StudyError(f"{where}: `set` must be a table of dotted keys to values, "
+                             f"e.g. {{ \"array.level\" = \"raid5\" }}; got {case['set']!r}")
+        if not isinstance(case.get("axes", True), bool):
+            raise StudyError(f"{where}: `axes` must be true or false, got {case['axes']!r}")
+
+
 def packaged_specs() -> List[str]:
     """Names of the studies shipped in ``raidsim/experiments``."""
     files = resources.files("raidsim.experiments")
@@ -120,40 +217,218 @@ def packaged_spec(name: str) -> Dict[str, Any]:
     return tomllib.loads(path.read_text())
 
 
+# --- metrics -----------------------------------------------------------------------------------
+
 def extract(report: Mapping[str, Any], path: str) -> Dict[str, Any]:
-    """Value(s) at a dotted path of a report dict; lists expand to ``path[i]``.
+    """Value(s) at a dotted path of a report dict; lists expand to ``path[i]`` (``path[i][j]`` nested).
 
     ``devices.erases`` takes ``erases`` of every device; a missing key is 0
     (causes with no pages are omitted from reports).
     """
-    parts = path.split(".")
-    node: Any = report
+    return _flatten(path, _lookup(report, path.split(".")))
+
+
+def _lookup(node: Any, parts: List[str]) -> Any:
+    """The value at ``parts``; a list on the way is walked item by item (a list of values)."""
     for i, part in enumerate(parts):
         if isinstance(node, list):
-            rest = ".".join(parts[i:])
-            values = [extract(item, rest).get(rest, 0) for item in node]
-            return {f"{path}[{j}]": v for j, v in enumerate(values)}
+            return [_lookup(item, parts[i:]) for item in node]
         node = node.get(part, 0) if isinstance(node, Mapping) else 0
-    if isinstance(node, list):
-        return {f"{path}[{j}]": v for j, v in enumerate(node)}
-    return {path: node}
+    return node
 
 
-def _run_point(layers: List, metrics: List[str]) -> Dict[str, Any]:
-    from . import _native
+def _flatten(name: str, value: Any) -> Dict[str, Any]:
+    if not isinstance(value, list):
+        return {name: value}
+    out: Dict[str, Any] = {}
+    for j, v in enumerate(value):
+        out.update(_flatten(f"{name}[{j}]", v))
+    return out
+
+
+def report_paths(node: Any, prefix: str = "") -> Set[str]:
+    """Dotted paths of a report's values, walking through lists as :func:`extract` does."""
+    if isinstance(node, Mapping):
+        if set(node) <= set(CAUSES):  # a count by cause: every cause is valid, not only those seen
+            return {f"{prefix}.{c}" for c in CAUSES}
+        return set().union(*(report_paths(v, f"{prefix}.{k}" if prefix else k) for k, v in node.items()))
+    if isinstance(node, list) and any(isinstance(x, (Mapping, list)) for x in node):
+        return set().union(*(report_paths(x, prefix) for x in node))
+    return {prefix}
+
+
+def check_metrics(study: Study, points: Sequence[Point]) -> None:
+    """Raises :class:`StudyError` naming every metric that is no value of a report, before anything runs.
+
+    Paths come from tiny runs (two requests, no preconditioning): first a RAID-6
+    with dedicated parity, whose report has every optional section, then, only
+    if a metric is still unknown, each case's first point.
+    """
+    missing, valid = list(study.metrics), set()
+    for cfg in _probe_configs(study, points):
+        valid |= _probe_paths(cfg)
+        missing = [m for m in missing if m not in valid]
+        if not missing:
+            return
+    if not valid:
+        return  # no probe could run, so nothing to check against: the points will say what is wrong
+    raise StudyError(f"study {study.name}: " + "; ".join(_unknown_metric(m, valid) for m in missing))
+
+
+def _probe_configs(study: Study, points: Sequence[Point]) -> Iterator[Config]:
+    yield Config.preset("erasure-code-table6").with_overrides(
+        {"array.level": "raid6", "array.members": 4, "array.code": "rdp", "array.parity_placement": "dedicated"})
+    firsts: Dict[str, Point] = {}
+    for p in points:
+        firsts.setdefault(p.case, p)
+    yield from (study.config(p) for p in firsts.values())
+
+
+def _probe_paths(cfg: Config) -> Set[str]:
     from .api import simulate
 
     try:
-        report = simulate(Config(layers), progress=False)
-    except _native.RaidsimError as e:
-        # Sent back as data: the parent re-raises it naming the point.
-        return {"_error": str(e), "_error_type": type(e).__name__}
-    row: Dict[str, Any] = {}
-    for m in metrics:
-        row.update(extract(report.to_dict(), m))
-    row["_config_toml"] = report.config_toml
-    return row
+        probe = cfg.set("precondition.fill_fraction", 0.0).with_workload(_PROBE_WORKLOAD)
+        return report_paths(simulate(probe, progress=False).to_dict())
+    except _native.RaidsimError:
+        return set()  # a config that cannot run fails as its points run, each recorded as failed
 
+
+def _unknown_metric(metric: str, valid: Set[str]) -> str:
+    inside = sorted(p for p in valid if p.startswith(metric + "."))
+    if inside:
+        return f"metric `{metric}` is a table, not a value; pick from {', '.join(inside[:8])}"
+    near = difflib.get_close_matches(metric, sorted(valid), n=3)
+    hint = (f"nearest: {', '.join(near)}" if near
+            else f"valid paths start with {', '.join(sorted({p.split('.')[0] + '.' for p in valid}))}")
+    return f"metric `{metric}` is not a path in the report; {hint}"
+
+
+# --- identity ----------------------------------------------------------------------------------
+
+def fingerprint(config_toml: str, metrics: Sequence[str]) -> str:
+    """Hash of everything that decides a point's row: resolved config, trace file, metrics, raidsim build."""
+    identity = {"config": config_toml, "trace": _trace_identity(config_toml), "metrics": list(metrics),
+                "raidsim": _build_identity()}
+    return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def _trace_identity(config_toml: str) -> Optional[Dict[str, Any]]:
+    # Size and mtime, not a content hash: traces run to gigabytes, and rewriting one changes its mtime.
+    workload = tomllib.loads(config_toml).get("workload", {})
+    if workload.get("kind") != "trace" or not workload.get("path"):
+        return None
+    path = os.path.abspath(workload["path"])
+    try:
+        st = os.stat(path)
+    except OSError:
+        return {"path": path, "missing": True}
+    return {"path": path, "size": st.st_size, "mtime_ns": st.st_mtime_ns}
+
+
+def _build_identity() -> Dict[str, str]:
+    # The version alone does not move while the model is developed; the compiled core's bytes do.
+    import raidsim
+
+    return {"version": raidsim.__version__, "native": _native_digest()}
+
+
+@functools.lru_cache(maxsize=None)
+def _native_digest() -> str:
+    with open(_native.__file__, "rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
+
+
+# --- the journal -------------------------------------------------------------------------------
+
+class _Journal:
+    """Finished points, one line each, appended and fsynced as each point finishes.
+
+    A line is JSON, a tab and the JSON's SHA-256, the line's completion mark:
+    a line cut short by a kill, or damaged later, fails the check and its point
+    runs again.
+    """
+
+    def __init__(self, path: str):
+        self.path = path
+        self.records: Dict[str, Dict[str, Any]] = {}
+
+    def load(self) -> int:
+        """Reads every valid line (the last per point wins); returns how many lines were rejected."""
+        if not os.path.exists(self.path):
+            return 0
+        rejected = 0
+        with open(self.path, "rb") as f:
+            for line in f:
+                record = _parse_line(line)
+                if record is None:
+                    rejected += 1
+                else:
+                    self.records[record["point_id"]] = record
+        return rejected
+
+    def keep(self, point_ids: Set[str], rewrite: bool) -> None:
+        """Keeps only these points' records; rewrites the file if asked or if that dropped any."""
+        kept = {k: r for k, r in self.records.items() if k in point_ids}
+        if rewrite or len(kept) < len(self.records):
+            # Also removes a torn last line, so the next append starts a line of its own.
+            text = "".join(_format_line(r) for r in kept.values())
+            _replace_atomically(self.path, lambda tmp: _write_text(tmp, text))
+        self.records = kept
+
+    def append(self, record: Dict[str, Any]) -> None:
+        with open(self.path, "a", encoding="utf-8") as f:
+            f.write(_format_line(record))
+            f.flush()
+            os.fsync(f.fileno())
+        self.records[record["point_id"]] = record
+
+
+_RECORD_KEYS = {"point_id", "fingerprint", "status", "error", "values"}
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _format_line(record: Mapping[str, Any]) -> str:
+    # Keys in their order (columns come out in the metrics' order); tabs and newlines are escaped.
+    body = json.dumps(record)
+    return f"{body}\t{_digest(body)}\n"
+
+
+def _parse_line(line: bytes) -> Optional[Dict[str, Any]]:
+    try:
+        text = line.decode()
+        body, digest = text.rstrip("\n").rsplit("\t", 1)
+        if not text.endswith("\n") or _digest(body) != digest:
+            return None
+        record = json.loads(body)
+    except (UnicodeDecodeError, ValueError):
+        return None
+    return record if isinstance(record, dict) and _RECORD_KEYS <= record.keys() else None
+
+
+def _write_text(path: str, text: str) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def _replace_atomically(path: str, write: Callable[[str], None]) -> None:
+    """Writes through a temporary file and a rename, so no reader or crash ever sees half a file."""
+    tmp = f"{path}.tmp"
+    write(tmp)
+    with open(tmp, "rb+") as f:
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    fd = os.open(os.path.dirname(path) or ".", os.O_RDONLY)
+    try:
+        os.fsync(fd)  # the rename itself survives a power cut
+    finally:
+        os.close(fd)
+
+
+# --- running -----------------------------------------------------------------------------------
 
 def run_study(
     study: Study,
@@ -163,59 +438,211 @@ def run_study(
     ray_address: Optional[str] = None,
     progress: Optional[bool] = None,
 ) -> pd.DataFrame:
-    """Runs every point not yet in ``out_dir/results.csv``; returns all rows."""
+    """Runs every point without a current row in ``out_dir``; returns all rows, in point order.
+
+    Raises :class:`PointsFailed` after every other point has finished if any
+    point failed, :class:`SweepLocked` if another sweep holds ``out_dir``.
+    """
     out = os.fspath(out_dir)
     os.makedirs(os.path.join(out, "configs"), exist_ok=True)
-    csv_path = os.path.join(out, "results.csv")
-    done = pd.read_csv(csv_path) if os.path.exists(csv_path) else pd.DataFrame()
-    done_ids = set(done["point_id"]) if "point_id" in done else set()
-    todo = [p for p in study.points() if p.point_id not in done_ids]
-    # Validate every point before spending time on any.
-    jobs = [(p, study.config(p)) for p in todo]
-    for p, cfg in jobs:
-        cfg.resolved_toml()
-    rows = []
-    show = progress if progress is not None else sys.stderr.isatty()
-    bar = None
-    if show and jobs:
-        from tqdm import tqdm
-
-        bar = tqdm(total=len(jobs), desc=study.name, unit="point")
-    for p, row in _execute(jobs, study.metrics, workers, ray_address):
-        if "_error" in row:
-            from . import _native
-
-            kind = getattr(_native, row["_error_type"], _native.RaidsimError)
-            raise kind(f"study {study.name}, point {p.case or ''} {p.settings}: {row['_error']}")
-        with open(os.path.join(out, "configs", f"{p.point_id}.toml"), "w") as f:
-            f.write(row.pop("_config_toml"))
-        rows.append({"point_id": p.point_id, "case": p.case, **p.settings, **row})
-        if bar is not None:
-            bar.update(1)
-    if bar is not None:
-        bar.close()
-    table = pd.concat([done, pd.DataFrame(rows)], ignore_index=True) if rows else done
-    order = {p.point_id: i for i, p in enumerate(study.points())}
-    if len(table):
-        table = table.sort_values("point_id", key=lambda s: s.map(order)).reset_index(drop=True)
-    table.to_csv(csv_path, index=False)
-    table.to_parquet(os.path.join(out, "results.parquet"), index=False)
+    with _locked(out):
+        points = study.points()
+        prints = [fingerprint(toml, study.metrics) for toml in _resolve_all(study, points)]
+        check_metrics(study, points)
+        journal = _Journal(os.path.join(out, JOURNAL))
+        todo = _resume(journal, points, prints, out)
+        try:
+            _run_points(study, [(points[i], prints[i]) for i in todo], journal, out, workers, ray_address, progress)
+        finally:
+            # Also after Ctrl-C or a crash: the tables show every point that finished.
+            table = _write_tables(out, points, journal)
+    _raise_if_failed(study, points, journal, table, out)
     return table
 
 
+@contextlib.contextmanager
+def _locked(out: str) -> Iterator[None]:
+    # flock, not a pid file: the kernel drops the lock when its holder dies, even by kill -9.
+    path = os.path.join(out, LOCK)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise SweepLocked(f"{out} is in use by another sweep (it holds {path}); "
+                              "wait for it to finish or choose another --out") from None
+        yield
+    finally:
+        os.close(fd)
+
+
+def _resolve_all(study: Study, points: Sequence[Point]) -> List[str]:
+    """Every point's resolved config; validates them all before any runs."""
+    out = []
+    for p in points:
+        try:
+            out.append(study.config(p).resolved_toml())
+        except _native.RaidsimError as e:
+            raise type(e)(f"study {study.name}, point {p.label}: {e}") from None
+    return out
+
+
+def _resume(journal: _Journal, points: Sequence[Point], prints: Sequence[str], out: str) -> List[int]:
+    """Indices of the points to run: those without a current, successful row. Says why on stderr."""
+    had_journal = os.path.exists(journal.path)
+    rejected = journal.load()
+    last = [journal.records.get(p.point_id) for p in points]
+    todo = [i for i, r in enumerate(last) if not (r and r["fingerprint"] == prints[i] and r["status"] == "ok")]
+    journal.keep({points[i].point_id for i in set(range(len(points))) - set(todo)}, rewrite=rejected > 0)
+    changed = sum(1 for i in todo if last[i] and last[i]["fingerprint"] != prints[i])
+    _say(rejected, f"{journal.path}: {_n(rejected, 'incomplete or corrupt row')} ignored; their points run again")
+    _say(changed, f"{_n(changed, 'point')} changed since the last run: recomputing")
+    failed = sum(1 for i in todo if last[i]) - changed
+    _say(failed, f"{_n(failed, 'point')} failed in the last run: retrying")
+    _say(not had_journal and os.path.exists(os.path.join(out, "results.csv")),
+         f"{out}/results.csv has no {JOURNAL} to vouch for its rows: computing all {_n(len(points), 'point')} afresh")
+    return todo
+
+
+def _say(when: Any, text: str) -> None:
+    if when:
+        print(f"raidsim: {text}", file=sys.stderr)
+
+
+def _n(k: int, noun: str) -> str:
+    return f"{k} {noun}" if k == 1 else f"{k} {noun}s"
+
+
+def _run_points(study: Study, jobs: Sequence[Tuple[Point, str]], journal: _Journal, out: str,
+                workers: Optional[int], ray_address: Optional[str], progress: Optional[bool]) -> None:
+    """Runs the jobs, recording each point in the journal the moment it finishes."""
+    bar = _progress_bar(study.name, len(jobs), progress)
+    tasks = [(i, study.config(p).layers) for i, (p, _) in enumerate(jobs)]
+    try:
+        for i, row in _execute(tasks, study.metrics, workers, ray_address):
+            p, fp = jobs[i]
+            error = row.pop("_error", None)
+            if error is None:
+                config_toml = row.pop("_config_toml")
+                path = os.path.join(out, "configs", f"{p.point_id}.toml")
+                _replace_atomically(path, lambda tmp: _write_text(tmp, config_toml))
+            # The journal line last: it is the mark that the point, and its config file, are done.
+            journal.append({"point_id": p.point_id, "case": p.case, "settings": p.settings, "fingerprint": fp,
+                            "status": "ok" if error is None else "failed", "error": error, "values": row})
+            if bar is not None:
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _progress_bar(name: str, total: int, progress: Optional[bool]):
+    if not total or not (progress if progress is not None else sys.stderr.isatty()):
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=name, unit="point")
+
+
+def _write_tables(out: str, points: Sequence[Point], journal: _Journal) -> pd.DataFrame:
+    """Rebuilds results.csv from the journal in point order, then results.parquet from the CSV."""
+    rows = [_csv_row(p, journal.records[p.point_id]) for p in points if p.point_id in journal.records]
+    table = pd.DataFrame(rows) if rows else pd.DataFrame(columns=["point_id", "case"])
+    tail = ["status", "error", "fingerprint"]
+    table = table.reindex(columns=[c for c in table.columns if c not in tail] + tail)
+    csv_path = os.path.join(out, "results.csv")
+    _replace_atomically(csv_path, lambda tmp: table.to_csv(tmp, index=False))
+    table = pd.read_csv(csv_path)
+    _replace_atomically(os.path.join(out, "results.parquet"), lambda tmp: table.to_parquet(tmp, index=False))
+    return table
+
+
+def _csv_row(p: Point, record: Mapping[str, Any]) -> Dict[str, Any]:
+    return {"point_id": p.point_id, "case": p.case, **p.settings, **record["values"],
+            "status": record["status"], "error": record["error"], "fingerprint": record["fingerprint"]}
+
+
+def _raise_if_failed(study: Study, points: Sequence[Point], journal: _Journal, table: pd.DataFrame, out: str) -> None:
+    failed = [p for p in points if journal.records.get(p.point_id, {}).get("status") == "failed"]
+    if failed:
+        lines = [f"  {p.label}: {journal.records[p.point_id]['error']}" for p in failed]
+        raise PointsFailed(f"study {study.name}: {len(failed)} of {_n(len(points), 'point')} failed "
+                           f"(status=failed in {out}/results.csv; a rerun retries them):\n" + "\n".join(lines), table)
+
+
+def _run_point(layers: List, metrics: List[str]) -> Dict[str, Any]:
+    from .api import simulate
+
+    try:
+        report = simulate(Config(layers), progress=False)
+    except Exception as e:  # noqa: BLE001 -- any failure is this point's, recorded as data; the others go on
+        return {"_error": f"{type(e).__name__}: {e}"}
+    row: Dict[str, Any] = {}
+    for m in metrics:
+        row.update(extract(report.to_dict(), m))
+    row["_config_toml"] = report.config_toml
+    return row
+
+
 def _execute(jobs: Sequence, metrics: List[str], workers: Optional[int], ray_address: Optional[str]):
+    """Yields ``(key, row)`` as points finish; jobs are ``(key, config layers)``."""
     if ray_address is not None:
         yield from _execute_ray(jobs, metrics, ray_address)
         return
     workers = workers or os.cpu_count() or 1
     if workers == 1 or len(jobs) <= 1:
-        for p, cfg in jobs:
-            yield p, _run_point(cfg.layers, metrics)
+        for key, layers in jobs:
+            yield key, _run_point(layers, metrics)
         return
-    with cf.ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = {pool.submit(_run_point, cfg.layers, metrics): p for p, cfg in jobs}
+    yield from _execute_pool(jobs, metrics, min(workers, len(jobs)))
+
+
+def _execute_pool(jobs: Sequence, metrics: List[str], workers: int):
+    # forkserver, not fork: a forked worker would inherit the output lock and hold it after the sweep died.
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload([__name__])
+    pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker_init)
+    try:
+        futures = {pool.submit(_run_point, layers, metrics): key for key, layers in jobs}
         for fut in cf.as_completed(futures):
-            yield futures[fut], fut.result()
+            yield futures[fut], _result(fut)
+    except BaseException:
+        _stop(pool)
+        raise
+    pool.shutdown()
+
+
+def _stop(pool: cf.ProcessPoolExecutor) -> None:
+    # Interrupted: the running points are lost either way, so their workers stop now rather than
+    # finish work nobody will record (shutdown alone waits for them). Python 3.14 has a method for it.
+    terminate = getattr(pool, "terminate_workers", None)
+    if terminate is not None:
+        terminate()
+        return
+    for proc in list((getattr(pool, "_processes", None) or {}).values()):
+        proc.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _result(fut: cf.Future) -> Dict[str, Any]:
+    try:
+        return fut.result()
+    except Exception as e:  # noqa: BLE001 -- e.g. a worker killed by the OOM killer: the point failed
+        return {"_error": f"{type(e).__name__}: {e}"}
+
+
+def _worker_init() -> None:
+    # Ctrl-C is the parent's to handle (it records what finished). A worker whose sweep was killed
+    # would wait for work for ever (the fork server outlives the sweep while workers live): it leaves.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sweep = multiprocessing.parent_process()
+    if sweep is not None:
+        threading.Thread(target=_exit_after, args=(sweep,), daemon=True).start()
+
+
+def _exit_after(sweep: Any) -> None:
+    sweep.join()  # returns once the sweep process is gone, however it died
+    os._exit(1)
 
 
 def _execute_ray(jobs: Sequence, metrics: List[str], address: str):
@@ -225,7 +652,7 @@ def _execute_ray(jobs: Sequence, metrics: List[str], address: str):
         raise RuntimeError("--ray needs the `ray` package (pip install ray) on this machine and the cluster") from e
     ray.init(address=address or None, ignore_reinit_error=True)
     remote = ray.remote(_run_point)
-    refs = {remote.remote(cfg.layers, metrics): p for p, cfg in jobs}
+    refs = {remote.remote(layers, metrics): key for key, layers in jobs}
     pending = list(refs)
     while pending:
         ready, pending = ray.wait(pending, num_returns=1)

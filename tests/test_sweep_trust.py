@@ -1,0 +1,302 @@
+"""Sweep results a user can trust (issue #8): identity, metric paths, durability, locking, spec errors."""
+
+import contextlib
+import json
+import os
+import pathlib
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import pandas as pd
+import pytest
+
+import raidsim
+from raidsim import sweep
+from raidsim.cli import main
+from raidsim.sweep import JOURNAL, PointsFailed, Study, StudyError, SweepLocked, run_study
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+
+SYNTHETIC = 'workload = { kind = "synthetic", requests = 300, read_fraction = 0.0 }'
+SPEC = f"""
+name = "tiny"
+metrics = ["host.requests", "host.response.mean_ns", "array.parity_pages_written"]
+[base]
+preset = "erasure-code-table6"
+{SYNTHETIC}
+[[cases]]
+name = "raid5"
+set = {{ "array.level" = "raid5", "array.members" = 4 }}
+[axes]
+"array.stripe_unit_bytes" = [4096, 16384]
+"array.write_method" = ["auto", "rmw"]
+"""
+
+# Twelve points of about a fifth of a second each: long enough to be killed, or locked out, midway.
+SLOW_SPEC = """
+name = "slow"
+metrics = ["host.requests", "host.response.mean_ns", "array.extra_page_reads", "devices.pages_written.user"]
+[base]
+preset = "erasure-code-table6"
+workload = { kind = "synthetic", requests = 60000, read_fraction = 0.0 }
+[[cases]]
+name = "raid5"
+set = { "array.level" = "raid5", "array.members" = 4 }
+[axes]
+"array.stripe_unit_bytes" = [4096, 8192, 16384, 65536]
+"array.write_method" = ["auto", "rmw", "rcw"]
+"""
+
+
+def write_trace(path, requests):
+    """An MSR-Cambridge CSV trace of 4 KiB writes."""
+    lines = [f"{128166372000000000 + i * 10000},hm,0,Write,{i * 4096},4096,100" for i in range(requests)]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def spec_file(tmp_path, text, name="spec.toml"):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def journal_records(out):
+    """The journal's point ids, one per complete line (a torn last line is left out)."""
+    path = out / JOURNAL
+    if not path.exists():
+        return []
+    return [json.loads(line.rsplit("\t", 1)[0])["point_id"] for line in path.read_text().splitlines(keepends=True)
+            if line.endswith("\n")]
+
+
+class CountingRuns:
+    """Stands in for `_run_point` in-process (workers=1), counting runs; may interrupt one."""
+
+    def __init__(self, interrupt_at=None):
+        self.calls, self.interrupt_at, self.real = 0, interrupt_at, sweep._run_point
+
+    def __call__(self, layers, metrics):
+        self.calls += 1
+        if self.calls == self.interrupt_at:
+            raise KeyboardInterrupt
+        return self.real(layers, metrics)
+
+
+# --- 1. a point's identity is everything that decides its result --------------------------------
+
+def edit(path, old, new):
+    path.write_text(path.read_text().replace(old, new))
+
+
+CHANGES = {
+    "base": lambda spec, trace: edit(spec, "requests = 300", "requests = 200"),
+    "trace": lambda spec, trace: write_trace(trace, 70),
+    "metrics": lambda spec, trace: edit(spec, '"host.requests",', '"host.requests", "host.writes",'),
+}
+
+
+@pytest.mark.parametrize("change", ["base", "trace", "metrics", "version"])
+def test_rerun_recomputes_points_whose_inputs_changed_and_says_so(tmp_path, capsys, monkeypatch, change):
+    trace = tmp_path / "t.csv"
+    write_trace(trace, 50)
+    replay = f'workload = {{ kind = "trace", path = "{trace}" }}'
+    spec = spec_file(tmp_path, SPEC.replace(SYNTHETIC, replay) if change == "trace" else SPEC)
+    out = tmp_path / "out"
+    run_study(Study.from_file(spec), out, workers=1, progress=False)
+    capsys.readouterr()
+    if change == "version":
+        monkeypatch.setattr(raidsim, "__version__", raidsim.__version__ + ".post1")
+    else:
+        CHANGES[change](spec, trace)
+    df = run_study(Study.from_file(spec), out, workers=1, progress=False)
+    assert "4 points changed since the last run: recomputing" in capsys.readouterr().err
+    if change == "base":
+        assert (df["host.requests"] == 200).all()
+    if change == "trace":
+        assert (df["host.requests"] == 70).all()
+    if change == "metrics":
+        assert (df["host.writes"] == 300).all()
+
+
+# --- 2. a metric path that does not exist is an error ----------------------------------------------
+
+def test_unknown_metric_is_an_error_naming_the_nearest_paths_before_any_point_runs(tmp_path, capsys):
+    spec = spec_file(tmp_path, SPEC.replace('"host.requests"', '"host.iopz"'))
+    out = tmp_path / "out"
+    with pytest.raises(StudyError, match=r"`host\.iopz` is not a path in the report; nearest: host\.iops"):
+        run_study(Study.from_file(spec), out, workers=1, progress=False)
+    assert journal_records(out) == [] and not list((out / "configs").glob("*.toml"))
+    table = spec_file(tmp_path, SPEC.replace('"host.requests"', '"host.response"'), "table.toml")
+    with pytest.raises(StudyError, match=r"`host\.response` is a table, not a value; pick from host\.response\.count"):
+        run_study(Study.from_file(table), out, workers=1, progress=False)
+    # The command line: one line naming the path, exit 1.
+    assert main(["sweep", str(spec), "--out", str(out), "--no-progress"]) == 1
+    err = capsys.readouterr().err
+    assert "host.iopz" in err and "host.iops" in err and err.strip().count("\n") == 0
+
+
+def test_valid_metrics_still_work_lists_nested_lists_and_causes_absent_from_a_run(tmp_path):
+    metrics = ["array.extra_page_reads", "devices.pages_written.user", "devices.pages_read.rebuild_read",
+               "array.row_parity.pages_written", "devices.erase_count.histogram.counts"]
+    spec = spec_file(tmp_path, re.sub(r"metrics = \[.*\]", f"metrics = {json.dumps(metrics)}", SPEC))
+    df = run_study(Study.from_file(spec), tmp_path / "out", workers=1, progress=False)
+    assert {"array.extra_page_reads[3]", "devices.pages_written.user[3]", "devices.pages_read.rebuild_read[0]",
+            "array.row_parity.pages_written", "devices.erase_count.histogram.counts[3][0]"} <= set(df.columns)
+    assert (df["devices.pages_written.user[0]"] > 0).all() and (df["devices.pages_read.rebuild_read[0]"] == 0).all()
+
+
+def test_cause_names_match_the_core():
+    source = REPO / "crates" / "raidsim-core" / "src" / "device" / "mod.rs"
+    if not source.exists():
+        pytest.skip(f"{source} not found: the Rust sources are not beside this package")
+    names = re.findall(r'Cause::\w+ => "(\w+)"', source.read_text())
+    assert names and set(names) == set(sweep.CAUSES)
+
+
+# --- 3. durability -------------------------------------------------------------------------------
+
+def test_interrupted_sweep_keeps_finished_points_and_reruns_only_the_rest(tmp_path, monkeypatch):
+    spec = spec_file(tmp_path, SPEC)
+    out = tmp_path / "out"
+    monkeypatch.setattr(sweep, "_run_point", CountingRuns(interrupt_at=3))
+    with pytest.raises(KeyboardInterrupt):
+        run_study(Study.from_file(spec), out, workers=1, progress=False)
+    assert len(journal_records(out)) == 2
+    assert len(pd.read_csv(out / "results.csv")) == 2  # what finished is visible at once
+    runs = CountingRuns()
+    monkeypatch.setattr(sweep, "_run_point", runs)
+    df = run_study(Study.from_file(spec), out, workers=1, progress=False)
+    assert runs.calls == 2 and len(df) == 4 and (df["status"] == "ok").all()
+    fresh = run_study(Study.from_file(spec), tmp_path / "fresh", workers=1, progress=False)
+    assert (out / "results.csv").read_bytes() == (tmp_path / "fresh" / "results.csv").read_bytes()
+    assert list(fresh["point_id"]) == [p.point_id for p in Study.from_file(spec).points()]
+
+
+def test_failed_point_is_recorded_the_others_finish_and_a_rerun_retries_it(tmp_path, capsys):
+    good, missing = tmp_path / "good.csv", tmp_path / "later.csv"
+    write_trace(good, 40)
+    spec = spec_file(tmp_path, SPEC.replace(SYNTHETIC, 'workload = { kind = "trace" }').replace(
+        '"array.write_method" = ["auto", "rmw"]', f'"workload.path" = ["{good}", "{missing}"]'))
+    out = tmp_path / "out"
+    assert main(["sweep", str(spec), "--out", str(out), "--workers", "2", "--no-progress"]) == 1
+    err = capsys.readouterr().err
+    assert "2 of 4 points failed" in err and "later.csv" in err and "InputError" in err and "Traceback" not in err
+    df = pd.read_csv(out / "results.csv")
+    assert list(df["status"]) == ["ok", "failed", "ok", "failed"]
+    assert df["error"][1].startswith("InputError:") and (df["host.requests"][[0, 2]] == 40).all()
+    ok_configs = {p: p.stat().st_mtime_ns for p in (out / "configs").glob("*.toml")}
+    assert len(ok_configs) == 2
+    # Unchanged inputs: the failed points are retried (and fail again), the finished ones are not rerun.
+    with pytest.raises(PointsFailed, match="later.csv"):
+        run_study(Study.from_file(spec), out, workers=1, progress=False)
+    assert "2 points failed in the last run: retrying" in capsys.readouterr().err
+    assert {p: p.stat().st_mtime_ns for p in ok_configs} == ok_configs
+    write_trace(missing, 30)
+    df = run_study(Study.from_file(spec), out, workers=1, progress=False)
+    assert (df["status"] == "ok").all() and list(df["host.requests"]) == [40, 30, 40, 30]
+
+
+def test_torn_or_corrupt_rows_are_rejected_and_their_points_recomputed(tmp_path, capsys, monkeypatch):
+    spec = spec_file(tmp_path, SPEC)
+    out = tmp_path / "out"
+    run_study(Study.from_file(spec), out, workers=1, progress=False)
+    before = (out / "results.csv").read_bytes()
+    lines = (out / JOURNAL).read_text().splitlines(keepends=True)
+    lines[0] = lines[0].replace('"host.requests": 300', '"host.requests": 301')  # a value changed under its checksum
+    lines[-1] = lines[-1][: len(lines[-1]) // 2]  # a line cut short by a kill
+    (out / JOURNAL).write_text("".join(lines))
+    runs = CountingRuns()
+    monkeypatch.setattr(sweep, "_run_point", runs)
+    run_study(Study.from_file(spec), out, workers=1, progress=False)
+    assert runs.calls == 2
+    assert "2 incomplete or corrupt rows ignored" in capsys.readouterr().err
+    assert (out / "results.csv").read_bytes() == before
+    assert sorted(journal_records(out)) == sorted(p.point_id for p in Study.from_file(spec).points())
+
+
+# --- 4. one sweep per output directory ----------------------------------------------------------
+
+def sweep_process(spec, out, *extra, **popen):
+    return subprocess.Popen([sys.executable, "-m", "raidsim.cli", "sweep", str(spec), "--out", str(out), "--no-progress",
+                             *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen)
+
+
+def wait_for_rows(out, proc, rows, timeout=120.0):
+    """Waits until `rows` points are in the journal; fails if the sweep ends first."""
+    deadline = time.monotonic() + timeout
+    while len(journal_records(out)) < rows:
+        assert proc.poll() is None, f"the sweep ended before {rows} rows appeared: {proc.communicate()}"
+        assert time.monotonic() < deadline, "no rows appeared"
+        time.sleep(0.02)
+
+
+def test_second_sweep_on_the_same_out_fails_naming_the_directory(tmp_path, capsys):
+    spec = spec_file(tmp_path, SLOW_SPEC)
+    out = tmp_path / "out"
+    first = sweep_process(spec, out, "--workers", "1")
+    try:
+        wait_for_rows(out, first, 1)
+        with pytest.raises(SweepLocked, match=re.escape(str(out))):
+            run_study(Study.from_file(spec), out, workers=1, progress=False)
+        assert main(["sweep", str(spec), "--out", str(out), "--no-progress"]) == 1
+        assert f"{out} is in use by another sweep" in capsys.readouterr().err
+        assert first.poll() is None, "the first sweep ended before the second tried: the check proved nothing"
+    finally:
+        stdout, stderr = first.communicate(timeout=300)
+    assert first.returncode == 0, stderr
+    df = pd.read_csv(out / "results.csv")
+    assert len(df) == 12 and (df["status"] == "ok").all()
+
+
+# --- 5. acceptance: kill -9 midway, rerun, same results ----------------------------------------------
+
+def test_sweep_killed_midway_and_rerun_gives_the_same_results(tmp_path):
+    spec = spec_file(tmp_path, SLOW_SPEC)
+    whole = sweep_process(spec, tmp_path / "whole", "--workers", "2")
+    _, stderr = whole.communicate(timeout=300)
+    assert whole.returncode == 0, stderr
+    out = tmp_path / "killed"
+    victim = sweep_process(spec, out, "--workers", "2", start_new_session=True)
+    try:
+        wait_for_rows(out, victim, 2)
+        os.kill(victim.pid, signal.SIGKILL)
+        victim.wait()
+        finished = journal_records(out)
+        assert 2 <= len(finished) < 12, "killed too late to test anything"
+        kept = {p: (out / "configs" / f"{p}.toml").stat().st_mtime_ns for p in finished}
+        # Its workers may still be finishing a point; the rerun must not wait for them or be locked out.
+        rerun = sweep_process(spec, out, "--workers", "2")
+        _, stderr = rerun.communicate(timeout=300)
+        assert rerun.returncode == 0, stderr
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(victim.pid, signal.SIGKILL)  # whatever of the killed sweep is left
+    assert (out / "results.csv").read_bytes() == (tmp_path / "whole" / "results.csv").read_bytes()
+    pd.testing.assert_frame_equal(pd.read_parquet(out / "results.parquet"),
+                                  pd.read_parquet(tmp_path / "whole" / "results.parquet"))
+    # Exactly the finished points were skipped: their configs were not rewritten.
+    assert {p: (out / "configs" / f"{p}.toml").stat().st_mtime_ns for p in finished} == kept
+
+
+# --- 6. a malformed spec is a one-line error naming the key ------------------------------------------
+
+@pytest.mark.parametrize("bad, named", [
+    ('"array.stripe_unit_bytes" = 4096', 'axis `axes."array.stripe_unit_bytes"` must be a non-empty list'),
+    ('"array.stripe_unit_bytes" = []', 'axis `axes."array.stripe_unit_bytes"` must be a non-empty list'),
+    ('"array.stripe_unit_bytes" = [4096, 4096]', 'axis `axes."array.stripe_unit_bytes"` lists a value twice'),
+])
+def test_axis_that_is_not_a_list_of_distinct_values_is_a_one_line_error_naming_it(tmp_path, capsys, bad, named):
+    spec = spec_file(tmp_path, SPEC.replace('"array.stripe_unit_bytes" = [4096, 16384]', bad))
+    assert main(["sweep", str(spec), "--out", str(tmp_path / "out"), "--no-progress"]) == 1
+    err = capsys.readouterr().err
+    assert named in err and err.startswith("raidsim: error:") and err.strip().count("\n") == 0
+
+
+def test_case_set_that_is_not_a_table_is_a_one_line_error_naming_it(tmp_path, capsys):
+    spec = spec_file(tmp_path, SPEC.replace('set = { "array.level" = "raid5", "array.members" = 4 }', 'set = "raid5"'))
+    assert main(["sweep", str(spec), "--out", str(tmp_path / "out"), "--no-progress"]) == 1
+    err = capsys.readouterr().err
+    assert "cases[0] (`raid5`): `set` must be a table" in err and err.strip().count("\n") == 0
