@@ -132,7 +132,7 @@ def test_unknown_metric_is_an_error_naming_the_nearest_paths_before_any_point_ru
     table = spec_file(tmp_path, SPEC.replace('"host.requests"', '"host.response"'), "table.toml")
     with pytest.raises(StudyError, match=r"`host\.response` is a table, not a value; pick from host\.response\.count"):
         run_study(Study.from_file(table), out, workers=1, progress=False)
-    # The command line: one line naming the path, exit 1.
+    # The command line: one line naming the path, exit 1 (a bad spec is bad input).
     assert main(["sweep", str(spec), "--out", str(out), "--no-progress"]) == 1
     err = capsys.readouterr().err
     assert "host.iopz" in err and "host.iops" in err and err.strip().count("\n") == 0
@@ -181,7 +181,7 @@ def test_failed_point_is_recorded_the_others_finish_and_a_rerun_retries_it(tmp_p
     spec = spec_file(tmp_path, SPEC.replace(SYNTHETIC, 'workload = { kind = "trace" }').replace(
         '"array.write_method" = ["auto", "rmw"]', f'"workload.path" = ["{good}", "{missing}"]'))
     out = tmp_path / "out"
-    assert main(["sweep", str(spec), "--out", str(out), "--workers", "2", "--no-progress"]) == 1
+    assert main(["sweep", str(spec), "--out", str(out), "--workers", "2", "--no-progress"]) == 3  # could not finish
     err = capsys.readouterr().err
     assert "2 of 4 points failed" in err and "later.csv" in err and "InputError" in err and "Traceback" not in err
     df = pd.read_csv(out / "results.csv")
@@ -241,7 +241,7 @@ def test_second_sweep_on_the_same_out_fails_naming_the_directory(tmp_path, capsy
         wait_for_rows(out, first, 1)
         with pytest.raises(SweepLocked, match=re.escape(str(out))):
             run_study(Study.from_file(spec), out, workers=1, progress=False)
-        assert main(["sweep", str(spec), "--out", str(out), "--no-progress"]) == 1
+        assert main(["sweep", str(spec), "--out", str(out), "--no-progress"]) == 3  # could not finish
         assert f"{out} is in use by another sweep" in capsys.readouterr().err
         assert first.poll() is None, "the first sweep ended before the second tried: the check proved nothing"
     finally:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import numbers
 import os
 import sys
 import time
@@ -90,5 +91,9 @@ def trace_stats(
     blkparse_action: str = "D",
 ) -> Dict[str, Any]:
     """Statistics of a trace as the papers tabulate them (requests, read/write %, sizes, inter-arrivals, span)."""
+    # Checked here: the core takes an unsigned number, and -1 would be an OverflowError on the way in.
+    if device is not None and (isinstance(device, bool) or not isinstance(device, numbers.Integral) or device < 0):
+        raise _native.ConfigError(f"device must be a non-negative integer (a device, disk or LUN number of the trace), "
+                                  f"got {device!r}")
     text = _native.trace_stats(os.fspath(path), format, device, skip_malformed, blkparse_action)
     return json.loads(text)

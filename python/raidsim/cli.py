@@ -3,21 +3,31 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
 from typing import List, Optional
 
-from . import _native
+from . import __version__, _native
 from .api import presets, simulate, trace_stats
 from .config import Config
 from .counting import count
-from .sweep import SweepError
+from .sweep import StudyError, SweepError
 from .workload import Workload
 
 DEFAULT_OUT = "raidsim-out"
-EXIT_CODES = ("exit status: 0 done; 1 a sweep could not finish (a wrong study spec, failed points, "
-              "its --out in use by another sweep); 2 a bad config, trace or argument; 130 interrupted")
+
+# Exit statuses: the one table, also in the epilog and the README.
+EXIT_OK = 0
+EXIT_INPUT = 1  # a bad config, trace, study spec or other input (any raidsim.RaidsimError)
+EXIT_USAGE = 2  # bad arguments: argparse's own status
+EXIT_SWEEP = 3  # a sweep could not finish: failed points, its --out in use by another sweep
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports Ctrl-C
+EXIT_PIPE = 141  # 128 + SIGPIPE: stdout's reader left early (e.g. `| head`), as other tools end
+EXIT_CODES = ("exit status: 0 done; 1 a bad config, trace, study spec or other input; 2 a usage error "
+              "(bad arguments); 3 a sweep could not finish (failed points, its --out in use by another "
+              "sweep); 130 interrupted; 141 stdout closed early (e.g. piped into head)")
 
 
 def _add_run(sub: argparse._SubParsersAction, name: str = "run") -> argparse.ArgumentParser:
@@ -191,6 +201,7 @@ def _demo(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="raidsim", description="Simulate SSDs and SSD arrays.", epilog=EXIT_CODES)
+    parser.add_argument("--version", action="version", version=f"raidsim {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     _add_run(sub)
     _add_run(sub, "count")
@@ -221,24 +232,40 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+HANDLERS = {"run": _run, "count": _count, "presets": _presets, "trace-stats": _trace_stats,
+            "sweep": _sweep, "reproduce": _reproduce, "demo": _demo}
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     args = build_parser().parse_args(argv)
-    handlers = {"run": _run, "count": _count, "presets": _presets, "trace-stats": _trace_stats,
-                "sweep": _sweep, "reproduce": _reproduce, "demo": _demo}
     try:
-        return handlers[args.command](args)
-    except SweepError as e:
-        print(f"raidsim: error: {e}", file=sys.stderr)
-        return 1
-    except _native.RaidsimError as e:
-        print(f"raidsim: error: {e}", file=sys.stderr)
-        return 2
-    except (OSError, ValueError) as e:
-        print(f"raidsim: error: {e}", file=sys.stderr)
-        return 2
+        status = HANDLERS[args.command](args)
+        sys.stdout.flush()  # here, not at exit: a reader that left is then a BrokenPipeError we handle
+        return status
+    except BrokenPipeError:
+        return _stdout_closed()
     except KeyboardInterrupt:
         print("raidsim: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
+    except (StudyError, _native.RaidsimError, OSError, ValueError) as e:
+        # One line: the core's parser messages end in "\nin `table`" and blank lines.
+        return _error(" ".join(line.strip() for line in str(e).splitlines() if line.strip()), EXIT_INPUT)
+    except SweepError as e:  # after StudyError, which is one too but means bad input
+        return _error(str(e), EXIT_SWEEP)  # failed points are listed one per line
+
+
+def _error(message: str, status: int) -> int:
+    print(f"raidsim: error: {message}", file=sys.stderr)
+    return status
+
+
+def _stdout_closed() -> int:
+    # The recipe of Python's docs (signal module, "Note on SIGPIPE"): stdout goes to devnull so the
+    # flush at exit cannot fail again. The reader left on purpose, so nothing is said.
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    return EXIT_PIPE
 
 
 if __name__ == "__main__":

@@ -13,11 +13,15 @@ import tomllib
 from typing import Any, Iterable, List, Mapping, Tuple, Union
 
 from . import _native
+from ._native import ConfigError
 
 Layer = Tuple[str, str]
 
 
-def _nested(key: str, value: Any) -> dict:
+def _nested(key: Any, value: Any) -> dict:
+    # A key that is not a string would otherwise fail deep inside as an AttributeError.
+    if not isinstance(key, str):
+        raise ConfigError(f"a config key is a dotted string such as \"ssd.queue_depth\", got {key!r}")
     out: dict = {}
     node = out
     parts = key.split(".")
@@ -25,6 +29,20 @@ def _nested(key: str, value: Any) -> dict:
         node = node.setdefault(part, {})
     node[parts[-1]] = value
     return out
+
+
+def _json_layer(key: Any, value: Any) -> Layer:
+    table = _nested(key, value)
+    try:
+        return ("json", json.dumps(table))
+    except (TypeError, ValueError) as e:  # e.g. a set or an arbitrary object
+        raise ConfigError(f"config key `{key}`: {value!r} is not a TOML value ({e})") from None
+
+
+def _set_layer(override: Any) -> Layer:
+    if not isinstance(override, str):
+        raise ConfigError(f"an override is a \"key=value\" string, got {override!r}")
+    return ("set", override)
 
 
 class Config:
@@ -74,16 +92,17 @@ class Config:
 
     def set(self, key: str, value: Any) -> "Config":
         """A copy with ``key`` (dotted) set to ``value``."""
-        return Config(self._layers + [("json", json.dumps(_nested(key, value)))])
+        return Config(self._layers + [_json_layer(key, value)])
 
     def with_overrides(self, overrides: Union[Mapping[str, Any], Iterable[str], None]) -> "Config":
         """A copy with overrides: a dict of dotted keys to values, or ``"key=value"`` strings."""
         if not overrides:
             return self
         if isinstance(overrides, Mapping):
-            layers = [("json", json.dumps(_nested(k, v))) for k, v in overrides.items()]
+            layers = [_json_layer(k, v) for k, v in overrides.items()]
         else:
-            layers = [("set", s) for s in overrides]
+            # One "key=value" string is one override, not a list of its characters.
+            layers = [_set_layer(s) for s in ([overrides] if isinstance(overrides, str) else overrides)]
         return Config(self._layers + layers)
 
     def with_workload(self, workload: Any) -> "Config":

@@ -68,7 +68,7 @@ _PROBE_WORKLOAD = Workload.requests([(0, "W", 0, 4096), (0, "R", 0, 4096)])
 
 
 class SweepError(Exception):
-    """A sweep could not run as asked (the CLI exits 1)."""
+    """A sweep could not finish (the CLI exits 3; a wrong spec, :class:`StudyError`, exits 1 as bad input does)."""
 
 
 class StudyError(SweepError, ValueError):

@@ -7,12 +7,37 @@ written, so the core's defaults apply to the rest.
 
 from __future__ import annotations
 
+import numbers
 import os
 from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple, Union
+
+from ._native import WorkloadError
 
 Request = Tuple[int, str, int, int]
 
 _OPS = {"R": "R", "r": "R", "read": "R", "W": "W", "w": "W", "write": "W"}
+
+
+class RequestError(WorkloadError, ValueError):
+    """A malformed explicit request (a :class:`raidsim.WorkloadError`, and a ValueError as it always was)."""
+
+
+def _request_row(i: int, request: Sequence[Any]) -> list:
+    if isinstance(request, (str, bytes)) or not hasattr(request, "__len__") or len(request) != 4:
+        raise RequestError(f"request {i}: expected (time_ns, op, offset_bytes, length_bytes), got {request!r}")
+    t, op, offset, length = request
+    if not isinstance(op, str) or op not in _OPS:
+        raise RequestError(f"request {i}: op {op!r} is not one of R, W, read, write")
+    return [_whole(i, "time_ns", t), _OPS[op], _whole(i, "offset_bytes", offset), _whole(i, "length_bytes", length)]
+
+
+def _whole(i: int, field: str, value: Any) -> int:
+    # int() would truncate 4096.5 to 4096 and turn True into 1: a request that was not asked for.
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise RequestError(f"request {i}: {field} must be an integer, got {value!r} ({type(value).__name__})")
+    if value < 0:
+        raise RequestError(f"request {i}: {field} must not be negative, got {value}")
+    return int(value)
 
 
 class Workload:
@@ -57,16 +82,12 @@ class Workload:
 
     @classmethod
     def requests(cls, requests: Iterable[Sequence[Any]]) -> "Workload":
-        """Explicit ``(time_ns, op, offset_bytes, length_bytes)`` requests; op is R/W or read/write."""
-        rows = []
-        for i, r in enumerate(requests):
-            if len(r) != 4:
-                raise ValueError(f"request {i}: expected (time_ns, op, offset_bytes, length_bytes), got {r!r}")
-            t, op, offset, length = r
-            if op not in _OPS:
-                raise ValueError(f"request {i}: op {op!r} is not one of R, W, read, write")
-            rows.append([int(t), _OPS[op], int(offset), int(length)])
-        return cls({"kind": "requests", "requests": rows})
+        """Explicit ``(time_ns, op, offset_bytes, length_bytes)`` requests; op is R/W or read/write.
+
+        Times, offsets and lengths are non-negative integers; anything else (a float, a bool) is a
+        :class:`RequestError` naming the request and the field.
+        """
+        return cls({"kind": "requests", "requests": [_request_row(i, r) for i, r in enumerate(requests)]})
 
     def to_dict(self) -> dict:
         """The ``[workload]`` table."""

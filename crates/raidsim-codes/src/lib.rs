@@ -74,12 +74,20 @@ impl Code {
 
     fn array(self, k: usize, p: Option<usize>) -> Result<Option<ArrayCode>> {
         match self {
+            // Q's coefficients 2^i repeat after 255 columns, so two columns
+            // would share one and double erasures could not be told apart.
+            Code::Rs if k > MAX_RS_DATA_COLUMNS => Err(Error::Shape(format!(
+                "Reed-Solomon P+Q takes at most {MAX_RS_DATA_COLUMNS} data columns (2^i repeats after that; mdadm takes at most 256 devices at level 6, 254 data), got {k}"
+            ))),
             Code::Rs => Ok(None),
             Code::Evenodd => ArrayCode::new(ArrayKind::Evenodd, k, p).map(Some),
             Code::Rdp => ArrayCode::new(ArrayKind::Rdp, k, p).map(Some),
         }
     }
 }
+
+/// The most data columns P+Q's generator 2 keeps apart in GF(2^8).
+pub const MAX_RS_DATA_COLUMNS: usize = 255;
 
 fn check_equal(cols: &[&[u8]]) -> Result<usize> {
     let len = cols.first().map(|c| c.len()).ok_or_else(|| Error::Shape("no data columns".into()))?;
@@ -113,6 +121,10 @@ pub fn encode_into(code: Code, data: &[&[u8]], p: Option<usize>, row: &mut [u8],
 pub fn decode(code: Code, cols: &mut [Option<Vec<u8>>], p: Option<usize>) -> Result<()> {
     if cols.len() < 3 {
         return Err(Error::Shape("need at least one data column and two parity columns".into()));
+    }
+    let present: Vec<&[u8]> = cols.iter().flatten().map(Vec::as_slice).collect();
+    if !present.is_empty() {
+        check_equal(&present)?;
     }
     match code.array(cols.len() - 2, p)? {
         None => pq::decode(cols),

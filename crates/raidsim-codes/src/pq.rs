@@ -97,7 +97,7 @@ pub fn decode(cols: &mut [Option<Vec<u8>>]) -> Result<()> {
             cols[*x] = Some(dx);
             cols[*y] = Some(dy);
         }
-        _ => unreachable!("at most two erasures"),
+        more => return Err(Error::TooManyErasures(more.len())),
     }
     if cols[k].is_none() || cols[k + 1].is_none() {
         let data: Vec<&[u8]> = cols[..k].iter().map(|c| c.as_deref().unwrap_or(&[])).collect();

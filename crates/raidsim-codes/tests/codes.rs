@@ -169,3 +169,26 @@ fn a_prime_beyond_257_is_refused_before_building_the_code() {
         assert!(err.contains("at most 257"), "{err}");
     }
 }
+
+#[test]
+fn decode_refuses_columns_of_unequal_length() {
+    for (code, p) in [(Code::Rs, None), (Code::Evenodd, Some(5)), (Code::Rdp, Some(5))] {
+        let data = [vec![1u8; 8], vec![2u8; 8]];
+        let refs: Vec<&[u8]> = data.iter().map(Vec::as_slice).collect();
+        let [a, b] = encode(code, &refs, p).expect("encode");
+        let mut cols = vec![None, Some(vec![2u8; 4]), Some(a), Some(b)];
+        let err = decode(code, &mut cols, p).expect_err("short column").to_string();
+        assert!(err.contains("equal lengths"), "{code:?}: {err}");
+    }
+}
+
+#[test]
+fn reed_solomon_refuses_more_than_255_data_columns() {
+    let data = vec![vec![0u8; 4]; 256];
+    let refs: Vec<&[u8]> = data.iter().map(Vec::as_slice).collect();
+    let err = encode(Code::Rs, &refs, None).expect_err("256 columns").to_string();
+    assert!(err.contains("at most 255"), "{err}");
+    let data = vec![vec![0u8; 4]; 255];
+    let refs: Vec<&[u8]> = data.iter().map(Vec::as_slice).collect();
+    encode(Code::Rs, &refs, None).expect("255 columns");
+}

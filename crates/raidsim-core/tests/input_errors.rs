@@ -56,3 +56,15 @@ fn evenodd_array_of_40_data_members_writes_parity_on_every_write() {
     assert_eq!(parity[40], 1, "row parity");
     assert_eq!(parity[41], 1, "diagonal parity");
 }
+
+#[test]
+fn a_config_too_large_for_memory_is_refused_with_the_estimate() {
+    for o in ["workload.processes=4294967295", "metrics.erase_histogram_bins=4000000000"] {
+        let err = resolve(&[o, "sim.memory_limit_bytes=8589934592"]).expect_err(o);
+        assert!(err.contains("needs about") && err.contains("GiB"), "{o}: {err}");
+    }
+    // 10,000 members of the default 32 GiB drive: about 0.4 TB of maps.
+    let err = resolve(&["array.level=raid0", "array.members=10000", "sim.memory_limit_bytes=8589934592"]).expect_err("10k members");
+    assert!(err.contains("10000 members"), "{err}");
+    resolve(&["sim.memory_limit_bytes=8589934592"]).expect("one default drive fits in 8 GiB");
+}

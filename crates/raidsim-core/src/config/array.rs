@@ -248,6 +248,12 @@ impl ArrayConfig {
         if self.level == RaidLevel::Raid10 && (self.copies < 2 || self.copies > n) {
             return Err(Error::config("array.copies", format!("RAID-10 needs 2 <= copies <= members ({n})")));
         }
+        if self.level == RaidLevel::Raid6 && self.code == ErasureCode::Rs && n - 2 > raidsim_codes::MAX_RS_DATA_COLUMNS as u32 {
+            return Err(Error::config(
+                "array.members",
+                format!("Reed-Solomon RAID-6 takes at most {} data members (Q's coefficients repeat after that), got {}", raidsim_codes::MAX_RS_DATA_COLUMNS, n - 2),
+            ));
+        }
         if self.level == RaidLevel::Raid6 && self.code != ErasureCode::Rs {
             let kind = if self.code == ErasureCode::Evenodd { raidsim_codes::Code::Evenodd } else { raidsim_codes::Code::Rdp };
             let p = (self.prime > 0).then_some(self.prime as usize);

@@ -11,6 +11,7 @@
 //! Python never re-declares a default: it hands tables and overrides here.
 
 mod array;
+mod memory;
 mod presets;
 mod ssd;
 mod workload;
@@ -37,11 +38,14 @@ pub struct SimConfig {
     pub seed: u64,
     /// Stop after this many host requests have completed (0 = no limit).
     pub max_requests: u64,
+    /// Refuse a configuration whose estimated memory exceeds this, bytes;
+    /// 0 = the memory the machine has available now (`/proc/meminfo`).
+    pub memory_limit_bytes: u64,
 }
 
 impl Default for SimConfig {
     fn default() -> Self {
-        Self { seed: 1, max_requests: 0 }
+        Self { seed: 1, max_requests: 0, memory_limit_bytes: 0 }
     }
 }
 
@@ -303,7 +307,9 @@ impl ResolvedConfig {
             }
             g.capacity_bytes()
         };
-        Ok(Self { config, geometry, members, capacity_bytes })
+        let resolved = Self { config, geometry, members, capacity_bytes };
+        memory::check(&resolved)?;
+        Ok(resolved)
     }
 
     /// Bytes of the smallest member: every member holds that many rows of stripe units.

@@ -1,0 +1,71 @@
+//! An estimate of the memory a configuration needs, checked before anything
+//! is allocated, so that one large integer (a billion closed-loop
+//! processes, ten thousand members, a histogram of four billion bins) is
+//! refused with the figure instead of aborting the process.
+
+use super::{ResolvedConfig, WorkloadConfig};
+use crate::error::{Error, Result};
+
+/// Bytes per logical page (forward map) and per physical page (reverse map).
+const MAP_BYTES_PER_PAGE: u64 = 4;
+/// Per block: valid count, state, erase count, last-write time.
+const BYTES_PER_BLOCK: u64 = 2 + 1 + 4 + 8;
+/// One scheduled event or request slot of the host, generously.
+const BYTES_PER_PENDING_EVENT: u64 = 64;
+/// What the rest of a run needs whatever its size: histograms, buffers.
+const BASE_BYTES: u64 = 64 << 20;
+
+/// Estimated peak bytes of a run of `r`.
+pub fn estimate_bytes(r: &ResolvedConfig) -> u64 {
+    let members: u64 = r
+        .members
+        .iter()
+        .map(|m| {
+            let g = &m.geometry;
+            g.logical_pages.saturating_mul(MAP_BYTES_PER_PAGE)
+                + g.physical_pages.saturating_mul(MAP_BYTES_PER_PAGE)
+                + g.blocks.saturating_mul(BYTES_PER_BLOCK)
+        })
+        .fold(0u64, u64::saturating_add);
+    let processes = match &r.config.workload {
+        WorkloadConfig::Synthetic(s) => u64::from(s.processes),
+        _ => 0,
+    };
+    let histogram = u64::from(r.config.metrics.erase_histogram_bins).saturating_mul(8);
+    BASE_BYTES.saturating_add(members).saturating_add(processes.saturating_mul(BYTES_PER_PENDING_EVENT)).saturating_add(histogram)
+}
+
+/// The machine's available memory, bytes, if it can be read.
+fn available_bytes() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib.saturating_mul(1024))
+}
+
+/// Refuses `r` when its estimate exceeds `sim.memory_limit_bytes` (or,
+/// when that is 0, the memory available now).
+pub fn check(r: &ResolvedConfig) -> Result<()> {
+    let need = estimate_bytes(r);
+    let (limit, what) = match r.config.sim.memory_limit_bytes {
+        0 => match available_bytes() {
+            Some(a) => (a, "the memory available on this machine"),
+            None => return Ok(()),
+        },
+        l => (l, "sim.memory_limit_bytes"),
+    };
+    if need > limit {
+        let gib = |b: u64| b as f64 / f64::from(1u32 << 30);
+        return Err(Error::config(
+            "sim.memory_limit_bytes",
+            format!(
+                "this configuration needs about {:.1} GiB ({} members' mapping tables, closed-loop processes, \
+                 histogram bins), more than {what} ({:.1} GiB); make it smaller or raise sim.memory_limit_bytes",
+                gib(need),
+                r.members.len(),
+                gib(limit)
+            ),
+        ));
+    }
+    Ok(())
+}

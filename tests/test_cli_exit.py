@@ -1,0 +1,84 @@
+"""The command line's exit statuses, --version, and quiet exits on a closed pipe (issue #8)."""
+
+import pathlib
+import re
+import subprocess
+import sys
+import tomllib
+
+import raidsim
+from raidsim.cli import EXIT_CODES, main
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+TABLE = [0, 1, 2, 3, 130, 141]  # done, bad input, usage, sweep could not finish, interrupted, closed pipe
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "raidsim.cli", *args], capture_output=True, text=True)
+
+
+def one_line_error(stderr):
+    return stderr.startswith("raidsim: error:") and stderr.strip().count("\n") == 0 and "Traceback" not in stderr
+
+
+def test_version_prints_the_package_version():
+    p = run("--version")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == f"raidsim {raidsim.__version__}\n"
+    pyproject = tomllib.loads((REPO / "pyproject.toml").read_text())
+    assert raidsim.__version__ == pyproject["project"]["version"]
+
+
+def test_input_error_exits_1_and_usage_error_exits_2():
+    p = run("run", "--set", "ssd.geometry.chanels=2")
+    assert p.returncode == 1 and one_line_error(p.stderr) and "channels" in p.stderr
+    p = run("run", "--no-such-option")
+    assert p.returncode == 2 and "usage:" in p.stderr
+
+
+def test_trace_stats_negative_device_is_a_one_line_error_exit_1(tmp_path):
+    trace = tmp_path / "t.csv"
+    trace.write_text("128166372000000000,hm,0,Write,0,4096,100\n")
+    p = run("trace-stats", str(trace), "--device", "-1")
+    assert p.returncode == 1, p.stderr
+    assert one_line_error(p.stderr) and "device must be a non-negative integer" in p.stderr
+
+
+def test_sweep_that_could_not_finish_exits_3_and_a_bad_spec_exits_1(tmp_path, capsys):
+    spec = tmp_path / "spec.toml"
+    spec.write_text(f"""
+name = "missing-trace"
+metrics = ["host.requests"]
+[base]
+preset = "erasure-code-table6"
+workload = {{ kind = "trace", path = "{tmp_path / 'absent.csv'}" }}
+""")
+    assert main(["sweep", str(spec), "--out", str(tmp_path / "out"), "--workers", "1", "--no-progress"]) == 3
+    assert "1 of 1 point failed" in capsys.readouterr().err
+    spec.write_text(spec.read_text().replace('metrics = ["host.requests"]', 'metrics = "host.requests"'))
+    assert main(["sweep", str(spec), "--out", str(tmp_path / "out"), "--no-progress"]) == 1
+    assert one_line_error(capsys.readouterr().err)
+
+
+def test_exit_status_table_is_the_same_in_help_and_readme():
+    readme = (REPO / "README.md").read_text()
+    line = " ".join(readme[readme.index("Exit status:"):].split("\n\n")[0].split())
+    for text in (EXIT_CODES, line):
+        assert [int(n) for n in re.findall(r"(?:^|; )(\d+) ", text.split(":", 1)[1].strip())] == TABLE, text
+        assert "1 a bad config, trace, study spec or other input; 2 a usage error" in text
+        assert "3 a sweep could not finish (failed points" in text
+    assert " ".join(EXIT_CODES.split()) in " ".join(run("--help").stdout.split())
+
+
+def test_output_into_a_closed_pipe_exits_quietly():
+    # Deterministic: the reader is gone before raidsim writes a byte.
+    proc = subprocess.Popen([sys.executable, "-m", "raidsim.cli", "run", "--set", "workload.requests=200", "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc.stdout.close()
+    stderr = proc.stderr.read()
+    assert proc.wait() == 141, stderr
+    assert stderr == "", stderr
+    # As documented: `| head -1` (whether the pipe breaks depends on timing; either way, quietly).
+    cmd = f"{sys.executable} -m raidsim.cli run --set workload.requests=200 --json | head -1; exit ${{PIPESTATUS[0]}}"
+    p = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True)
+    assert p.stdout == "{\n" and p.returncode in (0, 141) and p.stderr == "", p.stderr
