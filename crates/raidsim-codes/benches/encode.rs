@@ -44,7 +44,11 @@ fn main() {
             .iter()
             .map(|&s| {
                 let (len, r) = gbps(code, s);
-                if len == s { format!("{r:.1}") } else { format!("{r:.1} ({len} B)") }
+                if len == s {
+                    format!("{r:.1}")
+                } else {
+                    format!("{r:.1} ({len} B)")
+                }
             })
             .collect();
         println!("{:<8} {:>12} {:>12} {:>12}", name, cells[0], cells[1], cells[2]);

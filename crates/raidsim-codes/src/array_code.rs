@@ -35,6 +35,9 @@ pub enum ArrayKind {
 /// A cell: (internal column, row).
 type Cell = (usize, usize);
 
+/// For each parity cell `(column, row)`, the data cells `(column, row)` whose XOR it is.
+pub type Cover = Vec<((usize, usize), Vec<(usize, usize)>)>;
+
 /// One code instance: kind, prime, data columns.
 #[derive(Clone, Debug)]
 pub struct ArrayCode {
@@ -145,9 +148,7 @@ impl ArrayCode {
         // Diagonal parity.
         // EVENODD: internal columns 0..p-1 are data; RDP: 0..p-2 data and p-1 the row parity.
         let diag_cols = p;
-        let on = |d: usize| -> Vec<Cell> {
-            (0..rows).flat_map(|r| (0..diag_cols).map(move |c| (c, r))).filter(|&(c, r)| (r + c) % p == d).collect()
-        };
+        let on = |d: usize| -> Vec<Cell> { (0..rows).flat_map(|r| (0..diag_cols).map(move |c| (c, r))).filter(|&(c, r)| (r + c) % p == d).collect() };
         for d in 0..rows {
             let mut e = on(d);
             if self.kind == ArrayKind::Evenodd {
@@ -277,30 +278,25 @@ impl ArrayCode {
                 (u, k)
             })
             .collect();
-        // Gauss-Jordan elimination over GF(2).
-        let mut pivot_row = 0;
-        for bit in 0..cells.len() {
-            let Some(found) = (pivot_row..system.len()).find(|&i| has(&system[i].0, bit)) else {
-                return Err(Error::Shape(format!("the erased columns are not recoverable (cell {:?})", cells[bit])));
+        // Gauss-Jordan elimination over GF(2): unknown `bit` is pivoted on row `bit`.
+        for (bit, cell) in cells.iter().enumerate() {
+            let Some(found) = (bit..system.len()).find(|&i| has(&system[i].0, bit)) else {
+                return Err(Error::Shape(format!("the erased columns are not recoverable (cell {cell:?})")));
             };
-            system.swap(pivot_row, found);
-            let (pu, pk) = system[pivot_row].clone();
+            system.swap(bit, found);
+            let (pu, pk) = system[bit].clone();
             for (i, eq) in system.iter_mut().enumerate() {
-                if i != pivot_row && has(&eq.0, bit) {
+                if i != bit && has(&eq.0, bit) {
                     eq.0.iter_mut().zip(&pu).for_each(|(a, b)| *a ^= b);
                     eq.1.iter_mut().zip(&pk).for_each(|(a, b)| *a ^= b);
                 }
             }
-            pivot_row += 1;
         }
         let mut out = Vec::with_capacity(cells.len());
         for (bit, cell) in cells.iter().enumerate() {
             let only_bit = |u: &[u64]| u.iter().enumerate().all(|(w, &x)| x == if w == bit / 64 { 1 << (bit % 64) } else { 0 });
             let eq = system.iter().find(|e| only_bit(&e.0)).ok_or_else(|| Error::Shape("singular system".into()))?;
-            let terms = (0..ncols_known * rows)
-                .filter(|b| eq.1[b / 64] >> (b % 64) & 1 == 1)
-                .map(|b| (b / rows, b % rows))
-                .collect();
+            let terms = (0..ncols_known * rows).filter(|b| eq.1[b / 64] >> (b % 64) & 1 == 1).map(|b| (b / rows, b % rows)).collect();
             out.push((*cell, terms));
         }
         Ok(out)
@@ -309,12 +305,12 @@ impl ArrayCode {
     /// For every parity cell (external column, row), the data cells
     /// (external column, row) whose XOR it is, in (column, row) order:
     /// written out from the codes' definitions, in O(p²).
-    pub fn parity_cover(&self) -> Vec<((usize, usize), Vec<(usize, usize)>)> {
+    pub fn parity_cover(&self) -> Cover {
         let (p, k, rows) = (self.p, self.k, self.p - 1);
         let row = |r: usize| -> Vec<(usize, usize)> { (0..k).map(|c| (c, r)).collect() };
         // Data cells on diagonal d (imaginary columns hold zeros).
         let diagonal = |d: usize| -> Vec<(usize, usize)> { (0..rows).map(|r| ((d + p - r) % p, r)).filter(|&(c, _)| c < k).collect() };
-        let mut cover: Vec<((usize, usize), Vec<(usize, usize)>)> = (0..rows).map(|r| ((k, r), row(r))).collect();
+        let mut cover: Cover = (0..rows).map(|r| ((k, r), row(r))).collect();
         for d in 0..rows {
             let mut cells = diagonal(d);
             match self.kind {
@@ -335,7 +331,7 @@ impl ArrayCode {
 
     /// The same covers, derived by solving the parity equations with both
     /// parity columns erased: an independent derivation for tests.
-    pub fn parity_cover_by_elimination(&self) -> Result<Vec<((usize, usize), Vec<(usize, usize)>)>> {
+    pub fn parity_cover_by_elimination(&self) -> Result<Cover> {
         let solution = self.solve(&[self.p_col(), self.q_col()])?;
         let to_external = |c: usize| self.external(c).ok_or_else(|| Error::Shape(format!("internal column {c} is imaginary")));
         solution

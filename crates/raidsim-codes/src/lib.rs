@@ -135,6 +135,8 @@ pub fn decode(code: Code, cols: &mut [Option<Vec<u8>>], p: Option<usize>) -> Res
 /// Small-write update: data column `index` changes from `old` to `new`;
 /// `row` and `second` (the parity columns) are updated in place from the
 /// delta alone.
+// One argument per column and role, as the Python API names them.
+#[allow(clippy::too_many_arguments)]
 pub fn update(code: Code, k: usize, p: Option<usize>, row: &mut [u8], second: &mut [u8], index: usize, old: &[u8], new: &[u8]) -> Result<()> {
     if index >= k || old.len() != new.len() || old.len() != row.len() || row.len() != second.len() {
         return Err(Error::Shape(format!("update of column {index} of {k}: columns must have equal lengths")));
@@ -169,7 +171,7 @@ pub struct Structure {
     pub data_columns: usize,
     /// For each parity cell `(column, row)` (column k = row parity, k + 1 =
     /// second parity), the data cells `(column, row)` whose sum it is.
-    pub cover: Vec<((usize, usize), Vec<(usize, usize)>)>,
+    pub cover: array_code::Cover,
 }
 
 /// The structure of `code` with `k` data columns.

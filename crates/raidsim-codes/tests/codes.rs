@@ -1,7 +1,7 @@
 //! Erasure recovery, small-write updates and structure vs bytes (issue #4).
 
-use rand::{Rng, SeedableRng};
 use raidsim_codes::{decode, encode, structure, update, Code};
+use rand::{Rng, SeedableRng};
 
 const PRIMES: [usize; 5] = [3, 5, 7, 11, 13];
 
@@ -86,8 +86,7 @@ fn flipping_a_data_cell_changes_exactly_the_listed_parity_cells() {
                         }
                     }
                 }
-                let mut listed: Vec<(usize, usize)> =
-                    s.cover.iter().filter(|(_, cells)| cells.contains(&(c, r))).map(|(cell, _)| *cell).collect();
+                let mut listed: Vec<(usize, usize)> = s.cover.iter().filter(|(_, cells)| cells.contains(&(c, r))).map(|(cell, _)| *cell).collect();
                 listed.sort_unstable();
                 changed.sort_unstable();
                 assert_eq!(changed, listed, "{code:?} p={p:?} k={k} cell ({c}, {r})");
@@ -109,7 +108,7 @@ fn evenodd_adjuster_cells_touch_every_diagonal_parity() {
 #[test]
 fn bad_shapes_are_errors() {
     assert!(encode(Code::Evenodd, &[&[0u8; 5][..]], Some(4)).is_err(), "4 is not prime");
-    assert!(encode(Code::Rdp, &vec![&[0u8; 4][..]; 5], Some(5)).is_err(), "RDP p=5 takes 4 data columns");
+    assert!(encode(Code::Rdp, &[&[0u8; 4][..]; 5], Some(5)).is_err(), "RDP p=5 takes 4 data columns");
     assert!(encode(Code::Evenodd, &[&[0u8; 5][..]], Some(5)).is_err(), "5 bytes not divisible by 4");
     let mut cols = vec![None, None, None, Some(vec![0u8; 4])];
     assert!(decode(Code::Rs, &mut cols, None).is_err(), "three erasures");

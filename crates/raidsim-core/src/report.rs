@@ -2,10 +2,10 @@
 //! time series and the flat list of named statistics. Serialises to JSON;
 //! the same config and seed give byte-identical JSON.
 
+use crate::array::MemberPages;
 use crate::config::ResolvedConfig;
 use crate::device::{Cause, MemberDevice};
 use crate::metrics::{EraseSpread, HostMetrics, HostReport, Stat, Stats, TimeSeries};
-use crate::array::MemberPages;
 use crate::ssd::Ssd;
 use crate::workload::WorkloadReport;
 use serde::Serialize;

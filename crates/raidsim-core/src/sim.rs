@@ -248,13 +248,7 @@ impl Simulation {
         let job = self.jobs.insert(HostJob { arrival_ns: now, offset_bytes: r.offset_bytes, len_bytes: r.len_bytes, op: r.op, stripes_left: 0 });
         match &self.controller {
             None => {
-                let req = DeviceRequest {
-                    token: u64::from(job),
-                    op: r.op,
-                    offset_bytes: r.offset_bytes,
-                    len_bytes: r.len_bytes,
-                    cause: Cause::User,
-                };
+                let req = DeviceRequest { token: u64::from(job), op: r.op, offset_bytes: r.offset_bytes, len_bytes: r.len_bytes, cause: Cause::User };
                 let d = self.members[0].submit(now, req)?;
                 self.schedule_done(0, d);
             }

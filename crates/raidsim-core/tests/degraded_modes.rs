@@ -54,7 +54,13 @@ fn raid6_with_two_members_lost_serves_every_request_with_each_code() {
     for code in ["rs", "evenodd", "rdp"] {
         let c = format!("array.code=\"{code}\"");
         let r = run(
-            &["array.level=raid6", "array.members=6", c.as_str(), "array.stripe_unit_bytes=4096", "array.failures=[{member = 1, at_ns = 0}, {member = 4, at_ns = 0}]"],
+            &[
+                "array.level=raid6",
+                "array.members=6",
+                c.as_str(),
+                "array.stripe_unit_bytes=4096",
+                "array.failures=[{member = 1, at_ns = 0}, {member = 4, at_ns = 0}]",
+            ],
             0.5,
         );
         assert_eq!(touched(&r, 1) + touched(&r, 4), 0, "{code}: a lost member was used");

@@ -45,12 +45,19 @@ proptest! {
 /// Write amplification of uniform random page writes with greedy GC, after
 /// a fill and a warm-up, measured on one plane.
 fn measured_wa(op_fraction: f64) -> f64 {
-    let r = config("", &[
-        "ssd.geometry.channels=1", "ssd.geometry.dies_per_chip=1", "ssd.geometry.planes_per_die=1",
-        "ssd.geometry.blocks_per_plane=1024", "ssd.geometry.pages_per_block=64",
-        &format!("ssd.geometry.over_provisioning_fraction={op_fraction}"),
-        "ssd.ftl.gc_threshold_fraction=0", "ssd.ftl.gc_victim=greedy",
-    ]);
+    let r = config(
+        "",
+        &[
+            "ssd.geometry.channels=1",
+            "ssd.geometry.dies_per_chip=1",
+            "ssd.geometry.planes_per_die=1",
+            "ssd.geometry.blocks_per_plane=1024",
+            "ssd.geometry.pages_per_block=64",
+            &format!("ssd.geometry.over_provisioning_fraction={op_fraction}"),
+            "ssd.ftl.gc_threshold_fraction=0",
+            "ssd.ftl.gc_victim=greedy",
+        ],
+    );
     let mut ftl = Ftl::new(&r.config.ssd, &r.geometry);
     let n = ftl.logical_pages();
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);

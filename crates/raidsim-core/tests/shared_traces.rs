@@ -66,8 +66,6 @@ fn device_filter_keeps_one_device() {
     let Some(dir) = common::shared_traces() else { return };
     let path = dir.join("disksim-valid-ascii.trace");
     let all = TraceStats::of_file(&path, opts(false)).expect("parses");
-    let total: u64 = (0..64)
-        .map(|d| TraceStats::of_file(&path, TraceOptions { device: Some(d), ..opts(false) }).expect("parses").requests)
-        .sum();
+    let total: u64 = (0..64).map(|d| TraceStats::of_file(&path, TraceOptions { device: Some(d), ..opts(false) }).expect("parses").requests).sum();
     assert_eq!(total, all.requests, "each request belongs to exactly one device");
 }

@@ -83,12 +83,8 @@ fn partial_page_write_reads_the_old_page_first() {
 #[test]
 fn chip_parallel_unit_makes_the_dies_of_a_chip_take_turns() {
     // One channel, one chip of two dies, one plane each; pages 0 and 1 go to dies 0 and 1.
-    let geometry = [
-        "ssd.geometry.channels=1",
-        "ssd.geometry.dies_per_chip=2",
-        "ssd.geometry.planes_per_die=1",
-        "ssd.timing.host_link_bandwidth_bytes_per_s=0",
-    ];
+    let geometry =
+        ["ssd.geometry.channels=1", "ssd.geometry.dies_per_chip=2", "ssd.geometry.planes_per_die=1", "ssd.timing.host_link_bandwidth_bytes_per_s=0"];
     let reqs = [(0, "R", 0, 4096), (0, "R", 4096, 4096)];
     // Per die: both sense at once, the second transfer waits for the first.
     let die = run(&reqs, &geometry).host.response.max_ns;

@@ -8,13 +8,7 @@ use raidsim_core::device::{Cause, Op};
 const SPEC: &str = include_str!("../../../python/raidsim/experiments/stripe-unit-tables.toml");
 
 fn counts(unit: u64, start_disk: u64, granularity: ParityGranularity) -> (Vec<u64>, Vec<u64>) {
-    let cfg = ArrayConfig {
-        level: RaidLevel::Raid4,
-        members: 5,
-        stripe_unit_bytes: unit,
-        parity_granularity: granularity,
-        ..Default::default()
-    };
+    let cfg = ArrayConfig { level: RaidLevel::Raid4, members: 5, stripe_unit_bytes: unit, parity_granularity: granularity, ..Default::default() };
     let geom = ArrayGeometry::new(&cfg, 1 << 30);
     let mut planner = Planner::new(&cfg, geom, 4096).expect("planner");
     let mut state = ArrayState::new(5);

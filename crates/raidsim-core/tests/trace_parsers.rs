@@ -87,7 +87,7 @@ fn fixture(name: &str, text: &[u8]) -> PathBuf {
     path
 }
 
-fn simulate_trace(path: &PathBuf, extra: &[&str]) -> Result<raidsim_core::Report, String> {
+fn simulate_trace(path: &std::path::Path, extra: &[&str]) -> Result<raidsim_core::Report, String> {
     let mut raw = RawConfig::new();
     let p = format!("workload.path=\"{}\"", path.display());
     for o in ["workload.kind=trace", p.as_str(), "ssd.geometry.blocks_per_plane=64"].iter().chain(extra) {

@@ -41,11 +41,7 @@ impl MemberPages {
 
     /// The JSON shape.
     pub fn report(&self, member: u32) -> MemberPagesReport {
-        MemberPagesReport {
-            member,
-            pages_read: Cause::nonzero_by_name(&self.pages_read),
-            pages_written: Cause::nonzero_by_name(&self.pages_written),
-        }
+        MemberPagesReport { member, pages_read: Cause::nonzero_by_name(&self.pages_read), pages_written: Cause::nonzero_by_name(&self.pages_written) }
     }
 }
 

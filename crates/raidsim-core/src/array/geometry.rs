@@ -69,7 +69,7 @@ impl ArrayGeometry {
             RaidLevel::Single | RaidLevel::Raid0 => (n, 1),
             RaidLevel::Raid1 => (1, n),
             RaidLevel::Raid10 => (n, cfg.copies),
-            _ => (n - parity_units, 1),
+            RaidLevel::Raid4 | RaidLevel::Raid5 | RaidLevel::Raid6 => (n - parity_units, 1),
         };
         let codeword_rows = match cfg.xor_code() {
             // p − 1 rows of units per codeword; validation has checked p.
@@ -97,7 +97,9 @@ impl ArrayGeometry {
         match self.level {
             // RAID-10: n members × rows units, each stored `copies` times.
             RaidLevel::Raid10 => self.rows * u64::from(self.members) / u64::from(self.copies) * self.unit_bytes,
-            _ => self.rows * u64::from(self.data_units) * self.unit_bytes,
+            RaidLevel::Single | RaidLevel::Raid0 | RaidLevel::Raid1 | RaidLevel::Raid4 | RaidLevel::Raid5 | RaidLevel::Raid6 => {
+                self.rows * u64::from(self.data_units) * self.unit_bytes
+            }
         }
     }
 
@@ -143,7 +145,7 @@ impl ArrayGeometry {
                     ParityLayout::LeftSymmetric | ParityLayout::RightSymmetric => (p + 2 + d64) % n,
                 }
             }
-            _ => d64 % n.max(k),
+            (RaidLevel::Raid1 | RaidLevel::Raid10, _) => d64 % n.max(k),
         };
         m as u32
     }
@@ -155,8 +157,9 @@ impl ArrayGeometry {
             (RaidLevel::Raid4, _) => n - 1,
             (RaidLevel::Raid5, ParityLayout::LeftAsymmetric | ParityLayout::LeftSymmetric) => k - s % n,
             (RaidLevel::Raid6, ParityLayout::LeftAsymmetric | ParityLayout::LeftSymmetric) => n - 1 - s % n,
-            // Right-hand layouts (levels without parity never ask).
-            _ => s % n,
+            (RaidLevel::Raid5 | RaidLevel::Raid6, ParityLayout::RightAsymmetric | ParityLayout::RightSymmetric) => s % n,
+            // Levels without parity never ask; answer as RAID-4 would.
+            (RaidLevel::Single | RaidLevel::Raid0 | RaidLevel::Raid1 | RaidLevel::Raid10, _) => n - 1,
         }
     }
 
@@ -171,11 +174,9 @@ impl ArrayGeometry {
         let n = u64::from(self.members);
         let p = self.p_member(s);
         let q = match (self.level, self.layout) {
-            (RaidLevel::Raid6, ParityLayout::LeftAsymmetric | ParityLayout::RightAsymmetric) => {
-                Some(if p == n - 1 { 0 } else { p + 1 })
-            }
-            (RaidLevel::Raid6, _) => Some((p + 1) % n),
-            _ => None,
+            (RaidLevel::Raid6, ParityLayout::LeftAsymmetric | ParityLayout::RightAsymmetric) => Some(if p == n - 1 { 0 } else { p + 1 }),
+            (RaidLevel::Raid6, ParityLayout::LeftSymmetric | ParityLayout::RightSymmetric) => Some((p + 1) % n),
+            (RaidLevel::Single | RaidLevel::Raid0 | RaidLevel::Raid1 | RaidLevel::Raid10 | RaidLevel::Raid4 | RaidLevel::Raid5, _) => None,
         };
         [Some(p as u32), q.map(|q| q as u32)]
     }
@@ -203,7 +204,9 @@ impl ArrayGeometry {
                     UnitCopy { member: (p % n) as u32, member_offset: (p / n) * u }
                 }));
             }
-            _ => out.push(UnitCopy { member: self.data_member(s, d), member_offset: s * u }),
+            RaidLevel::Single | RaidLevel::Raid0 | RaidLevel::Raid4 | RaidLevel::Raid5 | RaidLevel::Raid6 => {
+                out.push(UnitCopy { member: self.data_member(s, d), member_offset: s * u })
+            }
         }
     }
 }

@@ -436,7 +436,13 @@ impl Planner {
             (false, false, _) => Method::Rebuild,
             (true, false, _) | (true, true, WriteMethod::Rmw) => Method::Rmw,
             (false, true, _) | (true, true, WriteMethod::Rcw) => Method::Rcw,
-            (true, true, WriteMethod::Auto) => if written + rewrite < rcw_reads { Method::Rmw } else { Method::Rcw },
+            (true, true, WriteMethod::Auto) => {
+                if written + rewrite < rcw_reads {
+                    Method::Rmw
+                } else {
+                    Method::Rcw
+                }
+            }
         };
         let whole_unit = self.granularity == ParityGranularity::WholeUnit;
         for (cell, sp) in self.spans.iter().enumerate() {

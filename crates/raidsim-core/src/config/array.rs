@@ -207,7 +207,7 @@ impl RaidLevel {
         match self {
             RaidLevel::Raid4 | RaidLevel::Raid5 => 1,
             RaidLevel::Raid6 => 2,
-            _ => 0,
+            RaidLevel::Single | RaidLevel::Raid0 | RaidLevel::Raid1 | RaidLevel::Raid10 => 0,
         }
     }
 }
@@ -251,7 +251,11 @@ impl ArrayConfig {
         if self.level == RaidLevel::Raid6 && self.code == ErasureCode::Rs && n - 2 > raidsim_codes::MAX_RS_DATA_COLUMNS as u32 {
             return Err(Error::config(
                 "array.members",
-                format!("Reed-Solomon RAID-6 takes at most {} data members (Q's coefficients repeat after that), got {}", raidsim_codes::MAX_RS_DATA_COLUMNS, n - 2),
+                format!(
+                    "Reed-Solomon RAID-6 takes at most {} data members (Q's coefficients repeat after that), got {}",
+                    raidsim_codes::MAX_RS_DATA_COLUMNS,
+                    n - 2
+                ),
             ));
         }
         if self.level == RaidLevel::Raid6 && self.code != ErasureCode::Rs {

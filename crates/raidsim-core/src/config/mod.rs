@@ -17,14 +17,13 @@ mod ssd;
 mod workload;
 
 pub use array::{
-    ArrayConfig, ErasureCode, MemberFailure, ParityGranularity, ParityLayout, ParityPlacement, RaidLevel, ReadPolicy,
-    StripeOrder, WriteMethod,
+    ArrayConfig, ErasureCode, MemberFailure, ParityGranularity, ParityLayout, ParityPlacement, RaidLevel, ReadPolicy, StripeOrder, WriteMethod,
 };
 pub use presets::{preset, preset_names, PRESETS};
 pub use ssd::{bus_bytes, transfer_ns, Allocation, FtlConfig, GcVictim, GeometryConfig, ParallelUnit, SsdConfig, TimingConfig, WriteAck};
 pub use workload::{
-    AddressPattern, ArrivalProcess, OutOfOrder, OutOfRange, RequestTuple, SizeDistribution, SizeKind,
-    SyntheticConfig, TraceConfig, TraceFormat, WorkloadConfig,
+    AddressPattern, ArrivalProcess, OutOfOrder, OutOfRange, RequestTuple, SizeDistribution, SizeKind, SyntheticConfig, TraceConfig, TraceFormat,
+    WorkloadConfig,
 };
 
 use crate::error::{Error, Result};
@@ -121,31 +120,25 @@ impl RawConfig {
 
     /// Parses TOML text; `origin` names the file or preset in errors.
     pub fn from_toml_str(text: &str, origin: &str) -> Result<Self> {
-        let table: toml::Table = text
-            .parse()
-            .map_err(|e: toml::de::Error| Error::config("<root>", format!("{origin}: {e}")))?;
+        let table: toml::Table = text.parse().map_err(|e: toml::de::Error| Error::config("<root>", format!("{origin}: {e}")))?;
         Ok(Self { table })
     }
 
     /// Reads a TOML file.
     pub fn from_file(path: &std::path::Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
+        let text = std::fs::read_to_string(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
         Self::from_toml_str(&text, &path.display().to_string())
     }
 
     /// A packaged preset by name (see [`preset_names`]).
     pub fn from_preset(name: &str) -> Result<Self> {
-        let text = preset(name).ok_or_else(|| {
-            Error::config("<preset>", format!("unknown preset `{name}`; valid: {}", preset_names().join(", ")))
-        })?;
+        let text = preset(name).ok_or_else(|| Error::config("<preset>", format!("unknown preset `{name}`; valid: {}", preset_names().join(", "))))?;
         Self::from_toml_str(text, &format!("preset {name}"))
     }
 
     /// Parses JSON text (how Python hands over a dict).
     pub fn from_json_str(text: &str) -> Result<Self> {
-        let table: toml::Table = serde_json::from_str(text)
-            .map_err(|e| Error::config("<root>", format!("not a table of settings: {e}")))?;
+        let table: toml::Table = serde_json::from_str(text).map_err(|e| Error::config("<root>", format!("not a table of settings: {e}")))?;
         Ok(Self { table })
     }
 
@@ -164,9 +157,7 @@ impl RawConfig {
     /// (`4096`, `0.15`, `true`, `"greedy"`, `[1, 2]`) and, failing that, as a
     /// bare string.
     pub fn set(&mut self, assignment: &str) -> Result<()> {
-        let (key, value) = assignment.split_once('=').ok_or_else(|| {
-            Error::config(assignment, "an override must look like `dotted.key=value`")
-        })?;
+        let (key, value) = assignment.split_once('=').ok_or_else(|| Error::config(assignment, "an override must look like `dotted.key=value`"))?;
         self.set_value(key.trim(), parse_value(value.trim()))
     }
 
@@ -178,12 +169,8 @@ impl RawConfig {
         }
         let mut table = &mut self.table;
         for (depth, part) in parts[..parts.len() - 1].iter().enumerate() {
-            let entry = table
-                .entry(part.to_string())
-                .or_insert_with(|| toml::Value::Table(toml::Table::new()));
-            table = entry.as_table_mut().ok_or_else(|| {
-                Error::config(parts[..=depth].join("."), "is a value, not a table of settings")
-            })?;
+            let entry = table.entry(part.to_string()).or_insert_with(|| toml::Value::Table(toml::Table::new()));
+            table = entry.as_table_mut().ok_or_else(|| Error::config(parts[..=depth].join("."), "is a value, not a table of settings"))?;
         }
         table.insert(parts[parts.len() - 1].to_string(), value);
         Ok(())
@@ -222,11 +209,7 @@ fn default_workload_kind(table: &mut toml::Table) {
 }
 
 fn parse_value(text: &str) -> toml::Value {
-    format!("v = {text}")
-        .parse::<toml::Table>()
-        .ok()
-        .and_then(|mut t| t.remove("v"))
-        .unwrap_or_else(|| toml::Value::String(text.to_string()))
+    format!("v = {text}").parse::<toml::Table>().ok().and_then(|mut t| t.remove("v")).unwrap_or_else(|| toml::Value::String(text.to_string()))
 }
 
 fn merge_tables(base: &mut toml::Table, over: &toml::Table) {
@@ -295,7 +278,10 @@ impl ResolvedConfig {
         if config.array.level != RaidLevel::Single && config.array.stripe_unit_bytes % page != 0 {
             return Err(Error::config(
                 "array.stripe_unit_bytes",
-                format!("{} bytes is not a whole number of {page}-byte flash pages: a page would hold parts of two stripe units", config.array.stripe_unit_bytes),
+                format!(
+                    "{} bytes is not a whole number of {page}-byte flash pages: a page would hold parts of two stripe units",
+                    config.array.stripe_unit_bytes
+                ),
             ));
         }
         let capacity_bytes = if config.array.level == RaidLevel::Single {

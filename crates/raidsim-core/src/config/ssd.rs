@@ -268,10 +268,7 @@ impl SsdConfig {
             logical_pages,
             capacity_bytes: logical_pages * u64::from(g.page_size_bytes),
             gc_threshold_blocks,
-            page_transfer_ns: transfer_ns(
-                bus_bytes(u64::from(g.page_size_bytes), g.spare_bytes_per_sector),
-                t.channel_bandwidth_bytes_per_s,
-            ),
+            page_transfer_ns: transfer_ns(bus_bytes(u64::from(g.page_size_bytes), g.spare_bytes_per_sector), t.channel_bandwidth_bytes_per_s),
         })
     }
 }

@@ -82,15 +82,7 @@ pub struct SizeDistribution {
 
 impl Default for SizeDistribution {
     fn default() -> Self {
-        Self {
-            kind: SizeKind::Fixed,
-            mean_bytes: 4096,
-            std_bytes: 0,
-            min_bytes: 512,
-            max_bytes: 0,
-            quantum_bytes: 512,
-            adjust_mean: false,
-        }
+        Self { kind: SizeKind::Fixed, mean_bytes: 4096, std_bytes: 0, min_bytes: 512, max_bytes: 0, quantum_bytes: 512, adjust_mean: false }
     }
 }
 

@@ -2,8 +2,8 @@
 //!
 //! A physical page number (ppn) is `(plane × blocks_per_plane + block) ×
 //! pages_per_block + page`, with planes numbered channel-major:
-//! `plane = ((channel × chips + chip) × dies_per_chip + die) × planes_per_die
-//! + plane_in_die`. A die (the unit that runs one read, program or erase at a
+//! `plane = ((channel × chips + chip) × dies_per_chip + die) × planes_per_die +
+//! plane_in_die`. A die (the unit that runs one read, program or erase at a
 //! time) is `plane / planes_per_die`, and its channel is `die /
 //! (chips × dies_per_chip)`.
 

@@ -206,9 +206,10 @@ impl Ftl {
         let ppb = self.layout.pages_per_block;
         let p = &mut self.planes[plane as usize];
         if p.next_page == self.data_pages_per_block {
-            let next = p.free.pop_front().ok_or_else(|| {
-                Error::Device(format!("plane {plane} has no free block left (over-provisioning too small for this workload)"))
-            })?;
+            let next = p
+                .free
+                .pop_front()
+                .ok_or_else(|| Error::Device(format!("plane {plane} has no free block left (over-provisioning too small for this workload)")))?;
             self.state[p.open_block as usize] = BlockState::Used;
             self.state[next as usize] = BlockState::Open;
             p.open_block = next;
@@ -249,14 +250,11 @@ impl Ftl {
     fn pick_victim(&self, plane: u32, now_ns: Ns) -> Option<u32> {
         let bpp = self.layout.blocks_per_plane;
         let ppb = self.data_pages_per_block as u16;
-        let used = (plane * bpp..(plane + 1) * bpp)
-            .filter(|&b| self.state[b as usize] == BlockState::Used && self.valid[b as usize] < ppb);
+        let used = (plane * bpp..(plane + 1) * bpp).filter(|&b| self.state[b as usize] == BlockState::Used && self.valid[b as usize] < ppb);
         match self.gc_victim {
             // Ties go to the lowest block number, so runs are reproducible.
             GcVictim::Greedy => used.min_by_key(|&b| self.valid[b as usize]),
-            GcVictim::CostBenefit => used.max_by(|&a, &b| {
-                self.cost_benefit(a, now_ns).total_cmp(&self.cost_benefit(b, now_ns)).then(b.cmp(&a))
-            }),
+            GcVictim::CostBenefit => used.max_by(|&a, &b| self.cost_benefit(a, now_ns).total_cmp(&self.cost_benefit(b, now_ns)).then(b.cmp(&a))),
         }
     }
 

@@ -236,10 +236,7 @@ impl HostMetrics {
             start_ns: (0..buckets.len() as u64).map(|i| i * interval).collect(),
             iops: buckets.iter().map(|b| b.completions as f64 / secs).collect(),
             mb_per_s: buckets.iter().map(|b| b.bytes as f64 / 1e6 / secs).collect(),
-            mean_latency_ns: buckets
-                .iter()
-                .map(|b| if b.completions == 0 { 0.0 } else { b.latency_ns as f64 / b.completions as f64 })
-                .collect(),
+            mean_latency_ns: buckets.iter().map(|b| if b.completions == 0 { 0.0 } else { b.latency_ns as f64 / b.completions as f64 }).collect(),
         }
     }
 }

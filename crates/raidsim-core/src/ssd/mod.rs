@@ -411,14 +411,34 @@ impl Ssd {
                 out.push(Stat::new(format!("{prefix}.flash.pages_read.{}", cause.name()), r as f64, "pages", "flash pages read for this cause"));
             }
             if w > 0 {
-                out.push(Stat::new(format!("{prefix}.flash.pages_written.{}", cause.name()), w as f64, "pages", "flash pages programmed for this cause"));
+                out.push(Stat::new(
+                    format!("{prefix}.flash.pages_written.{}", cause.name()),
+                    w as f64,
+                    "pages",
+                    "flash pages programmed for this cause",
+                ));
             }
         }
         out.push(Stat::new(format!("{prefix}.flash.erases"), self.counters.erases as f64, "blocks", "blocks erased during the run"));
         out.push(Stat::new(format!("{prefix}.ftl.gc.runs"), self.gc_runs as f64, "runs", "writes that triggered garbage collection"));
-        out.push(Stat::new(format!("{prefix}.ftl.gc.pages_copied"), self.counters.pages_written[Cause::GcWrite.index()] as f64, "pages", "valid pages moved by garbage collection"));
-        out.push(Stat::new(format!("{prefix}.ftl.summary_pages_written"), self.summary_pages_written as f64, "pages", "block summary pages programmed (not counted as data pages)"));
-        out.push(Stat::new(format!("{prefix}.ftl.write_amplification"), self.write_amplification(), "ratio", "flash pages written / pages written by the host"));
+        out.push(Stat::new(
+            format!("{prefix}.ftl.gc.pages_copied"),
+            self.counters.pages_written[Cause::GcWrite.index()] as f64,
+            "pages",
+            "valid pages moved by garbage collection",
+        ));
+        out.push(Stat::new(
+            format!("{prefix}.ftl.summary_pages_written"),
+            self.summary_pages_written as f64,
+            "pages",
+            "block summary pages programmed (not counted as data pages)",
+        ));
+        out.push(Stat::new(
+            format!("{prefix}.ftl.write_amplification"),
+            self.write_amplification(),
+            "ratio",
+            "flash pages written / pages written by the host",
+        ));
     }
 }
 

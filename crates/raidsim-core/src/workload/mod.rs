@@ -159,8 +159,8 @@ impl RequestSource for TraceSource {
             (self.report.largest_gap_ns, self.report.largest_gap_request) = (scaled_gap, self.report.requests);
         }
         let arrival_ns = (self.distance_ns as f64 * self.time_scale).round() as Ns;
-        let (offset_bytes, wrapped) = fit(r.offset_bytes, r.len_bytes, self.capacity_bytes, self.out_of_range)
-            .map_err(|m| self.reader.line_error(m))?;
+        let (offset_bytes, wrapped) =
+            fit(r.offset_bytes, r.len_bytes, self.capacity_bytes, self.out_of_range).map_err(|m| self.reader.line_error(m))?;
         self.report.wrapped_out_of_range += u64::from(wrapped);
         let id = self.report.requests;
         self.report.requests += 1;
@@ -197,8 +197,7 @@ impl ListSource {
                 "W" => Op::Write,
                 other => return Err(Error::Workload(format!("workload.requests[{i}]: op `{other}` is neither \"R\" nor \"W\""))),
             };
-            fit(*offset, *len, capacity_bytes, OutOfRange::Error)
-                .map_err(|m| Error::Workload(format!("workload.requests[{i}]: {m}")))?;
+            fit(*offset, *len, capacity_bytes, OutOfRange::Error).map_err(|m| Error::Workload(format!("workload.requests[{i}]: {m}")))?;
             requests.push(HostRequest { id: 0, arrival_ns: *t, op, offset_bytes: *offset, len_bytes: *len });
         }
         requests.sort_by_key(|r| r.arrival_ns);

@@ -59,9 +59,7 @@ impl SizeSampler {
                 SizeKind::Fixed => self.underlying_mean,
                 SizeKind::Uniform => rng.gen_range(self.min as f64..=self.max as f64 + self.quantum as f64 - 1.0),
                 SizeKind::Exponential => Exp::new(1.0 / self.underlying_mean).map(|e| e.sample(rng)).unwrap_or(0.0),
-                SizeKind::Normal => {
-                    Normal::new(self.underlying_mean, self.std).map(|n| n.sample(rng)).unwrap_or(0.0)
-                }
+                SizeKind::Normal => Normal::new(self.underlying_mean, self.std).map(|n| n.sample(rng)).unwrap_or(0.0),
             };
             if let Some(size) = self.keep(x) {
                 return Ok(size);
@@ -75,7 +73,8 @@ impl SizeSampler {
     }
 
     fn keep(&self, x: f64) -> Option<u64> {
-        if !(x >= 0.0) {
+        // NaN is refused too.
+        if x.is_nan() || x < 0.0 {
             return None;
         }
         let size = (x / self.quantum as f64).floor() as u64 * self.quantum;
@@ -123,18 +122,18 @@ impl SizeSampler {
     }
 
     fn solve_underlying_mean(&self, target: f64) -> Result<f64> {
-        let (mut lo, mut hi) = (match self.kind {
-            // Small enough that nearly every draw truncates to one quantum,
-            // large enough that the probability mass stays representable.
-            SizeKind::Exponential => self.quantum as f64 / 20.0,
-            _ => -4.0 * self.std,
-        }, target * 2.0 + 4.0 * self.std);
+        let (mut lo, mut hi) = (
+            match self.kind {
+                // Small enough that nearly every draw truncates to one quantum,
+                // large enough that the probability mass stays representable.
+                SizeKind::Exponential => self.quantum as f64 / 20.0,
+                _ => -4.0 * self.std,
+            },
+            target * 2.0 + 4.0 * self.std,
+        );
         let f = |m: f64| self.realised_mean(m);
         if !(f(lo) <= target && f(hi) >= target) {
-            return Err(Error::config(
-                "workload.size.mean_bytes",
-                format!("cannot reach a mean of {target} bytes with these bounds and quantum"),
-            ));
+            return Err(Error::config("workload.size.mean_bytes", format!("cannot reach a mean of {target} bytes with these bounds and quantum")));
         }
         for _ in 0..100 {
             let mid = 0.5 * (lo + hi);
@@ -157,9 +156,7 @@ pub fn erfc(x: f64) -> f64 {
         + t * (1.000_023_68
             + t * (0.374_091_96
                 + t * (0.096_784_18
-                    + t * (-0.186_288_06
-                        + t * (0.278_868_07
-                            + t * (-1.135_203_98 + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77))))))));
+                    + t * (-0.186_288_06 + t * (0.278_868_07 + t * (-1.135_203_98 + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77))))))));
     let r = t * poly.exp();
     if x >= 0.0 {
         r

@@ -36,10 +36,7 @@ impl SyntheticSource {
         if cfg.start_bytes + span_bytes > capacity_bytes || span_bytes == 0 {
             return Err(Error::config(
                 "workload.span_bytes",
-                format!(
-                    "span [{}, +{}) does not fit the {capacity_bytes}-byte device",
-                    cfg.start_bytes, span_bytes
-                ),
+                format!("span [{}, +{}) does not fit the {capacity_bytes}-byte device", cfg.start_bytes, span_bytes),
             ));
         }
         if cfg.start_bytes % cfg.alignment_bytes != 0 {
@@ -63,9 +60,7 @@ impl SyntheticSource {
         match self.cfg.arrival {
             ArrivalProcess::Fixed => self.cfg.mean_interarrival_ns,
             ArrivalProcess::Uniform => self.rng.gen_range(0.0..=2.0 * mean).round() as Ns,
-            ArrivalProcess::Poisson => {
-                Exp::new(1.0 / mean.max(1e-9)).map(|e| e.sample(&mut self.rng)).unwrap_or(0.0).round() as Ns
-            }
+            ArrivalProcess::Poisson => Exp::new(1.0 / mean.max(1e-9)).map(|e| e.sample(&mut self.rng)).unwrap_or(0.0).round() as Ns,
         }
     }
 

@@ -52,10 +52,7 @@ fn read_line_capped(reader: &mut (dyn BufRead + Send + Sync), buf: &mut String) 
 fn refuse_cr_only(path: &Path, reader: &mut (dyn BufRead + Send + Sync)) -> Result<()> {
     let head = reader.fill_buf().map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
     if head.contains(&b'\r') && !head.contains(&b'\n') {
-        return Err(Error::Workload(format!(
-            "{}: lines end in CR alone; convert them to LF first (e.g. `tr '\\r' '\\n'`)",
-            path.display()
-        )));
+        return Err(Error::Workload(format!("{}: lines end in CR alone; convert them to LF first (e.g. `tr '\\r' '\\n'`)", path.display())));
     }
     Ok(())
 }
@@ -174,13 +171,7 @@ impl TraceReader {
 
     /// An error about the current line.
     pub fn line_error(&self, message: String) -> Error {
-        Error::Trace {
-            path: self.path.clone(),
-            line: self.line_no,
-            format: self.format.name(),
-            expected: expected_layout(self.format),
-            message,
-        }
+        Error::Trace { path: self.path.clone(), line: self.line_no, format: self.format.name(), expected: expected_layout(self.format), message }
     }
 
     /// The next record that passes the filters, or `None` at the end.
@@ -246,10 +237,6 @@ pub fn detect_format(path: &Path) -> Result<TraceFormat> {
     }
     formats::detect(&lines).ok_or_else(|| {
         let valid: Vec<&str> = TraceFormat::ALL.iter().map(|f| f.name()).collect();
-        Error::Workload(format!(
-            "{}: cannot tell the trace format from its first lines; name it (one of {})",
-            path.display(),
-            valid.join(", ")
-        ))
+        Error::Workload(format!("{}: cannot tell the trace format from its first lines; name it (one of {})", path.display(), valid.join(", ")))
     })
 }
