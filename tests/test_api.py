@@ -72,3 +72,10 @@ def test_preconditioning_ages_the_drive():
     d = r.to_dict()["devices"][0]
     assert d["write_amplification"] > 1.0 and d["erases"] > 0
     assert d["erase_count"]["max"] >= d["erase_count"]["mean"] >= d["erase_count"]["min"]
+
+
+def test_preconditioning_runs_in_slices_with_its_own_progress_bar(capsys):
+    # The Table-5 preset starts full: about 7 million pages, more than one slice.
+    raidsim.simulate("stripe-unit-table5", Workload.requests([(0, "R", 0, 4096)]), progress=True)
+    err = capsys.readouterr().err
+    assert "preconditioning" in err and "simulating" in err, err[-500:]

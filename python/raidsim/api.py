@@ -18,6 +18,8 @@ ConfigLike = Union[Config, str, os.PathLike, Mapping[str, Any], None]
 
 #: Events processed per call into the core between progress updates.
 _EVENTS_PER_STEP = 200_000
+#: Pages preconditioned per call into the core (about a tenth of a second).
+_PAGES_PER_PRECONDITION_STEP = 500_000
 #: A progress bar appears once a run has taken this long.
 _PROGRESS_AFTER_S = 1.0
 
@@ -43,8 +45,9 @@ def simulate(
     """
     cfg = Config.load(config).with_overrides(overrides).with_workload(workload)
     sim = _native.Simulation(cfg.layers)
-    bar = None
     started = time.monotonic()
+    _precondition(sim, progress, started)
+    bar = None
     try:
         while True:
             completed, fraction, finished = sim.step(_EVENTS_PER_STEP)
@@ -56,11 +59,29 @@ def simulate(
                 bar.n = round(fraction * 1000) / 10
                 bar.set_postfix(requests=f"{completed:,}", refresh=False)
                 bar.refresh()
-    finally:
         if bar is not None:
             bar.n = 100
+    finally:
+        if bar is not None:
             bar.close()
     return Report(json.loads(sim.report_json()), sim.config_toml())
+
+
+def _precondition(sim: Any, progress: Optional[bool], started: float) -> None:
+    """Ages the drives in slices: a bar on long ones, and Ctrl-C between slices."""
+    bar = None
+    try:
+        while (done := sim.precondition(_PAGES_PER_PRECONDITION_STEP)) < 1.0:
+            if bar is None and _want_progress(progress, started):
+                bar = _progress_bar("preconditioning")
+            if bar is not None:
+                bar.n = round(done * 1000) / 10
+                bar.refresh()
+        if bar is not None:
+            bar.n = 100
+    finally:
+        if bar is not None:
+            bar.close()
 
 
 def _want_progress(progress: Optional[bool], started: float) -> bool:
@@ -71,10 +92,10 @@ def _want_progress(progress: Optional[bool], started: float) -> bool:
     return progress is True or sys.stderr.isatty()
 
 
-def _progress_bar():
+def _progress_bar(desc: str = "simulating"):
     from tqdm import tqdm
 
-    return tqdm(total=100, unit="%", desc="simulating", bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining} {postfix}")
+    return tqdm(total=100, unit="%", desc=desc, bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining} {postfix}")
 
 
 def presets() -> Dict[str, str]:

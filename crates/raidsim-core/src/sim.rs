@@ -141,8 +141,19 @@ pub struct Progress {
     pub finished: bool,
 }
 
+/// Preconditioning still to do: members are aged in index order, each with
+/// its planned writes, from one random stream (so slicing changes nothing).
+struct Preconditioning {
+    rng: Xoshiro256PlusPlus,
+    member: usize,
+    next_write: u64,
+    done_pages: u64,
+    total_pages: u64,
+}
+
 /// One simulation run.
 pub struct Simulation {
+    preconditioning: Option<Preconditioning>,
     resolved: ResolvedConfig,
     queue: EventQueue<Event>,
     members: Vec<Ssd>,
@@ -160,16 +171,55 @@ pub struct Simulation {
 }
 
 impl Simulation {
-    /// Builds (and preconditions) the members and opens the workload.
+    /// Builds and preconditions the members and opens the workload.
     pub fn new(resolved: ResolvedConfig) -> Result<Self> {
-        let cfg = &resolved.config;
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(cfg.sim.seed ^ PRECONDITION_STREAM);
-        let mut members = Vec::with_capacity(resolved.members.len());
-        for m in &resolved.members {
-            let mut ssd = Ssd::new(&m.ssd, &m.geometry);
-            ssd.precondition(cfg.precondition.fill_fraction, cfg.precondition.random_overwrite_factor, &mut rng)?;
-            members.push(ssd);
+        let mut sim = Self::build(resolved)?;
+        while sim.precondition(u64::MAX)? < 1.0 {}
+        Ok(sim)
+    }
+
+    /// Preconditions at most `max_pages` more pages; returns the fraction
+    /// of preconditioning done (1 when the run may start). Lets a caller
+    /// show progress and stop between slices.
+    pub fn precondition(&mut self, max_pages: u64) -> Result<f64> {
+        let Some(p) = self.preconditioning.as_mut() else { return Ok(1.0) };
+        let cfg = &self.resolved.config.precondition;
+        let mut budget = max_pages;
+        while p.member < self.members.len() && budget > 0 {
+            let ssd = &mut self.members[p.member];
+            let (filled, overwrites) = ssd.precondition_plan(cfg.fill_fraction, cfg.random_overwrite_factor);
+            let end = (p.next_write + budget).min(filled + overwrites);
+            for i in p.next_write..end {
+                ssd.precondition_write(i, filled, &mut p.rng)?;
+            }
+            (budget, p.done_pages) = (budget - (end - p.next_write), p.done_pages + (end - p.next_write));
+            p.next_write = end;
+            if end == filled + overwrites {
+                ssd.precondition_done();
+                (p.member, p.next_write) = (p.member + 1, 0);
+            }
         }
+        if p.member < self.members.len() {
+            return Ok(p.done_pages as f64 / p.total_pages.max(1) as f64);
+        }
+        self.preconditioning = None;
+        Ok(1.0)
+    }
+
+    /// Builds the members fresh and opens the workload; preconditioning is
+    /// left to [`Simulation::precondition`] (or done before the first step).
+    pub fn build(resolved: ResolvedConfig) -> Result<Self> {
+        let cfg = &resolved.config;
+        let members: Vec<Ssd> = resolved.members.iter().map(|m| Ssd::new(&m.ssd, &m.geometry)).collect();
+        let p = &cfg.precondition;
+        let total_pages = members.iter().map(|s| s.precondition_plan(p.fill_fraction, p.random_overwrite_factor)).map(|(f, o)| f + o).sum();
+        let preconditioning = Some(Preconditioning {
+            rng: Xoshiro256PlusPlus::seed_from_u64(cfg.sim.seed ^ PRECONDITION_STREAM),
+            member: 0,
+            next_write: 0,
+            done_pages: 0,
+            total_pages,
+        });
         let controller = (cfg.array.level != RaidLevel::Single).then(|| -> Result<Controller> {
             let geom = ArrayGeometry::new(&cfg.array, resolved.member_capacity_bytes());
             Ok(Controller {
@@ -192,6 +242,7 @@ impl Simulation {
             _ => None,
         };
         let mut sim = Self {
+            preconditioning,
             queue: EventQueue::new(),
             members,
             controller,
@@ -428,6 +479,8 @@ impl Simulation {
 
     /// Processes at most `max_events` events; returns the progress.
     pub fn step(&mut self, max_events: u64) -> Result<Progress> {
+        // A run never starts on a drive that is not yet aged.
+        self.precondition(u64::MAX)?;
         for _ in 0..max_events {
             match self.queue.pop() {
                 Some((now, event)) => self.handle(now, event)?,

@@ -82,16 +82,23 @@ struct Simulation {
 
 #[pymethods]
 impl Simulation {
+    /// Builds the run; preconditioning is done by `precondition` slices (or
+    /// before the first step), so Python can show progress and take Ctrl-C.
     #[new]
     fn new(py: Python<'_>, layers: Vec<(String, String)>) -> PyResult<Self> {
-        // Building preconditions the drive, which can take a while: release the GIL.
         let inner = py
             .allow_threads(|| {
                 let resolved = raw_from_layers(&layers)?.resolve()?;
-                raidsim_core::Simulation::new(resolved)
+                raidsim_core::Simulation::build(resolved)
             })
             .map_err(to_py_err)?;
         Ok(Self { inner })
+    }
+
+    /// Preconditions up to `max_pages` more pages; returns the fraction done.
+    fn precondition(&mut self, py: Python<'_>, max_pages: u64) -> PyResult<f64> {
+        let inner = &mut self.inner;
+        py.allow_threads(|| inner.precondition(max_pages)).map_err(to_py_err)
     }
 
     /// Processes up to `max_events` events; returns `(completed, fraction, finished)`.

@@ -129,28 +129,29 @@ impl Ssd {
         &self.ftl
     }
 
-    /// Ages the drive without simulated time: writes the first
-    /// `fill_fraction` of logical pages in order, then `overwrite_factor` ×
-    /// that many uniformly random overwrites of them. Counters are reset
-    /// afterwards; erase counts (wear) are kept.
-    pub fn precondition<R: Rng>(&mut self, fill_fraction: f64, overwrite_factor: f64, rng: &mut R) -> Result<()> {
+    /// Preconditioning ages the drive without simulated time: it writes the
+    /// first `fill_fraction` of logical pages in order, then `overwrite_factor`
+    /// × that many uniformly random overwrites of them. This gives `(pages
+    /// filled, overwrites)`; [`Ssd::precondition_write`] does write `i` of
+    /// them, so a long preconditioning can be done in slices.
+    pub fn precondition_plan(&self, fill_fraction: f64, overwrite_factor: f64) -> (u64, u64) {
         let filled = (self.ftl.logical_pages() as f64 * fill_fraction).floor() as u64;
-        for lpn in 0..filled {
-            let plane = self.precondition_plane(lpn);
-            self.ftl.write(lpn, plane, 0)?;
-        }
-        if filled > 0 {
-            let overwrites = (filled as f64 * overwrite_factor).round() as u64;
-            for _ in 0..overwrites {
-                let lpn = rng.gen_range(0..filled);
-                let plane = self.precondition_plane(lpn);
-                self.ftl.write(lpn, plane, 0)?;
-            }
-        }
+        (filled, if filled > 0 { (filled as f64 * overwrite_factor).round() as u64 } else { 0 })
+    }
+
+    /// Write `i` of preconditioning: logical page `i` while `i < filled`,
+    /// then a uniformly random filled page.
+    pub fn precondition_write<R: Rng>(&mut self, i: u64, filled: u64, rng: &mut R) -> Result<()> {
+        let lpn = if i < filled { i } else { rng.gen_range(0..filled) };
+        let plane = self.precondition_plane(lpn);
+        self.ftl.write(lpn, plane, 0).map(|_| ())
+    }
+
+    /// Ends preconditioning: counters restart; erase counts (wear) are kept.
+    pub fn precondition_done(&mut self) {
         self.counters = CauseCounters::default();
         self.gc_runs = 0;
         self.summary_pages_written = 0;
-        Ok(())
     }
 
     /// Where preconditioning puts a page: dynamic allocation has no busy
