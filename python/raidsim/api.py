@@ -85,11 +85,9 @@ def _precondition(sim: Any, progress: Optional[bool], started: float) -> None:
 
 
 def _want_progress(progress: Optional[bool], started: float) -> bool:
-    if progress is False:
-        return False
-    if time.monotonic() - started < _PROGRESS_AFTER_S:
-        return False
-    return progress is True or sys.stderr.isatty()
+    if progress is not None:
+        return progress
+    return time.monotonic() - started >= _PROGRESS_AFTER_S and sys.stderr.isatty()
 
 
 def _progress_bar(desc: str = "simulating"):
