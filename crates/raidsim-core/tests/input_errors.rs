@@ -68,3 +68,15 @@ fn a_config_too_large_for_memory_is_refused_with_the_estimate() {
     assert!(err.contains("10000 members"), "{err}");
     resolve(&["sim.memory_limit_bytes=8589934592"]).expect("one default drive fits in 8 GiB");
 }
+
+#[test]
+fn errors_inside_workload_name_the_full_dotted_path() {
+    let err = resolve(&["workload.size.mean_bytez=5"]).expect_err("unknown key");
+    assert!(err.contains("`workload.size.mean_bytez`") && err.contains("mean_bytes"), "{err}");
+    let err = resolve(&["workload.size.mean_bytes=-5"]).expect_err("negative");
+    assert!(err.contains("`workload.size.mean_bytes`"), "{err}");
+    let err = resolve(&["workload.read_fraction=\"x\""]).expect_err("not a number");
+    assert!(err.contains("`workload.read_fraction`"), "{err}");
+    let err = resolve(&["workload.kind=\"fio\""]).expect_err("unknown kind");
+    assert!(err.contains("`workload.kind`") && err.contains("synthetic"), "{err}");
+}

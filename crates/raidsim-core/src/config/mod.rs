@@ -185,6 +185,7 @@ impl RawConfig {
     pub fn resolve(&self) -> Result<ResolvedConfig> {
         let mut table = self.table.clone();
         default_workload_kind(&mut table);
+        check_workload_paths(&table)?;
         let value = toml::Value::Table(table);
         let config: Config = serde_path_to_error::deserialize(value).map_err(|e| {
             let path = e.path().to_string();
@@ -192,6 +193,36 @@ impl RawConfig {
             Error::config(key, e.into_inner().to_string())
         })?;
         ResolvedConfig::new(config)
+    }
+}
+
+/// Deserializes `[workload]` by its `kind`, so that an error names its full
+/// dotted path (`workload.size.mean_bytes`): the tagged enum alone reports
+/// every error at `workload`.
+fn check_workload_paths(table: &toml::Table) -> Result<()> {
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)] // read only to check the shape
+    struct RequestsTable {
+        requests: Vec<RequestTuple>,
+    }
+    fn check<T: serde::de::DeserializeOwned>(w: toml::Table) -> Result<()> {
+        serde_path_to_error::deserialize::<_, T>(toml::Value::Table(w)).map(|_| ()).map_err(|e| {
+            let path = e.path().to_string();
+            Error::config(if path == "." { "workload".to_string() } else { format!("workload.{path}") }, e.into_inner().to_string())
+        })
+    }
+    let Some(toml::Value::Table(w)) = table.get("workload") else { return Ok(()) };
+    let mut w = w.clone();
+    match w.remove("kind") {
+        Some(toml::Value::String(kind)) => match kind.as_str() {
+            "synthetic" => check::<SyntheticConfig>(w),
+            "trace" => check::<TraceConfig>(w),
+            "requests" => check::<RequestsTable>(w),
+            other => Err(Error::config("workload.kind", format!("unknown kind `{other}`, expected one of `synthetic`, `trace`, `requests`"))),
+        },
+        Some(other) => Err(Error::config("workload.kind", format!("`{other}` is not a string; expected `synthetic`, `trace` or `requests`"))),
+        None => Ok(()),
     }
 }
 
