@@ -16,7 +16,10 @@ use std::collections::BTreeMap;
 const SATURATION_DRAIN_FRACTION: f64 = 0.1;
 /// One gap between requests longer than this fraction of the run, and than
 /// a minute, is taken for a corrupt timestamp.
-const ABSURD_GAP_FRACTION: f64 = 0.5;
+const ABSURD_GAP_FRACTION: f64 = 0.25;
+/// Fewer requests than this say nothing about saturation (a burst of three
+/// requests drains after its last arrival by design).
+const SATURATION_MIN_REQUESTS: u64 = 100;
 const ABSURD_GAP_MIN_NS: u64 = 60 * crate::engine::NS_PER_S;
 
 fn warnings(host: &HostReport, (first, last_arrival, last_done): (u64, u64, u64), w: &WorkloadReport) -> Vec<String> {
@@ -24,7 +27,7 @@ fn warnings(host: &HostReport, (first, last_arrival, last_done): (u64, u64, u64)
     let s = |ns: u64| ns as f64 / 1e9;
     let span = last_arrival.saturating_sub(first);
     let drain = last_done.saturating_sub(last_arrival);
-    if span > 0 && host.requests > 1 && drain as f64 > SATURATION_DRAIN_FRACTION * span as f64 {
+    if span > 0 && host.requests >= SATURATION_MIN_REQUESTS && drain as f64 > SATURATION_DRAIN_FRACTION * span as f64 {
         let offered = (host.requests - 1) as f64 / s(span);
         let served = host.requests as f64 / s(last_done.saturating_sub(first)).max(1e-9);
         out.push(format!(
@@ -36,7 +39,7 @@ fn warnings(host: &HostReport, (first, last_arrival, last_done): (u64, u64, u64)
             host.response.mean_ns / 1e6
         ));
     }
-    if w.largest_gap_ns > ABSURD_GAP_MIN_NS && w.largest_gap_ns as f64 > ABSURD_GAP_FRACTION * host.duration_ns as f64 {
+    if w.largest_gap_ns > ABSURD_GAP_MIN_NS && w.largest_gap_ns as f64 >= ABSURD_GAP_FRACTION * host.duration_ns as f64 {
         out.push(format!(
             "one gap of {:.0} s before request {} holds most of the run's {:.0} s: a corrupt timestamp? IOPS and MB/s \
              over the duration are diluted by it (`raidsim trace-stats` shows the gap)",

@@ -295,6 +295,14 @@ impl Simulation {
     }
 
     fn issue(&mut self, now: Ns, r: HostRequest) -> Result<()> {
+        let limit = self.resolved.config.sim.max_outstanding_requests;
+        if self.host.outstanding() >= limit {
+            return Err(Error::Workload(format!(
+                "saturated: {limit} host requests outstanding at {:.3} s of simulated time; requests arrive faster than the \
+                 drives serve them and would queue without bound (lower the load, add drives, or raise sim.max_outstanding_requests)",
+                now as f64 / 1e9
+            )));
+        }
         self.host.arrived(now);
         let job = self.jobs.insert(HostJob { arrival_ns: now, offset_bytes: r.offset_bytes, len_bytes: r.len_bytes, op: r.op, stripes_left: 0 });
         match &self.controller {

@@ -80,3 +80,36 @@ fn errors_inside_workload_name_the_full_dotted_path() {
     let err = resolve(&["workload.kind=\"fio\""]).expect_err("unknown kind");
     assert!(err.contains("`workload.kind`") && err.contains("synthetic"), "{err}");
 }
+
+#[test]
+fn durations_past_an_hour_and_absurd_member_counts_are_config_errors() {
+    for key in ["ssd.timing.t_read_ns", "ssd.timing.t_program_ns", "ssd.timing.controller_overhead_ns", "workload.mean_interarrival_ns"] {
+        let o = format!("{key}=9223372036854775807");
+        let err = resolve(&[o.as_str()]).expect_err(key);
+        assert!(err.contains(key) && err.contains("more than an hour"), "{err}");
+    }
+    let err = resolve(&["array.level=raid5", "array.members=4294967295"]).expect_err("4 billion members");
+    assert!(err.contains("at most 100000"), "{err}");
+}
+
+#[test]
+fn a_saved_resolved_config_runs_again_as_it_is() {
+    let first = resolve(&["array.level=raid5", "array.members=4", "ssd.geometry.blocks_per_plane=64"]).expect("valid");
+    let text = first.to_toml().expect("serialises");
+    let again = RawConfig::from_toml_str(&text, "saved").and_then(|r| r.resolve()).map_err(|e| e.to_string()).expect("reloads");
+    assert_eq!(again.to_toml().expect("serialises"), text);
+}
+
+#[test]
+fn an_open_loop_queue_past_the_outstanding_limit_stops_with_saturation() {
+    let cfg = resolve(&[
+        "workload.requests=100000",
+        "workload.read_fraction=0",
+        "workload.mean_interarrival_ns=1000",
+        "ssd.geometry.blocks_per_plane=64",
+        "sim.max_outstanding_requests=1000",
+    ])
+    .expect("valid");
+    let err = raidsim_core::simulate(cfg).expect_err("queue grows").to_string();
+    assert!(err.contains("saturated: 1000 host requests outstanding"), "{err}");
+}

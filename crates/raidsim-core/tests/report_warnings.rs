@@ -32,3 +32,10 @@ fn a_run_within_capacity_has_no_warning() {
     let r = run(500_000);
     assert!(r.warnings.is_empty(), "{:?}", r.warnings);
 }
+
+#[test]
+fn a_burst_of_three_requests_is_not_saturation() {
+    let o = ["workload.kind=requests", "workload.requests=[[0, \"W\", 0, 65536], [1000, \"R\", 0, 4096], [2000, \"R\", 8192, 4096]]"];
+    let r = simulate(config("", &o)).expect("runs");
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+}

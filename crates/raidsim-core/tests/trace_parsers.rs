@@ -160,3 +160,28 @@ fn one_corrupt_timestamp_warns_and_trace_stats_shows_the_gap() {
     assert_eq!(s.largest_gap_line, 4);
     assert!(s.largest_gap_ns > 1_000_000_000_000_000_000);
 }
+
+#[test]
+fn timestamps_past_146_years_are_errors_naming_the_line() {
+    let path = fixture("late.trace", b"0 0 0 8 1\n18446744073709551615 0 8 8 1\n");
+    let err = simulate_trace(&path, &[]).expect_err("2^64 ns");
+    assert!(err.contains(":2:") && err.contains("2^62"), "{err}");
+    // A time scale that carries ordinary timestamps past the limit, likewise.
+    let path = fixture("scaled.trace", b"0 0 0 8 1\n10000000000000 0 8 8 1\n");
+    let err = simulate_trace(&path, &["workload.time_scale=1e9"]).expect_err("scaled past");
+    assert!(err.contains("time_scale"), "{err}");
+}
+
+#[test]
+fn trace_stats_of_a_trace_without_requests_is_an_error() {
+    let path = fixture("msr-for-stats.csv", b"1,h,0,Write,0,4096,1\n");
+    let opts = raidsim_core::workload::trace::TraceOptions {
+        format: Some(TraceFormat::Blkparse),
+        device: None,
+        max_requests: 0,
+        blkparse_action: "D".into(),
+        skip_malformed: false,
+    };
+    let err = TraceStats::of_file(&path, opts).expect_err("nothing read").to_string();
+    assert!(err.contains("no request read"), "{err}");
+}

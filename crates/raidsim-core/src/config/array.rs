@@ -3,6 +3,9 @@
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
+/// The most members an array may have (each is a whole simulated drive).
+pub const MAX_MEMBERS: u32 = 100_000;
+
 /// RAID level.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
@@ -236,6 +239,9 @@ impl ArrayConfig {
             RaidLevel::Raid4 | RaidLevel::Raid5 => 2,
             RaidLevel::Raid6 => 3,
         };
+        if n > MAX_MEMBERS {
+            return Err(Error::config("array.members", format!("{n} members: at most {MAX_MEMBERS}")));
+        }
         if self.level == RaidLevel::Single && n != 1 {
             return Err(Error::config("array.members", "level \"single\" has exactly one member; pick a RAID level for more"));
         }

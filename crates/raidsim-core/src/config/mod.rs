@@ -40,11 +40,15 @@ pub struct SimConfig {
     /// Refuse a configuration whose estimated memory exceeds this, bytes;
     /// 0 = the memory the machine has available now (`/proc/meminfo`).
     pub memory_limit_bytes: u64,
+    /// Stop with an error when this many host requests are outstanding at
+    /// once: an open-loop load beyond what the drives serve would otherwise
+    /// queue without bound (about 50 bytes each).
+    pub max_outstanding_requests: u64,
 }
 
 impl Default for SimConfig {
     fn default() -> Self {
-        Self { seed: 1, max_requests: 0, memory_limit_bytes: 0 }
+        Self { seed: 1, max_requests: 0, memory_limit_bytes: 0, max_outstanding_requests: 10_000_000 }
     }
 }
 
@@ -184,6 +188,9 @@ impl RawConfig {
     /// Deserializes (unknown keys rejected, naming the valid ones) and validates.
     pub fn resolve(&self) -> Result<ResolvedConfig> {
         let mut table = self.table.clone();
+        // `[derived]` is what `to_toml` adds beside results: output only, so a
+        // saved config can be run again as it is.
+        table.remove("derived");
         default_workload_kind(&mut table);
         check_workload_paths(&table)?;
         let value = toml::Value::Table(table);

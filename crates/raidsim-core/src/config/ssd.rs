@@ -1,6 +1,7 @@
 //! Parameters of one flash SSD: geometry, timing, FTL.
 
 use super::DerivedGeometry;
+use crate::engine::MAX_DURATION_NS;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -193,6 +194,15 @@ impl Default for SsdConfig {
     }
 }
 
+/// A duration parameter of at most [`MAX_DURATION_NS`]: larger ones are
+/// typing errors, and would overflow simulated time.
+pub(crate) fn at_most_an_hour(key: &str, ns: u64) -> Result<()> {
+    if ns > MAX_DURATION_NS {
+        return Err(Error::config(key, format!("{ns} ns is more than an hour ({MAX_DURATION_NS} ns), the longest duration a parameter may give")));
+    }
+    Ok(())
+}
+
 fn positive(key: &str, value: u64) -> Result<u64> {
     if value == 0 {
         return Err(Error::config(key, "must be at least 1"));
@@ -258,6 +268,15 @@ impl SsdConfig {
         }
         validate_order(&self.ftl.static_order)?;
         let t = &self.timing;
+        for (key, ns) in [
+            ("ssd.timing.t_read_ns", t.t_read_ns),
+            ("ssd.timing.t_program_ns", t.t_program_ns),
+            ("ssd.timing.t_erase_ns", t.t_erase_ns),
+            ("ssd.timing.t_command_ns", t.t_command_ns),
+            ("ssd.timing.controller_overhead_ns", t.controller_overhead_ns),
+        ] {
+            at_most_an_hour(key, ns)?;
+        }
         positive("ssd.timing.channel_bandwidth_bytes_per_s", t.channel_bandwidth_bytes_per_s)?;
         positive("ssd.queue_depth", self.queue_depth.into())?;
         Ok(DerivedGeometry {

@@ -280,7 +280,10 @@ impl WorkloadConfig {
             WorkloadConfig::Synthetic(s) => s.validate(),
             WorkloadConfig::Trace(t) => t.validate(),
             WorkloadConfig::Requests { requests } => {
-                for (i, (_, op, _, len)) in requests.iter().enumerate() {
+                for (i, (t, op, _, len)) in requests.iter().enumerate() {
+                    if *t > crate::engine::MAX_TIME_NS {
+                        return Err(Error::config(format!("workload.requests[{i}]"), format!("time {t} ns is past 2^62 ns (146 years)")));
+                    }
                     if op != "R" && op != "W" {
                         return Err(Error::config(format!("workload.requests[{i}]"), format!("op `{op}`: expected \"R\" or \"W\"")));
                     }
@@ -305,6 +308,8 @@ fn fraction(key: &str, v: f64) -> Result<()> {
 impl SyntheticConfig {
     fn validate(&self) -> Result<()> {
         fraction("workload.read_fraction", self.read_fraction)?;
+        super::ssd::at_most_an_hour("workload.mean_interarrival_ns", self.mean_interarrival_ns)?;
+        super::ssd::at_most_an_hour("workload.think_time_ns", self.think_time_ns)?;
         fraction("workload.hot_fraction", self.hot_fraction)?;
         fraction("workload.sequential_fraction", self.sequential_fraction)?;
         fraction("workload.hot_access_fraction", self.hot_access_fraction)?;

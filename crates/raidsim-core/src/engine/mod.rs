@@ -19,6 +19,13 @@ use std::collections::BinaryHeap;
 /// Simulated time in integer nanoseconds.
 pub type Ns = u64;
 
+/// The latest instant a run may reach, about 146 years: every arrival and
+/// every duration input is bounded so that sums of them never overflow.
+pub const MAX_TIME_NS: Ns = 1 << 62;
+
+/// The longest single duration a parameter may give (an hour, ns).
+pub const MAX_DURATION_NS: Ns = 3_600 * NS_PER_S;
+
 /// One nanosecond-denominated second, for unit conversions.
 pub const NS_PER_S: u64 = 1_000_000_000;
 

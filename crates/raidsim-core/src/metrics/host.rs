@@ -193,6 +193,11 @@ impl HostMetrics {
         self.all.hist.len()
     }
 
+    /// Host requests arrived and not yet completed.
+    pub fn outstanding(&self) -> u64 {
+        self.outstanding
+    }
+
     /// First arrival, last arrival and last completion, ns.
     pub fn span_ns(&self) -> (Ns, Ns, Ns) {
         (self.first_arrival_ns.unwrap_or(0), self.last_arrival_ns, self.last_completion_ns)

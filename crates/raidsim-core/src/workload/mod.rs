@@ -158,7 +158,12 @@ impl RequestSource for TraceSource {
         if scaled_gap > self.report.largest_gap_ns {
             (self.report.largest_gap_ns, self.report.largest_gap_request) = (scaled_gap, self.report.requests);
         }
-        let arrival_ns = (self.distance_ns as f64 * self.time_scale).round() as Ns;
+        let arrival = (self.distance_ns as f64 * self.time_scale).round();
+        if arrival > crate::engine::MAX_TIME_NS as f64 {
+            let m = format!("timestamp {} ns puts this request {arrival:.3e} ns into the replay, past 2^62 ns (146 years): a corrupt timestamp, or time_scale too large", r.time_ns);
+            return Err(self.reader.line_error(m));
+        }
+        let arrival_ns = arrival as Ns;
         let (offset_bytes, wrapped) =
             fit(r.offset_bytes, r.len_bytes, self.capacity_bytes, self.out_of_range).map_err(|m| self.reader.line_error(m))?;
         self.report.wrapped_out_of_range += u64::from(wrapped);

@@ -66,7 +66,8 @@ impl OpStats {
         self.requests += 1;
         self.bytes += len;
         self.max_bytes = self.max_bytes.max(len);
-        self.first_ns.get_or_insert(t);
+        // The earliest, not the first: an unsorted trace's span is max - min.
+        self.first_ns = Some(self.first_ns.map_or(t, |f| f.min(t)));
         self.last_ns = self.last_ns.max(t);
     }
 
@@ -111,13 +112,13 @@ impl TraceStats {
                 Op::Write => s.write.add(r.time_ns, r.len_bytes),
             }
         }
+        if s.requests == 0 {
+            return Err(reader.no_records_error());
+        }
         s.read.finish(s.requests);
         s.write.finish(s.requests);
         s.mean_bytes = (s.read.bytes + s.write.bytes) as f64 / s.requests.max(1) as f64;
         s.duration_ns = first.map_or(0, |f| u64::try_from(last - f).unwrap_or(u64::MAX));
-        if s.requests == 0 {
-            s.min_offset_bytes = 0;
-        }
         s.malformed_skipped = reader.malformed_skipped;
         Ok(s)
     }

@@ -112,6 +112,12 @@ impl RequestSource for SyntheticSource {
         }
         if self.cfg.processes == 0 && self.issued > 0 {
             self.now_ns += self.interarrival();
+            if self.now_ns > crate::engine::MAX_TIME_NS {
+                return Err(Error::Workload(format!(
+                    "request {} would arrive past 2^62 ns (146 years): fewer requests or a shorter workload.mean_interarrival_ns",
+                    self.issued
+                )));
+            }
         }
         let op = if self.rng.gen_bool(self.cfg.read_fraction) { Op::Read } else { Op::Write };
         let size = self.sizes.sample(&mut self.rng)?;
