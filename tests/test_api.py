@@ -79,3 +79,18 @@ def test_preconditioning_runs_in_slices_with_its_own_progress_bar(capsys):
     raidsim.simulate("stripe-unit-table5", Workload.requests([(0, "R", 0, 4096)]), progress=True)
     err = capsys.readouterr().err
     assert "preconditioning" in err and "100%" in err, err[-500:]
+
+
+def test_overrides_apply_on_top_of_a_workload_passed_with_them(tmp_path):
+    # `workload` replaces the config's [workload]; `overrides` given with it apply after, not under it.
+    trace = tmp_path / "t.csv"
+    trace.write_text("".join(f"{128166372000000000 + i * 10_000_000},hm,0,Write,{i * 4096},4096,100\n"
+                             for i in range(6)))
+    r = raidsim.simulate("erasure-code-table6", Workload.trace(trace), overrides={"workload.max_requests": 2})
+    assert r.to_dict()["host"]["requests"] == 2
+    r = raidsim.simulate(None, Workload.synthetic(requests=300), overrides=["workload.requests=100"])
+    assert r.to_dict()["host"]["requests"] == 100
+    c = raidsim.count(None, Workload.requests([(0, "W", 0, 4096)]), overrides={"workload.requests": [[0, "W", 0, 8192]]})
+    assert sum(c.pages_written()) == 2
+    with pytest.raises(raidsim.ConfigError, match="workload.read_fraction"):
+        raidsim.simulate(None, Workload.trace(trace), overrides={"workload.read_fraction": 0.5})

@@ -39,3 +39,41 @@ def test_trace_stats(traces_dir):
     p = run("trace-stats", str(traces_dir / "mqsim-tpcc-small.trace"))
     assert p.returncode == 0, p.stderr
     assert "6,999" in p.stdout and "mqsim_ascii" in p.stdout
+
+
+def write_msr_trace(path, requests):
+    lines = [f"{128166372000000000 + i * 10_000_000},hm,0,Write,{i * 4096},4096,100" for i in range(requests)]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_set_workload_keys_apply_on_top_of_the_trace_not_under_it(tmp_path):
+    # --trace replaces the config's whole [workload]; --set workload.* must apply after it, not be lost.
+    trace = write_msr_trace(tmp_path / "t.csv", 6)
+    base = ["--preset", "erasure-code-table6", "--trace", str(trace), "--json", "--no-progress"]
+    plain = json.loads(run("run", *base).stdout)["host"]
+    p = run("run", *base, "--set", "workload.max_requests=2")
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["host"]["requests"] == 2 and plain["requests"] == 6
+    p = run("run", *base, "--set", "workload.time_scale=0.5")
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["host"]["duration_ns"] < 0.6 * plain["duration_ns"]
+    # An override of the trace options wins over the option itself, as the later setting.
+    p = run("run", *base, "--max-requests", "5", "--set", "workload.max_requests=3")
+    assert json.loads(p.stdout)["host"]["requests"] == 3
+    cap = 32 * 2**20  # beyond the preset's 32 MB: wrapped by default, an error when the override says so
+    (tmp_path / "far.csv").write_text(f"128166372000000000,hm,0,Write,{cap * 4},4096,100\n")
+    far = ["--preset", "erasure-code-table6", "--trace", str(tmp_path / "far.csv"), "--json", "--no-progress"]
+    assert run("run", *far).returncode == 0
+    p = run("run", *far, "--set", "workload.out_of_range=error")
+    assert p.returncode == 1 and "raidsim: error:" in p.stderr and "Traceback" not in p.stderr
+    # An override that cannot apply to a trace workload is an error naming it, not silently dropped.
+    p = run("run", *base, "--set", "workload.requests=7")
+    assert p.returncode == 1 and "workload.requests" in p.stderr and "Traceback" not in p.stderr
+    # count, too; its config.toml records what ran.
+    out = tmp_path / "count"
+    p = run("count", "--preset", "erasure-code-table6", "--trace", str(trace), "--set", "workload.max_requests=2",
+            "--json", "--out", str(out))
+    assert p.returncode == 0, p.stderr
+    assert sum(sum(m["pages_written"].values()) for m in json.loads(p.stdout)["members"]) == 2
+    assert "max_requests = 2" in (out / "config.toml").read_text()

@@ -82,3 +82,13 @@ def test_output_into_a_closed_pipe_exits_quietly():
     cmd = f"{sys.executable} -m raidsim.cli run --set workload.requests=200 --json | head -1; exit ${{PIPESTATUS[0]}}"
     p = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True)
     assert p.stdout == "{\n" and p.returncode in (0, 141) and p.stderr == "", p.stderr
+
+
+def test_trace_stats_device_beyond_64_bits_is_a_one_line_error_exit_1(tmp_path):
+    trace = tmp_path / "t.csv"
+    trace.write_text("128166372000000000,hm,0,Write,0,4096,100\n")
+    p = run("trace-stats", str(trace), "--device", str(2**64))
+    assert p.returncode == 1, p.stderr
+    assert one_line_error(p.stderr) and "device must be a non-negative integer below 2**64" in p.stderr
+    p = run("trace-stats", str(trace), "--device", str(2**64 - 1))  # in range: reaches the core, which takes a u64
+    assert "Traceback" not in p.stderr and "below 2**64" not in p.stderr

@@ -45,6 +45,23 @@ def test_codes_p_that_is_not_a_prime_int_is_a_config_error(code, call, p):
 
 
 @pytest.mark.parametrize("code", codes.CODES)
+@pytest.mark.parametrize("call", sorted(CALLS))
+def test_codes_p_beyond_a_machine_word_is_a_config_error_not_an_overflow(code, call):
+    with pytest.raises(ConfigError, match=r"p must be a prime >= 3 below 2\*\*64, got 1180591620717411303424"):
+        CALLS[call](code, 2**70)
+
+
+@pytest.mark.parametrize("name", ["data_columns", "index"])
+def test_codes_counts_beyond_a_machine_word_are_a_config_error_not_an_overflow(name):
+    args = {"data_columns": 2, "index": 0, name: 2**70}
+    with pytest.raises(ConfigError, match=rf"{name} must be below 2\*\*64, got {2**70}"):
+        codes.update("rdp", args["data_columns"], [b"\0" * 8] * 2, args["index"], DATA[0], DATA[1])
+    if name == "data_columns":
+        with pytest.raises(ConfigError, match=rf"data_columns must be below 2\*\*64"):
+            codes.structure("rdp", 2**70)
+
+
+@pytest.mark.parametrize("code", codes.CODES)
 @pytest.mark.parametrize("parity", [[b"\0" * 8], [b"\0" * 8] * 3, b"\0" * 8])
 def test_codes_update_with_other_than_two_parity_columns_is_a_config_error(code, parity):
     with pytest.raises(ConfigError, match=r"update needs both parity columns, \[row_parity, second_parity\]"):
@@ -118,6 +135,18 @@ def test_one_override_string_is_one_override_not_its_characters():
 def test_config_value_that_toml_cannot_hold_is_a_config_error():
     with pytest.raises(ConfigError, match=r"config key `sim.seed`: \{1\} is not a TOML value"):
         Config().set("sim.seed", {1})
+
+
+@pytest.mark.parametrize("name", [5, None, ["cr5m-table1"]])
+def test_preset_name_that_is_not_a_string_is_a_config_error(name):
+    with pytest.raises(ConfigError, match=r"a preset is named by a string"):
+        Config.preset(name)
+
+
+def test_trace_stats_device_beyond_64_bits_is_a_config_error(tmp_path):
+    trace = write_msr_trace(tmp_path / "t.csv")
+    with pytest.raises(ConfigError, match=r"device must be a non-negative integer below 2\*\*64.*got 18446744073709551616"):
+        raidsim.trace_stats(trace, device=2**64)
 
 
 # --- Workload.requests ----------------------------------------------------------------------------

@@ -20,6 +20,8 @@ ConfigLike = Union[Config, str, os.PathLike, Mapping[str, Any], None]
 _EVENTS_PER_STEP = 200_000
 #: Pages preconditioned per call into the core (about a tenth of a second).
 _PAGES_PER_PRECONDITION_STEP = 500_000
+#: The largest device number the core takes (a u64).
+_U64_MAX = 2**64 - 1
 #: A progress bar appears once a run has taken this long.
 _PROGRESS_AFTER_S = 1.0
 
@@ -35,7 +37,8 @@ def simulate(
 
     ``config`` is a :class:`Config`, a preset name, a TOML path, a dict or
     ``None`` (defaults). ``workload`` replaces the config's ``[workload]``.
-    ``overrides`` maps dotted keys to values (or lists ``"key=value"``).
+    ``overrides`` maps dotted keys to values (or lists ``"key=value"``); they
+    apply last, so ``workload.*`` overrides apply on top of ``workload``.
     ``progress``: ``True`` always shows a bar, ``False`` never, ``None`` shows
     one on a terminal once the run has taken a second.
 
@@ -43,7 +46,7 @@ def simulate(
     >>> r.to_dict()["host"]["requests"]
     1
     """
-    cfg = Config.load(config).with_overrides(overrides).with_workload(workload)
+    cfg = Config.load(config).with_workload(workload).with_overrides(overrides)
     sim = _native.Simulation(cfg.layers)
     started = time.monotonic()
     _precondition(sim, progress, started)
@@ -111,8 +114,9 @@ def trace_stats(
 ) -> Dict[str, Any]:
     """Statistics of a trace as the papers tabulate them (requests, read/write %, sizes, inter-arrivals, span)."""
     # Checked here: the core takes an unsigned number, and -1 would be an OverflowError on the way in.
-    if device is not None and (isinstance(device, bool) or not isinstance(device, numbers.Integral) or device < 0):
-        raise _native.ConfigError(f"device must be a non-negative integer (a device, disk or LUN number of the trace), "
-                                  f"got {device!r}")
+    if device is not None and (isinstance(device, bool) or not isinstance(device, numbers.Integral)
+                               or not 0 <= device <= _U64_MAX):
+        raise _native.ConfigError(f"device must be a non-negative integer below 2**64 (a device, disk or LUN number "
+                                  f"of the trace), got {device!r}")
     text = _native.trace_stats(os.fspath(path), format, device, skip_malformed, blkparse_action)
     return json.loads(text)

@@ -54,20 +54,20 @@ def _add_run(sub: argparse._SubParsersAction, name: str = "run") -> argparse.Arg
     return p
 
 
-def _config_and_workload(args: argparse.Namespace):
+def _config(args: argparse.Namespace) -> Config:
     cfg = Config.preset(args.preset) if args.preset else Config.load(args.config)
-    cfg = cfg.with_overrides(args.overrides)
-    workload = None
     if args.trace:
-        workload = Workload.trace(args.trace, args.format, device=args.device, time_scale=args.time_scale,
-                                  max_requests=args.max_requests, out_of_range=args.out_of_range,
-                                  skip_malformed=args.skip_malformed or None)
-    return cfg, workload
+        cfg = cfg.with_workload(Workload.trace(args.trace, args.format, device=args.device, time_scale=args.time_scale,
+                                               max_requests=args.max_requests, out_of_range=args.out_of_range,
+                                               skip_malformed=args.skip_malformed or None))
+    # Last: `--set workload.time_scale=0.5` applies on top of --trace's [workload] (which replaces the
+    # config's whole table), rather than being replaced with the rest of it.
+    return cfg.with_overrides(args.overrides)
 
 
 def _count(args: argparse.Namespace) -> int:
-    cfg, workload = _config_and_workload(args)
-    report = count(cfg, workload)
+    cfg = _config(args)
+    report = count(cfg)
     if args.out:
         import os
 
@@ -75,14 +75,14 @@ def _count(args: argparse.Namespace) -> int:
         with open(os.path.join(args.out, "count.json"), "w") as f:
             f.write(report.to_json())
         with open(os.path.join(args.out, "config.toml"), "w") as f:
-            f.write(cfg.with_workload(workload).resolved_toml())
+            f.write(cfg.resolved_toml())
     print(report.to_json() if args.json else report)
     return 0
 
 
 def _run(args: argparse.Namespace) -> int:
-    cfg, workload = _config_and_workload(args)
-    report = simulate(cfg, workload, progress=False if args.no_progress else None)
+    cfg = _config(args)
+    report = simulate(cfg, progress=False if args.no_progress else None)
     if args.out:
         report.save(args.out)
     if args.json:
@@ -252,6 +252,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         return _error(" ".join(line.strip() for line in str(e).splitlines() if line.strip()), EXIT_INPUT)
     except SweepError as e:  # after StudyError, which is one too but means bad input
         return _error(str(e), EXIT_SWEEP)  # failed points are listed one per line
+    except BaseException as e:  # pyo3's PanicException derives from BaseException
+        if type(e).__name__ != "PanicException":
+            raise
+        return _error(f"internal error (a raidsim bug; please report it with the command): {e}", EXIT_INPUT)
 
 
 def _error(message: str, status: int) -> int:

@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 import numbers
+import sys
 from typing import Any, Dict, List, Optional, Sequence
 
 from . import _native
@@ -27,6 +28,9 @@ CODES = ("rs", "evenodd", "rdp")
 #: coefficient, and the two could not be recovered together. (Linux md allows fewer still:
 #: mdadm refuses more than 256 devices at level 6, i.e. 254 data disks, indices 0..253.)
 RS_MAX_DATA_COLUMNS = 255
+
+#: The core takes counts, indices and p as unsigned machine words (usize).
+_USIZE_MAX = 2 * sys.maxsize + 1
 
 
 def encode(code: str, columns: Sequence[bytes], p: Optional[int] = None) -> List[bytes]:
@@ -77,12 +81,16 @@ def _prime(p: Any) -> Optional[int]:
         return None
     if not _is_int(p) or p < 3:
         raise ConfigError(f"p must be a prime >= 3 (an int), got {p!r}")
+    if p > _USIZE_MAX:
+        raise ConfigError(f"p must be a prime >= 3 below 2**{_USIZE_MAX.bit_length()}, got {p!r}")
     return int(p)
 
 
 def _count(value: Any, name: str) -> int:
     if not _is_int(value) or value < 0:
         raise ConfigError(f"{name} must be a non-negative int, got {value!r}")
+    if value > _USIZE_MAX:
+        raise ConfigError(f"{name} must be below 2**{_USIZE_MAX.bit_length()}, got {value!r}")
     return int(value)
 
 

@@ -59,6 +59,8 @@ class Config:
     @classmethod
     def preset(cls, name: str) -> "Config":
         """A packaged preset (see :func:`raidsim.presets`)."""
+        if not isinstance(name, str):  # the core takes a string: anything else would be a TypeError on the way in
+            raise ConfigError(f"a preset is named by a string (see `raidsim presets`), got {name!r}")
         return cls([("preset", name)])
 
     @classmethod
@@ -69,7 +71,10 @@ class Config:
     @classmethod
     def from_dict(cls, table: Mapping[str, Any]) -> "Config":
         """A nested dict, as the TOML would be."""
-        return cls([("json", json.dumps(table))])
+        try:
+            return cls([("json", json.dumps(table))])
+        except (TypeError, ValueError) as e:  # e.g. a datetime from TOML, or a set
+            raise ConfigError(f"a config table holds a value that is not a config value ({e})") from None
 
     @classmethod
     def from_toml(cls, text: str) -> "Config":

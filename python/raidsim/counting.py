@@ -54,10 +54,12 @@ def count(
 ) -> CountReport:
     """Plans every request of the workload without timing; exact page counts by member and cause.
 
+    ``workload`` replaces the config's ``[workload]``; ``overrides`` apply last, on top of it.
+
     >>> r = count({"array": {"level": "raid4", "members": 5, "stripe_unit_bytes": 4096}},
     ...           Workload.requests([(0, "W", 4096, 524288)]))
     >>> r.extra_page_reads(), r.pages_written()
     ([2, 0, 0, 0, 1], [32, 32, 32, 32, 33])
     """
-    cfg = Config.load(config).with_overrides(overrides).with_workload(workload)
+    cfg = Config.load(config).with_workload(workload).with_overrides(overrides)
     return CountReport(json.loads(_native.count(cfg.layers)))

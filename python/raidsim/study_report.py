@@ -21,32 +21,54 @@ def _members(df: pd.DataFrame, prefix: str) -> List[str]:
 
 
 def summary_table(df: pd.DataFrame) -> pd.DataFrame:
-    """One row per (case, stripe unit): the figures the issue asks for."""
+    """One row per (case, stripe unit): the figures the issue asks for.
+
+    A value a point's report does not have (the array columns of the single SSD) shows as "-",
+    never as 0 or "nan".
+    """
     rows = []
     for _, r in df.iterrows():
         case = r["case"]
-        reads = [int(r[c]) for c in _members(df, "array.extra_page_reads") if pd.notna(r[c])]
-        data = [int(r[c]) for c in _members(df, "array.data_pages_written") if pd.notna(r[c])]
-        parity = [int(r[c]) for c in _members(df, "array.parity_pages_written") if pd.notna(r[c])]
-        erases = [int(r[c]) for c in _members(df, "devices.erases") if pd.notna(r[c])]
+        reads = _present(df, r, "array.extra_page_reads")
+        data = _present(df, r, "array.data_pages_written")
+        parity = _present(df, r, "array.parity_pages_written")
+        erases = _present(df, r, "devices.erases")
         if case == "raid4":
             data_member_writes = data[:4]
-            parity_member_writes = data[4] + parity[4] if len(data) > 4 else 0
+            parity_member_writes = data[4] + parity[4] if len(data) > 4 and len(parity) > 4 else MISSING
         else:
             data_member_writes = [d + p for d, p in zip(data, parity)]
-            parity_member_writes = None
+            parity_member_writes = ""
+        su = r.get("array.stripe_unit_bytes")
         rows.append({
             "config": case,
-            "stripe_unit": "-" if pd.isna(r.get("array.stripe_unit_bytes")) else f"{int(r['array.stripe_unit_bytes']) // KIB}K",
-            "extra_page_reads": sum(reads),
-            "data_member_page_writes": "/".join(map(str, data_member_writes)),
-            "parity_member_page_writes": "" if parity_member_writes is None else parity_member_writes,
-            "parity/data_writes": round(float(r.get("array.parity_to_data_write_ratio", 0) or 0), 3),
-            "erases_per_member": "/".join(map(str, erases)),
-            "mean_response_ms": round(r["host.response.mean_ns"] / 1e6, 3),
-            "throughput_MB/s": round(r["host.throughput_eq5_mb_per_s"], 1),
+            "stripe_unit": MISSING if _missing(su) else f"{int(su) // KIB}K",
+            "extra_page_reads": sum(reads) if reads else MISSING,
+            "data_member_page_writes": "/".join(map(str, data_member_writes)) or MISSING,
+            "parity_member_page_writes": parity_member_writes,
+            "parity/data_writes": _number(r.get("array.parity_to_data_write_ratio"), 1, 3),
+            "erases_per_member": "/".join(map(str, erases)) or MISSING,
+            "mean_response_ms": _number(r.get("host.response.mean_ns"), 1e-6, 3),
+            "throughput_MB/s": _number(r.get("host.throughput_eq5_mb_per_s"), 1, 1),
         })
     return pd.DataFrame(rows)
+
+
+#: How the table shows a value the point's report does not have.
+MISSING = "-"
+
+
+def _missing(value: object) -> bool:
+    return value is None or bool(pd.isna(value))
+
+
+def _present(df: pd.DataFrame, r: pd.Series, prefix: str) -> List[int]:
+    """The point's per-member values of a list metric, leaving out members it does not have."""
+    return [int(r[c]) for c in _members(df, prefix) if not _missing(r[c])]
+
+
+def _number(value: object, scale: float, digits: int) -> str:
+    return MISSING if _missing(value) else f"{float(value) * scale:.{digits}f}"
 
 
 def make_figures(df: pd.DataFrame, out_dir: str) -> Dict[str, str]:

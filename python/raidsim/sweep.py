@@ -2,7 +2,9 @@
 
 A study spec is TOML::
 
-    name = "my-study"
+    name = "my-study"           # names raidsim-out/<name>: letters, digits, - _ . (not starting with .)
+    title = "..."               # optional, as is scaled_down (a note the demo prints)
+    metrics = ["host.response.mean_ns", "array.erases"]   # report paths: the columns kept
     [base]                      # a config table; `preset = "..."` starts from a preset
     preset = "stripe-unit-table5"
     [[cases]]                   # optional named settings, crossed with the axes
@@ -10,7 +12,10 @@ A study spec is TOML::
     set = { "array.level" = "raid5", "array.members" = 5 }
     [axes]                      # cartesian product over dotted config keys
     "array.stripe_unit_bytes" = [4096, 65536]
-    metrics = ["host.response.mean_ns", "array.erases"]
+
+Any other key, at the top or in a case, is an error naming it, as is a
+metric of the same name as a setting (both would be one column). A metric a
+point's report lacks (``array.*`` of a single SSD) is an empty cell.
 
 :func:`run_study` runs every point in parallel processes (default one per
 core) or on a Ray cluster. Results are meant to be trusted after any
@@ -41,6 +46,7 @@ import itertools
 import json
 import multiprocessing
 import os
+import re
 import signal
 import sys
 import threading
@@ -62,6 +68,19 @@ LOCK = ".sweep.lock"
 # causes with no pages, so no small run can list them all; a test keeps this list in step.
 CAUSES = ("user", "pre_read_rmw", "pre_read_rcw", "parity", "mirror", "gc_read", "gc_write", "erase",
           "degraded_read", "rebuild_read", "rebuild_write", "partial_page_read")
+
+# The keys a study spec may have, at its top level and in each [[cases]] table.
+STUDY_KEYS = ("name", "title", "scaled_down", "base", "cases", "axes", "metrics")
+CASE_KEYS = ("name", "set", "axes")
+# Columns of results.csv besides the settings and the metrics.
+RESERVED_COLUMNS = ("point_id", "case", "status", "error", "fingerprint")
+# A study's name names its output directory (raidsim-out/<name>): one plain path component.
+_NAME_RULE = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*\Z")
+_NAME_RULE_TEXT = ("a single plain path component: letters, digits, '-', '_' and '.', not starting with a dot, "
+                   "at most 255 characters")
+# What a journal row's values mean; part of each point's fingerprint, so rows of an older meaning are
+# recomputed. 2: a metric absent from a point's report is null (NaN), no longer 0.
+_VALUES_FORMAT = 2
 
 # Two requests: enough for a report with every section a config produces, in milliseconds.
 _PROBE_WORKLOAD = Workload.requests([(0, "W", 0, 4096), (0, "R", 0, 4096)])
@@ -120,7 +139,13 @@ class Study:
     @classmethod
     def from_dict(cls, spec: Mapping[str, Any], origin: str = "<spec>") -> "Study":
         _check_spec(spec, origin)
-        return cls(name=spec.get("name", os.path.splitext(os.path.basename(origin))[0]), base=dict(spec.get("base", {})),
+        if "name" in spec:
+            name = _check_name(spec["name"], origin, "`name`")
+        else:
+            derived = "study" if origin == "<spec>" else os.path.splitext(os.path.basename(origin))[0]
+            name = _check_name(derived, origin, "the study's name (the file's, as the spec sets no `name`)",
+                               "; or set `name = \"...\"` in the spec")
+        return cls(name=name, base=dict(spec.get("base", {})),
                    metrics=list(spec["metrics"]), axes=dict(spec.get("axes", {})), cases=list(spec.get("cases", [])),
                    title=spec.get("title", ""), spec=dict(spec))
 
@@ -161,17 +186,65 @@ class Study:
 
 def _check_spec(spec: Mapping[str, Any], origin: str) -> None:
     """Checks the spec's shape, so a mistake is a message naming the key rather than a traceback later."""
-    unknown = set(spec) - {"name", "title", "base", "axes", "cases", "metrics", "scaled_down", "rows",
-                           "request_bytes", "page_size_bytes", "data_disks"}
-    if unknown:
-        raise StudyError(f"{origin}: unknown study keys {sorted(unknown)}; valid: name, title, base, cases, axes, metrics")
+    _check_keys(spec, STUDY_KEYS, f"{origin}:", "study key")
     metrics = spec.get("metrics")
     if not isinstance(metrics, list) or not metrics or not all(isinstance(m, str) for m in metrics):
         raise StudyError(f"{origin}: a study needs `metrics`, a list of dotted report paths, e.g. [\"host.iops\"]")
-    if not isinstance(spec.get("base", {}), dict):
-        raise StudyError(f"{origin}: `base` must be a table (a config), got {spec['base']!r}")
+    for key in ("title", "scaled_down"):
+        if not isinstance(spec.get(key, ""), str):
+            raise StudyError(f"{origin}: `{key}` must be a string, got {spec[key]!r}")
+    base = spec.get("base", {})
+    if not isinstance(base, dict):
+        raise StudyError(f"{origin}: `base` must be a table (a config), got {base!r}")
+    if not isinstance(base.get("preset", ""), str):
+        raise StudyError(f"{origin}: `base.preset` must be a preset's name (a string; see `raidsim presets`), "
+                         f"got {base['preset']!r}")
+    _check_toml_values(base, f"{origin}: `base`")
     _check_axes(spec.get("axes", {}), origin)
     _check_cases(spec.get("cases", []), origin)
+    _check_columns(metrics, spec.get("axes", {}), spec.get("cases", []), origin)
+
+
+def _check_keys(table: Mapping[str, Any], valid: Sequence[str], where: str, what: str) -> None:
+    unknown = [k for k in table if k not in valid]
+    if unknown:
+        hints = [f"`{k}`" + (f" (did you mean `{near[0]}`?)" if (near := difflib.get_close_matches(k, valid, n=1)) else "")
+                 for k in unknown]
+        raise StudyError(f"{where} unknown {what}{'s' if len(unknown) > 1 else ''} {', '.join(hints)}; "
+                         f"valid: {', '.join(valid)}")
+
+
+def _check_name(name: Any, origin: str, what: str, hint: str = "") -> str:
+    if not isinstance(name, str):
+        raise StudyError(f"{origin}: {what} must be a string ({_NAME_RULE_TEXT}), got {name!r}")
+    if not _NAME_RULE.match(name) or len(name) > 255:
+        raise StudyError(f"{origin}: {what} {name!r} is not a study name: it names the output directory, "
+                         f"so it must be {_NAME_RULE_TEXT}{hint}")
+    return name
+
+
+def _check_toml_values(value: Any, where: str) -> None:
+    """Refuses values a config cannot hold (TOML dates and times), naming where they are."""
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError) as e:
+        raise StudyError(f"{where} holds a value that is no config value ({e}); "
+                         "config values are numbers, strings, booleans, arrays and tables") from None
+
+
+def _check_columns(metrics: Sequence[str], axes: Mapping[str, Any], cases: Sequence[Mapping[str, Any]],
+                   origin: str) -> None:
+    """A metric column of the same name as a setting's (or a fixed column) would overwrite it in the rows."""
+    settings = set(axes).union(*(case.get("set", {}) for case in cases))
+    reserved = sorted(settings & set(RESERVED_COLUMNS))
+    if reserved:
+        raise StudyError(f"{origin}: setting `{reserved[0]}` has the name of a results column "
+                         f"({', '.join(RESERVED_COLUMNS)})")
+    for metric in metrics:
+        if metric in settings or metric in RESERVED_COLUMNS:
+            source = "a results column" if metric in RESERVED_COLUMNS else "an axis or a case's setting"
+            raise StudyError(f"{origin}: metric `{metric}` has the name of {source}, and both would be the "
+                             f"column `{metric}` of results.csv, one overwriting the other; drop one of them")
 
 
 def _check_axes(axes: Any, origin: str) -> None:
@@ -181,6 +254,7 @@ def _check_axes(axes: Any, origin: str) -> None:
         if not isinstance(values, list) or not values:
             raise StudyError(f"{origin}: axis `axes.\"{key}\"` must be a non-empty list of values, "
                              f"e.g. [4096, 65536]; got {values!r}")
+        _check_toml_values(values, f"{origin}: axis `axes.\"{key}\"`")
         if len({json.dumps(v, sort_keys=True) for v in values}) < len(values):  # two points of one name
             raise StudyError(f"{origin}: axis `axes.\"{key}\"` lists a value twice: {values!r}")
 
@@ -194,12 +268,14 @@ def _check_cases(cases: Any, origin: str) -> None:
         if not isinstance(case.get("name"), str):
             raise StudyError(f"{where} needs a name (a string)")
         where += f" (`{case['name']}`)"
+        _check_keys(case, CASE_KEYS, f"{where}:", "key")
         if case["name"] in seen:  # two cases of one name would share their points' rows
             raise StudyError(f"{where}: another case has this name")
         seen.add(case["name"])
         if not isinstance(case.get("set", {}), dict):
             raise StudyError(f"{where}: `set` must be a table of dotted keys to values, "
                              f"e.g. {{ \"array.level\" = \"raid5\" }}; got {case['set']!r}")
+        _check_toml_values(case.get("set", {}), f"{where}: `set`")
         if not isinstance(case.get("axes", True), bool):
             raise StudyError(f"{where}: `axes` must be true or false, got {case['axes']!r}")
 
@@ -222,8 +298,10 @@ def packaged_spec(name: str) -> Dict[str, Any]:
 def extract(report: Mapping[str, Any], path: str) -> Dict[str, Any]:
     """Value(s) at a dotted path of a report dict; lists expand to ``path[i]`` (``path[i][j]`` nested).
 
-    ``devices.erases`` takes ``erases`` of every device; a missing key is 0
-    (causes with no pages are omitted from reports).
+    ``devices.erases`` takes ``erases`` of every device. A cause missing from
+    a count by cause is 0 (reports omit causes with no pages); any other
+    missing value (``array.*`` of a single SSD, which has no array section) is
+    ``None``, an empty cell: never a number that looks measured.
     """
     return _flatten(path, _lookup(report, path.split(".")))
 
@@ -233,7 +311,12 @@ def _lookup(node: Any, parts: List[str]) -> Any:
     for i, part in enumerate(parts):
         if isinstance(node, list):
             return [_lookup(item, parts[i:]) for item in node]
-        node = node.get(part, 0) if isinstance(node, Mapping) else 0
+        if not isinstance(node, Mapping):
+            return None
+        if part not in node:
+            is_cause_count = i == len(parts) - 1 and part in CAUSES and set(node) <= set(CAUSES)
+            return 0 if is_cause_count else None
+        node = node[part]
     return node
 
 
@@ -309,7 +392,7 @@ def _unknown_metric(metric: str, valid: Set[str]) -> str:
 def fingerprint(config_toml: str, metrics: Sequence[str]) -> str:
     """Hash of everything that decides a point's row: resolved config, trace file, metrics, raidsim build."""
     identity = {"config": config_toml, "trace": _trace_identity(config_toml), "metrics": list(metrics),
-                "raidsim": _build_identity()}
+                "raidsim": _build_identity(), "values": _VALUES_FORMAT}
     return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -545,16 +628,45 @@ def _progress_bar(name: str, total: int, progress: Optional[bool]):
 
 
 def _write_tables(out: str, points: Sequence[Point], journal: _Journal) -> pd.DataFrame:
-    """Rebuilds results.csv from the journal in point order, then results.parquet from the CSV."""
+    """Rebuilds results.csv from the journal in point order, then results.parquet from the CSV.
+
+    Columns keep their values' types: a column of integers stays integer (pandas' nullable
+    ``Int64``) when some rows are empty, as a failed point's are, and strings stay strings.
+    """
     rows = [_csv_row(p, journal.records[p.point_id]) for p in points if p.point_id in journal.records]
     table = pd.DataFrame(rows) if rows else pd.DataFrame(columns=["point_id", "case"])
     tail = ["status", "error", "fingerprint"]
-    table = table.reindex(columns=[c for c in table.columns if c not in tail] + tail)
+    columns = [c for c in table.columns if c not in tail]
+    # A list metric absent from some report (array.* of a single SSD) leaves a bare, empty column beside its [i]s.
+    columns = [c for c in columns if not (table[c].isna().all() and any(d.startswith(f"{c}[") for d in columns))]
+    table = table.reindex(columns=columns + tail)
+    dtypes = _column_dtypes(rows, table.columns)
+    for c, dtype in dtypes.items():
+        if dtype != "str":  # from the values themselves: through float, 2**53 + 1 would not survive
+            table[c] = pd.array([r.get(c) for r in rows], dtype=dtype)
     csv_path = os.path.join(out, "results.csv")
     _replace_atomically(csv_path, lambda tmp: table.to_csv(tmp, index=False))
-    table = pd.read_csv(csv_path)
+    # Only an empty cell is missing: a case named "NA" is a name.
+    table = pd.read_csv(csv_path, dtype=dtypes, keep_default_na=False, na_values=[""])
     _replace_atomically(os.path.join(out, "results.parquet"), lambda tmp: table.to_parquet(tmp, index=False))
     return table
+
+
+def _column_dtypes(rows: Sequence[Mapping[str, Any]], columns: Sequence[str]) -> Dict[str, str]:
+    """Types for the columns whose present values are all integers, or all strings."""
+    dtypes = {}
+    for c in columns:
+        values = [r[c] for r in rows if r.get(c) is not None]
+        if not values:
+            continue
+        if all(isinstance(v, str) for v in values):
+            dtypes[c] = "str"
+        elif all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+            if all(-2**63 <= v < 2**63 for v in values):
+                dtypes[c] = "Int64"
+            elif all(0 <= v < 2**64 for v in values):
+                dtypes[c] = "UInt64"
+    return dtypes
 
 
 def _csv_row(p: Point, record: Mapping[str, Any]) -> Dict[str, Any]:
@@ -575,13 +687,23 @@ def _run_point(layers: List, metrics: List[str]) -> Dict[str, Any]:
 
     try:
         report = simulate(Config(layers), progress=False)
-    except Exception as e:  # noqa: BLE001 -- any failure is this point's, recorded as data; the others go on
-        return {"_error": f"{type(e).__name__}: {e}"}
-    row: Dict[str, Any] = {}
-    for m in metrics:
-        row.update(extract(report.to_dict(), m))
+        data = report.to_dict()
+        row: Dict[str, Any] = {}
+        for m in metrics:
+            row.update(extract(data, m))
+    except (KeyboardInterrupt, SystemExit, GeneratorExit):
+        raise
+    except BaseException as e:  # noqa: BLE001 -- any failure is this point's, recorded as data; the others go on
+        # BaseException: a panic in the core is pyo3's PanicException, which is not an Exception. Only its
+        # text leaves: the exception object may not pickle back from a worker process.
+        return {"_error": _error_text(e)}
     row["_config_toml"] = report.config_toml
     return row
+
+
+def _error_text(e: BaseException) -> str:
+    text = str(e).strip()
+    return f"{type(e).__name__}: {text}" if text else type(e).__name__
 
 
 def _execute(jobs: Sequence, metrics: List[str], workers: Optional[int], ray_address: Optional[str]):
@@ -627,8 +749,10 @@ def _stop(pool: cf.ProcessPoolExecutor) -> None:
 def _result(fut: cf.Future) -> Dict[str, Any]:
     try:
         return fut.result()
-    except Exception as e:  # noqa: BLE001 -- e.g. a worker killed by the OOM killer: the point failed
-        return {"_error": f"{type(e).__name__}: {e}"}
+    except (KeyboardInterrupt, SystemExit, GeneratorExit):
+        raise
+    except BaseException as e:  # noqa: BLE001 -- e.g. a worker killed by the OOM killer: the point failed
+        return {"_error": _error_text(e)}
 
 
 def _worker_init() -> None:
