@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import sys
+import time
 from typing import Any, Dict, List, Mapping, Optional, Union
 
 import pandas as pd
@@ -10,6 +12,9 @@ import pandas as pd
 from . import _native
 from .config import Config
 from .workload import Workload
+
+#: Requests planned per call into the core (well under a second each).
+_REQUESTS_PER_STEP = 200_000
 
 
 class CountReport:
@@ -62,4 +67,22 @@ def count(
     ([2, 0, 0, 0, 1], [32, 32, 32, 32, 33])
     """
     cfg = Config.load(config).with_workload(workload).with_overrides(overrides)
-    return CountReport(json.loads(_native.count(cfg.layers)))
+    counting = _native.Counting(cfg.layers)
+    # Slices: Ctrl-C is taken between them, and a long count shows a bar.
+    started, bar = time.monotonic(), None
+    try:
+        while True:
+            planned, fraction, finished = counting.step(_REQUESTS_PER_STEP)
+            if finished:
+                break
+            if bar is None and time.monotonic() - started >= 1.0 and sys.stderr.isatty():
+                from tqdm import tqdm
+                bar = tqdm(total=100, unit="%", desc="counting")
+            if bar is not None:
+                bar.n = round(fraction * 1000) / 10
+                bar.set_postfix(requests=f"{planned:,}", refresh=False)
+                bar.refresh()
+    finally:
+        if bar is not None:
+            bar.close()
+    return CountReport(json.loads(counting.report_json()))

@@ -50,4 +50,4 @@ pub mod workload;
 
 pub use error::{Error, Result};
 pub use report::Report;
-pub use sim::{count, simulate, Simulation};
+pub use sim::{count, simulate, Counting, Simulation};

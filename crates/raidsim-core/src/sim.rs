@@ -141,6 +141,13 @@ pub struct Progress {
     pub finished: bool,
 }
 
+/// Building a member, counted as this many preconditioning pages (for
+/// slicing and progress): allocating its maps costs about as much as
+/// writing an eighth of its pages.
+fn build_cost_pages(logical_pages: u64) -> u64 {
+    (logical_pages / 8).max(1)
+}
+
 /// Preconditioning still to do: members are aged in index order, each with
 /// its planned writes, from one random stream (so slicing changes nothing).
 struct Preconditioning {
@@ -185,7 +192,16 @@ impl Simulation {
         let Some(p) = self.preconditioning.as_mut() else { return Ok(1.0) };
         let cfg = &self.resolved.config.precondition;
         let mut budget = max_pages;
-        while p.member < self.members.len() && budget > 0 {
+        let total = self.resolved.members.len();
+        while p.member < total && budget > 0 {
+            if self.members.len() == p.member {
+                // Members are built in turn too: a large array's maps take seconds to allocate.
+                let m = &self.resolved.members[p.member];
+                self.members.push(Ssd::new(&m.ssd, &m.geometry));
+                let cost = build_cost_pages(m.geometry.logical_pages);
+                (budget, p.done_pages) = (budget.saturating_sub(cost), p.done_pages + cost);
+                continue;
+            }
             let ssd = &mut self.members[p.member];
             let (filled, overwrites) = ssd.precondition_plan(cfg.fill_fraction, cfg.random_overwrite_factor);
             let end = (p.next_write + budget).min(filled + overwrites);
@@ -199,20 +215,28 @@ impl Simulation {
                 (p.member, p.next_write) = (p.member + 1, 0);
             }
         }
-        if p.member < self.members.len() {
+        if p.member < total {
             return Ok(p.done_pages as f64 / p.total_pages.max(1) as f64);
         }
         self.preconditioning = None;
         Ok(1.0)
     }
 
-    /// Builds the members fresh and opens the workload; preconditioning is
-    /// left to [`Simulation::precondition`] (or done before the first step).
+    /// Opens the workload and the controller; building and preconditioning
+    /// the members is left to [`Simulation::precondition`], in slices (or
+    /// done before the first step).
     pub fn build(resolved: ResolvedConfig) -> Result<Self> {
         let cfg = &resolved.config;
-        let members: Vec<Ssd> = resolved.members.iter().map(|m| Ssd::new(&m.ssd, &m.geometry)).collect();
+        let members: Vec<Ssd> = Vec::with_capacity(resolved.members.len());
         let p = &cfg.precondition;
-        let total_pages = members.iter().map(|s| s.precondition_plan(p.fill_fraction, p.random_overwrite_factor)).map(|(f, o)| f + o).sum();
+        let total_pages = resolved
+            .members
+            .iter()
+            .map(|m| {
+                let (filled, overwrites) = crate::ssd::precondition_plan(m.geometry.logical_pages, p.fill_fraction, p.random_overwrite_factor);
+                filled + overwrites + build_cost_pages(m.geometry.logical_pages)
+            })
+            .sum();
         let preconditioning = Some(Preconditioning {
             rng: Xoshiro256PlusPlus::seed_from_u64(cfg.sim.seed ^ PRECONDITION_STREAM),
             member: 0,
@@ -524,29 +548,76 @@ pub fn simulate(resolved: ResolvedConfig) -> Result<Report> {
 /// counts per member and cause. Arrival times are ignored; failures apply
 /// from the start.
 pub fn count(resolved: &ResolvedConfig) -> Result<crate::report::CountReport> {
-    let cfg = &resolved.config;
-    let page = resolved.member_page_bytes();
-    let mut array = cfg.array.clone();
-    if array.level == RaidLevel::Single {
-        array.level = RaidLevel::Raid0;
-    }
-    let geom = ArrayGeometry::new(&array, resolved.member_capacity_bytes());
-    let mut planner = Planner::new(&array, geom, page)?;
-    let mut state = ArrayState::new(array.members);
-    for f in &array.failures {
-        state.failed[f.member as usize] = true;
-    }
-    let mut source = build_source(&cfg.workload, resolved.capacity_bytes, cfg.sim.seed)?;
-    let mut requests = 0u64;
-    let max = cfg.sim.max_requests;
-    let iter = std::iter::from_fn(|| {
-        if max > 0 && requests >= max {
-            return None;
+    let mut counting = Counting::new(resolved)?;
+    while !counting.step(u64::MAX)?.finished {}
+    Ok(counting.report())
+}
+
+/// Counting mode in slices of requests, so a caller can show progress and
+/// stop between them (see [`count`]).
+pub struct Counting {
+    planner: Planner,
+    state: ArrayState,
+    source: Box<dyn RequestSource>,
+    members: Vec<crate::array::MemberPages>,
+    plans: Vec<StripePlan>,
+    page_bytes: u64,
+    requests: u64,
+    max_requests: u64,
+    finished: bool,
+}
+
+impl Counting {
+    /// Plans nothing yet: opens the workload and builds the planner.
+    pub fn new(resolved: &ResolvedConfig) -> Result<Self> {
+        let cfg = &resolved.config;
+        let page_bytes = resolved.member_page_bytes();
+        let mut array = cfg.array.clone();
+        if array.level == RaidLevel::Single {
+            array.level = RaidLevel::Raid0;
         }
-        let r = source.next_request().transpose()?;
-        requests += 1;
-        Some(r.map(|r| (r.op, r.offset_bytes, r.len_bytes)))
-    });
-    let members = crate::array::count_pages(&mut planner, &mut state, page, iter)?;
-    Ok(crate::report::CountReport::new(&members, requests, page))
+        let geom = ArrayGeometry::new(&array, resolved.member_capacity_bytes());
+        let planner = Planner::new(&array, geom, page_bytes)?;
+        let mut state = ArrayState::new(array.members);
+        for f in &array.failures {
+            state.failed[f.member as usize] = true;
+        }
+        Ok(Self {
+            planner,
+            state,
+            source: build_source(&cfg.workload, resolved.capacity_bytes, cfg.sim.seed)?,
+            members: vec![crate::array::MemberPages::default(); array.members as usize],
+            plans: Vec::new(),
+            page_bytes,
+            requests: 0,
+            max_requests: cfg.sim.max_requests,
+            finished: false,
+        })
+    }
+
+    /// Plans at most `max_requests` more requests.
+    pub fn step(&mut self, max_requests: u64) -> Result<Progress> {
+        for _ in 0..max_requests {
+            if self.max_requests > 0 && self.requests >= self.max_requests {
+                self.finished = true;
+            }
+            let next = if self.finished { None } else { self.source.next_request()? };
+            let Some(r) = next else {
+                self.finished = true;
+                break;
+            };
+            self.plans.clear();
+            self.planner.plan(r.op, r.offset_bytes, r.len_bytes, &mut self.state, &mut self.plans)?;
+            for plan in &self.plans {
+                crate::array::MemberPages::add_plan(&mut self.members, plan, self.page_bytes);
+            }
+            self.requests += 1;
+        }
+        Ok(Progress { completed: self.requests, fraction: self.source.progress(), finished: self.finished })
+    }
+
+    /// The counts so far.
+    pub fn report(&self) -> crate::report::CountReport {
+        crate::report::CountReport::new(&self.members, self.requests, self.page_bytes)
+    }
 }

@@ -52,3 +52,22 @@ fn preconditioning_in_slices_gives_the_same_run_as_at_once() {
     sliced.run().expect("runs");
     assert_eq!(whole.report().to_json(), sliced.report().to_json());
 }
+
+#[test]
+fn counting_in_slices_gives_the_same_counts_as_at_once() {
+    use raidsim_core::Counting;
+    let o = [
+        "array.level=raid5",
+        "array.members=5",
+        "array.stripe_unit_bytes=16384",
+        "workload.requests=5000",
+        "workload.size.kind=exponential",
+        "workload.size.mean_bytes=40960",
+    ];
+    let cfg = common::config("", &o);
+    let whole = raidsim_core::count(&cfg).expect("counts").to_json();
+    let mut sliced = Counting::new(&cfg).expect("builds");
+    while !sliced.step(333).expect("slice").finished {}
+    assert_eq!(sliced.report().to_json(), whole);
+    assert!(whole.contains("\"requests\": 5000"), "{whole}");
+}

@@ -119,6 +119,39 @@ impl Simulation {
     }
 }
 
+/// Counting mode stepped from Python, so a progress bar can follow it and
+/// Ctrl-C is taken between slices.
+#[pyclass(module = "raidsim._native")]
+struct Counting {
+    inner: raidsim_core::Counting,
+}
+
+#[pymethods]
+impl Counting {
+    #[new]
+    fn new(py: Python<'_>, layers: Vec<(String, String)>) -> PyResult<Self> {
+        let inner = py
+            .allow_threads(|| {
+                let resolved = raw_from_layers(&layers)?.resolve()?;
+                raidsim_core::Counting::new(&resolved)
+            })
+            .map_err(to_py_err)?;
+        Ok(Self { inner })
+    }
+
+    /// Plans up to `max_requests` more requests; returns `(planned, fraction, finished)`.
+    fn step(&mut self, py: Python<'_>, max_requests: u64) -> PyResult<(u64, f64, bool)> {
+        let inner = &mut self.inner;
+        let p = py.allow_threads(|| inner.step(max_requests)).map_err(to_py_err)?;
+        Ok((p.completed, p.fraction, p.finished))
+    }
+
+    /// The counts so far, as JSON text.
+    fn report_json(&self) -> String {
+        self.inner.report().to_json()
+    }
+}
+
 /// Counting mode: exact page counts per member and cause, as JSON text.
 #[pyfunction]
 fn count(py: Python<'_>, layers: Vec<(String, String)>) -> PyResult<String> {
@@ -241,6 +274,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("DeviceError", py.get_type::<DeviceError>())?;
     m.add("InputError", py.get_type::<InputError>())?;
     m.add("InternalError", py.get_type::<InternalError>())?;
+    m.add_class::<Counting>()?;
     m.add_function(wrap_pyfunction!(resolve_config, m)?)?;
     m.add_function(wrap_pyfunction!(presets, m)?)?;
     m.add_function(wrap_pyfunction!(trace_stats, m)?)?;

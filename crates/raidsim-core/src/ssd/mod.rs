@@ -49,6 +49,13 @@ use rand::Rng;
 use std::collections::VecDeque;
 use timeline::Timeline;
 
+/// `(pages filled, random overwrites)` of preconditioning a drive of
+/// `logical_pages` (see [`Ssd::precondition_plan`]).
+pub fn precondition_plan(logical_pages: u64, fill_fraction: f64, overwrite_factor: f64) -> (u64, u64) {
+    let filled = (logical_pages as f64 * fill_fraction).floor() as u64;
+    (filled, if filled > 0 { (filled as f64 * overwrite_factor).round() as u64 } else { 0 })
+}
+
 /// One SSD.
 pub struct Ssd {
     ftl: Ftl,
@@ -135,8 +142,7 @@ impl Ssd {
     /// filled, overwrites)`; [`Ssd::precondition_write`] does write `i` of
     /// them, so a long preconditioning can be done in slices.
     pub fn precondition_plan(&self, fill_fraction: f64, overwrite_factor: f64) -> (u64, u64) {
-        let filled = (self.ftl.logical_pages() as f64 * fill_fraction).floor() as u64;
-        (filled, if filled > 0 { (filled as f64 * overwrite_factor).round() as u64 } else { 0 })
+        precondition_plan(self.ftl.logical_pages(), fill_fraction, overwrite_factor)
     }
 
     /// Write `i` of preconditioning: logical page `i` while `i < filled`,
