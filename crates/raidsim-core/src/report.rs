@@ -58,6 +58,24 @@ fn warnings(host: &HostReport, (first, last_arrival, last_done): (u64, u64, u64)
     out
 }
 
+/// Requests outstanding at once past which a run is called saturated for a
+/// while, whatever its end: far beyond any drive's own queue.
+const SATURATION_PEAK_OUTSTANDING: u64 = 1000;
+
+/// A backlog in the middle of a run that drained before its end.
+fn peak_warning(out: &mut Vec<String>, (peak, at_ns): (u64, u64), resolved: &ResolvedConfig) {
+    let queues: u64 = resolved.members.iter().map(|m| u64::from(m.ssd.queue_depth)).sum();
+    if peak < SATURATION_PEAK_OUTSTANDING.max(10 * queues) || out.iter().any(|w| w.starts_with("saturated")) {
+        return;
+    }
+    out.push(format!(
+        "saturated for a while: {peak} requests were outstanding at once ({:.3} s into the run), {} times what the \
+         drives admit; response times of that stretch measure the backlog, not the device (the time series shows when)",
+        at_ns as f64 / 1e9,
+        peak / queues.max(1)
+    ));
+}
+
 /// Counters of one device.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct DeviceReport {
@@ -164,7 +182,8 @@ impl Report {
             let counters: Vec<_> = members.iter().map(|m| m.counters().clone()).collect();
             ArraySummary::new(resolved, &counters.iter().map(|c| (c.pages_read, c.pages_written, c.erases)).collect::<Vec<_>>())
         });
-        let warnings = warnings(&host, host_metrics.span_ns(), &workload);
+        let mut warnings = warnings(&host, host_metrics.span_ns(), &workload);
+        peak_warning(&mut warnings, host_metrics.peak_outstanding(), resolved);
         Self { host, devices, workload, time_series: host_metrics.time_series(), stats, array, warnings }
     }
 

@@ -103,6 +103,8 @@ pub struct HostMetrics {
     bytes_read: u64,
     bytes_written: u64,
     outstanding: u64,
+    /// Most requests outstanding at once, and when.
+    peak_outstanding: (u64, Ns),
     busy_since_ns: Ns,
     busy_ns: Ns,
     first_arrival_ns: Option<Ns>,
@@ -123,6 +125,7 @@ impl HostMetrics {
             bytes_read: 0,
             bytes_written: 0,
             outstanding: 0,
+            peak_outstanding: (0, 0),
             busy_since_ns: 0,
             busy_ns: 0,
             first_arrival_ns: None,
@@ -142,6 +145,9 @@ impl HostMetrics {
             self.busy_since_ns = now_ns;
         }
         self.outstanding += 1;
+        if self.outstanding > self.peak_outstanding.0 {
+            self.peak_outstanding = (self.outstanding, now_ns);
+        }
     }
 
     /// A request finished.
@@ -191,6 +197,11 @@ impl HostMetrics {
     /// Requests completed.
     pub fn completed_count(&self) -> u64 {
         self.all.hist.len()
+    }
+
+    /// Most host requests outstanding at once, and the instant, ns.
+    pub fn peak_outstanding(&self) -> (u64, Ns) {
+        self.peak_outstanding
     }
 
     /// Host requests arrived and not yet completed.
