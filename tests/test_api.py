@@ -94,3 +94,15 @@ def test_overrides_apply_on_top_of_a_workload_passed_with_them(tmp_path):
     assert sum(c.pages_written()) == 2
     with pytest.raises(raidsim.ConfigError, match="workload.read_fraction"):
         raidsim.simulate(None, Workload.trace(trace), overrides={"workload.read_fraction": 0.5})
+
+
+def test_long_request_lists_travel_packed_and_run_as_listed():
+    reqs = [(i * 1000, "W" if i % 3 else "R", (i * 7919 % 5000) * 4096, 4096) for i in range(3000)]
+    w = Workload.requests(reqs)
+    assert "packed" in w.to_dict() and "requests" not in w.to_dict()
+    assert "<3000 requests>" in repr(w)
+    packed = raidsim.simulate(None, w, overrides={"ssd.geometry.blocks_per_plane": 64}).to_dict()
+    # The same requests, listed: split so that no part is long enough to be packed.
+    table = {"kind": "requests", "requests": [[t, op, o, n] for t, op, o, n in reqs]}
+    listed = raidsim.simulate(None, table, overrides={"ssd.geometry.blocks_per_plane": 64}).to_dict()
+    assert packed["host"] == listed["host"] and packed["devices"] == listed["devices"]

@@ -113,3 +113,38 @@ fn an_open_loop_queue_past_the_outstanding_limit_stops_with_saturation() {
     let err = raidsim_core::simulate(cfg).expect_err("queue grows").to_string();
     assert!(err.contains("saturated: 1000 host requests outstanding"), "{err}");
 }
+
+/// Base64 of packed requests (time, offset, length as little-endian u64, then the op byte).
+fn packed(requests: &[(u64, u8, u64, u64)]) -> String {
+    use base64::Engine;
+    let mut bytes = Vec::new();
+    for &(t, op, offset, len) in requests {
+        for v in [t, offset, len] {
+            bytes.extend_from_slice(&v.to_le_bytes());
+        }
+        bytes.push(op);
+    }
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+#[test]
+fn packed_requests_run_as_the_same_listed_requests() {
+    let list = [(0, b'W', 0, 65536), (1000, b'R', 4096, 4096), (500, b'R', 8192, 8192)];
+    let listed: Vec<String> = list.iter().map(|&(t, op, o, l)| format!("[{t}, \"{}\", {o}, {l}]", op as char)).collect();
+    let listed = format!("workload.requests=[{}]", listed.join(", "));
+    let as_list = resolve(&["workload.kind=requests", listed.as_str()]).expect("listed");
+    let p = format!("workload.packed=\"{}\"", packed(&list));
+    let as_packed = resolve(&["workload.kind=requests", p.as_str()]).expect("packed");
+    let (a, b) = (raidsim_core::simulate(as_list).expect("runs"), raidsim_core::simulate(as_packed).expect("runs"));
+    assert_eq!(a.host, b.host);
+    assert_eq!(a.devices, b.devices);
+}
+
+#[test]
+fn malformed_packed_requests_name_the_request() {
+    let p = format!("workload.packed=\"{}\"", packed(&[(0, b'W', 0, 4096), (1, b'X', 0, 4096)]));
+    let err = resolve(&["workload.kind=requests", p.as_str()]).expect_err("op X");
+    assert!(err.contains("workload.packed[1]") && err.contains("R or W"), "{err}");
+    let err = resolve(&["workload.kind=requests", "workload.packed=\"AAAA\""]).expect_err("3 bytes");
+    assert!(err.contains("whole number of 25-byte requests"), "{err}");
+}

@@ -22,8 +22,8 @@ pub use array::{
 pub use presets::{preset, preset_names, PRESETS};
 pub use ssd::{bus_bytes, transfer_ns, Allocation, FtlConfig, GcVictim, GeometryConfig, ParallelUnit, SsdConfig, TimingConfig, WriteAck};
 pub use workload::{
-    AddressPattern, ArrivalProcess, OutOfOrder, OutOfRange, RequestTuple, SizeDistribution, SizeKind, SyntheticConfig, TraceConfig, TraceFormat,
-    WorkloadConfig,
+    unpack_requests, AddressPattern, ArrivalProcess, OutOfOrder, OutOfRange, RequestTuple, SizeDistribution, SizeKind, SyntheticConfig, TraceConfig,
+    TraceFormat, WorkloadConfig,
 };
 
 use crate::error::{Error, Result};

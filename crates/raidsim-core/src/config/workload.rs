@@ -12,10 +12,19 @@ pub enum WorkloadConfig {
     Synthetic(SyntheticConfig),
     /// Replay of a block trace file.
     Trace(TraceConfig),
-    /// An explicit list of `[time_ns, "R"|"W", offset_bytes, len_bytes]`.
+    /// An explicit list of requests, readable (`requests`) or compact
+    /// (`packed`); both may be given and are taken together.
     Requests {
-        /// The requests, in any time order (they are sorted by time, stably).
+        /// `[time_ns, "R"|"W", offset_bytes, len_bytes]`, in any time order
+        /// (they are sorted by time, stably).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
         requests: Vec<RequestTuple>,
+        /// The same, packed: base64 of 25-byte records — time_ns, offset_bytes,
+        /// len_bytes as little-endian u64, then `R` or `W` — about 34 bytes a
+        /// request where a TOML array costs hundreds (Python's
+        /// `Workload.requests` packs long lists).
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        packed: String,
     },
 }
 
@@ -23,6 +32,41 @@ impl Default for WorkloadConfig {
     fn default() -> Self {
         WorkloadConfig::Synthetic(SyntheticConfig::default())
     }
+}
+
+/// Bytes of one packed request (see `WorkloadConfig::Requests::packed`).
+pub const PACKED_REQUEST_BYTES: usize = 25;
+
+/// The requests of `packed` as `(time_ns, is_read, offset_bytes, len_bytes)`,
+/// each checked as a listed request is.
+pub fn unpack_requests(packed: &str) -> Result<Vec<(u64, bool, u64, u64)>> {
+    use base64::Engine;
+    let bytes =
+        base64::engine::general_purpose::STANDARD.decode(packed.trim()).map_err(|e| Error::config("workload.packed", format!("not base64: {e}")))?;
+    if bytes.len() % PACKED_REQUEST_BYTES != 0 {
+        return Err(Error::config("workload.packed", format!("{} bytes is not a whole number of {PACKED_REQUEST_BYTES}-byte requests", bytes.len())));
+    }
+    let u64_at = |rec: &[u8], at: usize| rec[at..at + 8].iter().rev().fold(0u64, |acc, &b| acc << 8 | u64::from(b));
+    bytes
+        .chunks_exact(PACKED_REQUEST_BYTES)
+        .enumerate()
+        .map(|(i, rec)| {
+            let key = || format!("workload.packed[{i}]");
+            let (t, offset, len) = (u64_at(rec, 0), u64_at(rec, 8), u64_at(rec, 16));
+            let is_read = match rec[24] {
+                b'R' => true,
+                b'W' => false,
+                other => return Err(Error::config(key(), format!("op byte {other}: expected R or W"))),
+            };
+            if t > crate::engine::MAX_TIME_NS {
+                return Err(Error::config(key(), format!("time {t} ns is past 2^62 ns (146 years)")));
+            }
+            if len == 0 {
+                return Err(Error::config(key(), "length must be at least 1 byte"));
+            }
+            Ok((t, is_read, offset, len))
+        })
+        .collect()
 }
 
 /// `(time_ns, op, offset_bytes, len_bytes)` with op `"R"` or `"W"`.
@@ -279,7 +323,8 @@ impl WorkloadConfig {
         match self {
             WorkloadConfig::Synthetic(s) => s.validate(),
             WorkloadConfig::Trace(t) => t.validate(),
-            WorkloadConfig::Requests { requests } => {
+            WorkloadConfig::Requests { requests, packed } => {
+                unpack_requests(packed)?;
                 for (i, (t, op, _, len)) in requests.iter().enumerate() {
                     if *t > crate::engine::MAX_TIME_NS {
                         return Err(Error::config(format!("workload.requests[{i}]"), format!("time {t} ns is past 2^62 ns (146 years)")));

@@ -194,8 +194,15 @@ pub struct ListSource {
 
 impl ListSource {
     /// Requests sorted by arrival (stably), each checked against the capacity.
-    pub fn new(tuples: &[crate::config::RequestTuple], capacity_bytes: u64) -> Result<Self> {
-        let mut requests = Vec::with_capacity(tuples.len());
+    pub fn new(tuples: &[crate::config::RequestTuple], packed: &str, capacity_bytes: u64) -> Result<Self> {
+        let unpacked = crate::config::unpack_requests(packed)?;
+        let mut requests = Vec::with_capacity(tuples.len() + unpacked.len());
+        for (i, &(t, is_read, offset, len)) in unpacked.iter().enumerate() {
+            fit(offset, len, capacity_bytes, OutOfRange::Error).map_err(|m| Error::Workload(format!("workload.packed[{i}]: {m}")))?;
+            let op = if is_read { Op::Read } else { Op::Write };
+            requests.push(HostRequest { id: 0, arrival_ns: t, op, offset_bytes: offset, len_bytes: len });
+        }
+        drop(unpacked);
         for (i, (t, op, offset, len)) in tuples.iter().enumerate() {
             let op = match op.as_str() {
                 "R" => Op::Read,
@@ -234,7 +241,7 @@ pub fn build_source(config: &WorkloadConfig, capacity_bytes: u64, seed: u64) -> 
     Ok(match config {
         WorkloadConfig::Trace(t) => Box::new(TraceSource::new(t, capacity_bytes)?),
         WorkloadConfig::Synthetic(s) => Box::new(SyntheticSource::new(s, capacity_bytes, seed)?),
-        WorkloadConfig::Requests { requests } => Box::new(ListSource::new(requests, capacity_bytes)?),
+        WorkloadConfig::Requests { requests, packed } => Box::new(ListSource::new(requests, packed, capacity_bytes)?),
     })
 }
 
