@@ -7,7 +7,7 @@ import numbers
 import os
 import sys
 import time
-from typing import Any, Dict, List, Mapping, Optional, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
 
 from . import _native
 from .config import Config
@@ -49,36 +49,33 @@ def simulate(
     cfg = Config.load(config).with_workload(workload).with_overrides(overrides)
     sim = _native.Simulation(cfg.layers)
     started = time.monotonic()
-    _precondition(sim, progress, started)
-    bar = None
-    try:
-        while True:
-            completed, fraction, finished = sim.step(_EVENTS_PER_STEP)
-            if finished:
-                break
-            if bar is None and _want_progress(progress, started):
-                bar = _progress_bar()
-            if bar is not None:
-                bar.n = round(fraction * 1000) / 10
-                bar.set_postfix(requests=f"{completed:,}", refresh=False)
-                bar.refresh()
-        if bar is not None:
-            bar.n = 100
-    finally:
-        if bar is not None:
-            bar.close()
+
+    def precondition() -> Tuple[Optional[int], float, bool]:
+        done = sim.precondition(_PAGES_PER_PRECONDITION_STEP)
+        return None, done, done >= 1.0
+
+    run_in_slices(precondition, "preconditioning", progress, started)
+    run_in_slices(lambda: sim.step(_EVENTS_PER_STEP), "simulating", progress, started)
     return Report(json.loads(sim.report_json()), sim.config_toml())
 
 
-def _precondition(sim: Any, progress: Optional[bool], started: float) -> None:
-    """Ages the drives in slices: a bar on long ones, and Ctrl-C between slices."""
+def run_in_slices(step: Callable[[], Tuple[Optional[int], float, bool]], desc: str, progress: Optional[bool],
+                  started: float) -> None:
+    """Calls ``step()`` (``-> (requests so far or None, fraction done, finished)``, as the native
+    steppers answer) until it finishes: native work in slices, so Ctrl-C is taken between them and a
+    long job shows a bar."""
     bar = None
     try:
-        while (done := sim.precondition(_PAGES_PER_PRECONDITION_STEP)) < 1.0:
+        while True:
+            requests, fraction, finished = step()
+            if finished:
+                break
             if bar is None and _want_progress(progress, started):
-                bar = _progress_bar("preconditioning")
+                bar = _progress_bar(desc)
             if bar is not None:
-                bar.n = round(done * 1000) / 10
+                bar.n = round(fraction * 1000) / 10
+                if requests is not None:
+                    bar.set_postfix(requests=f"{requests:,}", refresh=False)
                 bar.refresh()
         if bar is not None:
             bar.n = 100

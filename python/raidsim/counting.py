@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 import time
 from typing import Any, Dict, List, Mapping, Optional, Union
 
@@ -11,6 +10,7 @@ import pandas as pd
 
 from . import _native
 from .config import Config
+from .api import run_in_slices
 from .workload import Workload
 
 #: Requests planned per call into the core (well under a second each).
@@ -68,21 +68,5 @@ def count(
     """
     cfg = Config.load(config).with_workload(workload).with_overrides(overrides)
     counting = _native.Counting(cfg.layers)
-    # Slices: Ctrl-C is taken between them, and a long count shows a bar.
-    started, bar = time.monotonic(), None
-    try:
-        while True:
-            planned, fraction, finished = counting.step(_REQUESTS_PER_STEP)
-            if finished:
-                break
-            if bar is None and time.monotonic() - started >= 1.0 and sys.stderr.isatty():
-                from tqdm import tqdm
-                bar = tqdm(total=100, unit="%", desc="counting")
-            if bar is not None:
-                bar.n = round(fraction * 1000) / 10
-                bar.set_postfix(requests=f"{planned:,}", refresh=False)
-                bar.refresh()
-    finally:
-        if bar is not None:
-            bar.close()
+    run_in_slices(lambda: counting.step(_REQUESTS_PER_STEP), "counting", None, time.monotonic())
     return CountReport(json.loads(counting.report_json()))

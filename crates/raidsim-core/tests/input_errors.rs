@@ -145,6 +145,12 @@ fn malformed_packed_requests_name_the_request() {
     let p = format!("workload.packed=\"{}\"", packed(&[(0, b'W', 0, 4096), (1, b'X', 0, 4096)]));
     let err = resolve(&["workload.kind=requests", p.as_str()]).expect_err("op X");
     assert!(err.contains("workload.packed[1]") && err.contains("R or W"), "{err}");
+    let p = format!("workload.packed=\"{}\"", packed(&[(0, b'W', 0, 0)]));
+    let err = resolve(&["workload.kind=requests", p.as_str()]).expect_err("zero length");
+    assert!(err.contains("workload.packed[0]") && err.contains("at least 1 byte"), "{err}");
+    let p = format!("workload.packed=\"{}\"", packed(&[(1 << 63, b'R', 0, 4096)]));
+    let err = resolve(&["workload.kind=requests", p.as_str()]).expect_err("past 2^62 ns");
+    assert!(err.contains("workload.packed[0]") && err.contains("2^62"), "{err}");
     let err = resolve(&["workload.kind=requests", "workload.packed=\"AAAA\""]).expect_err("3 bytes");
     assert!(err.contains("whole number of 25-byte requests"), "{err}");
 }

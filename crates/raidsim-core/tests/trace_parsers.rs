@@ -185,3 +185,15 @@ fn trace_stats_of_a_trace_without_requests_is_an_error() {
     let err = TraceStats::of_file(&path, opts).expect_err("nothing read").to_string();
     assert!(err.contains("no request read"), "{err}");
 }
+
+#[test]
+fn one_corrupt_timestamp_mid_trace_warns_though_kept_spacing_doubles_it() {
+    // Requests at 0, 1, 2 s, one at 1e9 s, then 3..8 s: replaying with kept
+    // spacing, the spike's gap is exactly half of the run it doubles.
+    let mut text: String = (0..3u64).map(|i| format!("{} 0 {} 8 1\n", i * 1_000_000_000, i * 8)).collect();
+    text.push_str("1000000000000000000 0 24 8 1\n");
+    text.extend((3..9u64).map(|i| format!("{} 0 {} 8 1\n", i * 1_000_000_000, 32 + i * 8)));
+    let path = fixture("mid-glitch.trace", text.as_bytes());
+    let r = simulate_trace(&path, &[]).expect("runs");
+    assert!(r.warnings.iter().any(|w| w.contains("corrupt timestamp")), "{:?}", r.warnings);
+}

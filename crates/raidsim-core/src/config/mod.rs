@@ -194,13 +194,17 @@ impl RawConfig {
         default_workload_kind(&mut table);
         check_workload_paths(&table)?;
         let value = toml::Value::Table(table);
-        let config: Config = serde_path_to_error::deserialize(value).map_err(|e| {
-            let path = e.path().to_string();
-            let key = if path == "." { "<root>".to_string() } else { path };
-            Error::config(key, e.into_inner().to_string())
-        })?;
+        let config: Config = serde_path_to_error::deserialize(value).map_err(|e| path_error("", "<root>", e))?;
         ResolvedConfig::new(config)
     }
+}
+
+/// A deserialization error as a config error at its dotted path under
+/// `prefix`; `whole` names the table itself when the error is at its top.
+fn path_error(prefix: &str, whole: &str, e: serde_path_to_error::Error<toml::de::Error>) -> Error {
+    let path = e.path().to_string();
+    let key = if path == "." { whole.to_string() } else { format!("{prefix}{path}") };
+    Error::config(key, e.into_inner().to_string())
 }
 
 /// Deserializes `[workload]` by its `kind`, so that an error names its full
@@ -208,10 +212,7 @@ impl RawConfig {
 /// every error at `workload`.
 fn check_workload_paths(table: &toml::Table) -> Result<()> {
     fn check<T: serde::de::DeserializeOwned>(w: toml::Table) -> Result<()> {
-        serde_path_to_error::deserialize::<_, T>(toml::Value::Table(w)).map(|_| ()).map_err(|e| {
-            let path = e.path().to_string();
-            Error::config(if path == "." { "workload".to_string() } else { format!("workload.{path}") }, e.into_inner().to_string())
-        })
+        serde_path_to_error::deserialize::<_, T>(toml::Value::Table(w)).map(|_| ()).map_err(|e| path_error("workload.", "workload", e))
     }
     let Some(toml::Value::Table(w)) = table.get("workload") else { return Ok(()) };
     // Copy the small tables only: a list of requests is checked request by request later.

@@ -282,12 +282,12 @@ impl Ssd {
         let plane = self.place(lpn)?;
         let route = self.route(now_ns, plane);
         let outcome = self.ftl.write(lpn, plane, ready_ns)?;
-        let summary = self.summary_program_ns();
+        let summary_pages = if outcome.sealed_block { u64::from(self.ftl.summary_pages_per_block()) } else { 0 };
         let t = &self.timing;
         let work = PageWork {
             before: if partial { t.t_command_ns + t.t_read_ns } else { 0 },
             transfer: t.t_command_ns + self.channel_ns(bytes),
-            after: t.t_program_ns + if outcome.sealed_block { summary } else { 0 },
+            after: t.t_program_ns + summary_pages * self.summary_page_ns(),
         };
         let x = self.book(route, ready_ns, work);
         let programmed = x + work.transfer + work.after;
@@ -308,11 +308,10 @@ impl Ssd {
         })
     }
 
-    /// Time to program a block's summary pages: one sector each over the
-    /// channel, then a program (DiskSim's `_ssd_write_page_osr`).
-    fn summary_program_ns(&self) -> Ns {
-        let pages = u64::from(self.ftl.summary_pages_per_block());
-        pages * (self.timing.t_command_ns + self.channel_ns(512) + self.timing.t_program_ns)
+    /// Time to program one summary page: one sector over the channel, then
+    /// a program (DiskSim's `_ssd_write_page_osr`).
+    fn summary_page_ns(&self) -> Ns {
+        self.timing.t_command_ns + self.channel_ns(512) + self.timing.t_program_ns
     }
 
     fn place(&mut self, lpn: u64) -> Result<u32> {
@@ -369,9 +368,8 @@ impl Ssd {
 
     fn gc_time(&self, gc: GcWork) -> Ns {
         let t = &self.timing;
-        let summary_pages = u64::from(self.ftl.summary_pages_per_block()).max(1);
         gc.pages_copied * (2 * t.t_command_ns + t.t_read_ns + t.t_program_ns)
-            + gc.summary_pages / summary_pages * self.summary_program_ns()
+            + gc.summary_pages * self.summary_page_ns()
             + gc.blocks_erased * (t.t_command_ns + t.t_erase_ns)
     }
 
