@@ -82,11 +82,11 @@ class Report:
                 "erases": d["erases"],
                 "gc_runs": d["gc_runs"],
                 "write_amplification": d["write_amplification"],
-                "erase_count_min": d["erase_count"]["min"],
-                "erase_count_mean": d["erase_count"]["mean"],
-                "erase_count_max": d["erase_count"]["max"],
-                "erase_count_std": d["erase_count"]["std"],
             })
+            if d["erase_count"] is not None:
+                row.update({f"erase_count_{k}": d["erase_count"][k] for k in ("min", "mean", "max", "std")})
+            if d["disk"] is not None:
+                row.update({f"disk.{k}": v for k, v in d["disk"].items()})
             rows.append(row)
         return pd.DataFrame(rows).set_index("device").fillna(0)
 

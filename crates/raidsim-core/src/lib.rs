@@ -42,6 +42,7 @@ pub mod engine;
 mod error;
 pub mod flash;
 pub mod ftl;
+pub mod hdd;
 pub mod metrics;
 pub mod report;
 pub mod sim;

@@ -4,9 +4,8 @@
 
 use crate::array::MemberPages;
 use crate::config::ResolvedConfig;
-use crate::device::{Cause, MemberDevice};
+use crate::device::{Cause, Member, MemberDevice};
 use crate::metrics::{EraseSpread, HostMetrics, HostReport, Stat, Stats, TimeSeries};
-use crate::ssd::Ssd;
 use crate::workload::WorkloadReport;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -64,7 +63,7 @@ const SATURATION_PEAK_OUTSTANDING: u64 = 1000;
 
 /// A backlog in the middle of a run that drained before its end.
 fn peak_warning(out: &mut Vec<String>, (peak, at_ns): (u64, u64), resolved: &ResolvedConfig) {
-    let queues: u64 = resolved.members.iter().map(|m| u64::from(m.ssd.queue_depth)).sum();
+    let queues: u64 = resolved.members.iter().map(|m| u64::from(m.queue_depth())).sum();
     if peak < SATURATION_PEAK_OUTSTANDING.max(10 * queues) || out.iter().any(|w| w.starts_with("saturated")) {
         return;
     }
@@ -79,13 +78,15 @@ fn peak_warning(out: &mut Vec<String>, (peak, at_ns): (u64, u64), resolved: &Res
 /// Counters of one device.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct DeviceReport {
-    /// Component path (`ssd`, `member[3]`).
+    /// Component path (`ssd`, `hdd`, `member[3]`).
     pub name: String,
+    /// `ssd` or `hdd`.
+    pub kind: crate::config::MemberKind,
     /// Bytes the device exposes.
     pub capacity_bytes: u64,
-    /// Flash pages read, by cause (causes with zero omitted).
+    /// Flash pages (disk sectors) read, by cause (causes with zero omitted).
     pub pages_read: BTreeMap<&'static str, u64>,
-    /// Flash pages written, by cause.
+    /// Flash pages (disk sectors) written, by cause.
     pub pages_written: BTreeMap<&'static str, u64>,
     /// Blocks erased during the run.
     pub erases: u64,
@@ -93,8 +94,54 @@ pub struct DeviceReport {
     pub gc_runs: u64,
     /// Flash pages written per page written by the host (0 when nothing was written).
     pub write_amplification: f64,
-    /// Spread of per-block erase counts (including preconditioning).
-    pub erase_count: EraseSpread,
+    /// Spread of per-block erase counts (including preconditioning); absent for a disk.
+    pub erase_count: Option<EraseSpread>,
+    /// Where a disk's time went; absent for an SSD.
+    pub disk: Option<DiskReport>,
+}
+
+/// A disk's time per request it served, split as the stripe-unit paper's
+/// Tables 7-9 split it.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct DiskReport {
+    /// Requests served (each merged continuation counts as one).
+    pub requests: u64,
+    /// Requests served as the continuation of the previous one (no positioning).
+    pub merged: u64,
+    /// Mean seek (and head switch) time per request, ns.
+    pub mean_seek_ns: f64,
+    /// Mean rotational wait per request, ns.
+    pub mean_rotation_ns: f64,
+    /// Mean positioning (seek + rotational wait) per request, ns.
+    pub mean_positioning_ns: f64,
+    /// Mean media transfer time per request, ns.
+    pub mean_transfer_ns: f64,
+    /// Mean per-request overhead, ns.
+    pub mean_overhead_ns: f64,
+    /// Sums over the run, ns: positioning, transfer, overhead.
+    pub positioning_ns: u64,
+    /// Total media transfer time, ns.
+    pub transfer_ns: u64,
+    /// Total overhead, ns.
+    pub overhead_ns: u64,
+}
+
+impl DiskReport {
+    fn new(t: &crate::hdd::DiskTimes) -> Self {
+        let per = |v: u64| if t.requests == 0 { 0.0 } else { v as f64 / t.requests as f64 };
+        Self {
+            requests: t.requests,
+            merged: t.merged,
+            mean_seek_ns: per(t.seek_ns),
+            mean_rotation_ns: per(t.rotation_ns),
+            mean_positioning_ns: per(t.positioning_ns()),
+            mean_transfer_ns: per(t.transfer_ns),
+            mean_overhead_ns: per(t.overhead_ns),
+            positioning_ns: t.positioning_ns(),
+            transfer_ns: t.transfer_ns,
+            overhead_ns: t.overhead_ns,
+        }
+    }
 }
 
 /// Everything a run measured.
@@ -112,6 +159,8 @@ pub struct Report {
     pub stats: Stats,
     /// Array totals (absent for a single drive).
     pub array: Option<ArraySummary>,
+    /// `sim.stop`: how precisely the mean response time is known (absent when the rule is off).
+    pub stop: Option<crate::metrics::StopReport>,
     /// What a reader of these figures must know: saturation, a corrupt
     /// timestamp, requests out of order (printed by the CLI, in `summary()`).
     pub warnings: Vec<String>,
@@ -157,25 +206,41 @@ pub struct ParityMemberFigures {
 
 impl Report {
     /// Assembles the report of a run over `members` (one for a single drive).
-    pub fn new(resolved: &ResolvedConfig, host_metrics: &HostMetrics, members: &[Ssd], workload: WorkloadReport) -> Self {
+    pub fn new(
+        resolved: &ResolvedConfig,
+        host_metrics: &HostMetrics,
+        members: &[Member],
+        workload: WorkloadReport,
+        stop: Option<crate::metrics::StopReport>,
+    ) -> Self {
         let single = resolved.config.array.level == crate::config::RaidLevel::Single;
         let bins = resolved.config.metrics.erase_histogram_bins;
         let host = host_metrics.report();
         let mut stats = host_stats(&host);
         let mut devices = Vec::with_capacity(members.len());
-        for (i, ssd) in members.iter().enumerate() {
-            let name = if single { "ssd".to_string() } else { format!("member[{i}]") };
-            ssd.stats(&name, &mut stats);
-            let c = ssd.counters();
+        for (i, member) in members.iter().enumerate() {
+            let kind = match member {
+                Member::Ssd(_) => crate::config::MemberKind::Ssd,
+                Member::Hdd(_) => crate::config::MemberKind::Hdd,
+            };
+            let name = match (single, kind) {
+                (true, crate::config::MemberKind::Ssd) => "ssd".to_string(),
+                (true, crate::config::MemberKind::Hdd) => "hdd".to_string(),
+                (false, _) => format!("member[{i}]"),
+            };
+            member.stats(&name, &mut stats);
+            let c = member.counters();
             devices.push(DeviceReport {
                 name,
-                capacity_bytes: ssd.capacity_bytes(),
+                kind,
+                capacity_bytes: member.capacity_bytes(),
                 pages_read: Cause::nonzero_by_name(&c.pages_read),
                 pages_written: Cause::nonzero_by_name(&c.pages_written),
                 erases: c.erases,
-                gc_runs: ssd.gc_runs(),
-                write_amplification: ssd.write_amplification(),
-                erase_count: EraseSpread::new(ssd.ftl().erase_counts(), bins),
+                gc_runs: member.gc_runs(),
+                write_amplification: member.write_amplification(),
+                erase_count: member.as_ssd().map(|_| EraseSpread::new(member.erase_counts(), bins)),
+                disk: member.as_hdd().map(|h| DiskReport::new(h.times())),
             });
         }
         let array = (!single).then(|| {
@@ -184,7 +249,17 @@ impl Report {
         });
         let mut warnings = warnings(&host, host_metrics.span_ns(), &workload);
         peak_warning(&mut warnings, host_metrics.peak_outstanding(), resolved);
-        Self { host, devices, workload, time_series: host_metrics.time_series(), stats, array, warnings }
+        if let Some(s) = stop.as_ref().filter(|s| !s.converged) {
+            warnings.push(format!(
+                "sim.stop: the mean response time is not known to ±{:.1} % at {:.0} % confidence after {} requests (the workload \
+                 ended or sim.stop.max_requests was reached): the interval is ±{:.1} %",
+                resolved.config.sim.stop.relative_half_width * 100.0,
+                s.confidence * 100.0,
+                s.requests,
+                if s.mean_ns > 0.0 { s.half_width_ns / s.mean_ns * 100.0 } else { f64::INFINITY }
+            ));
+        }
+        Self { host, devices, workload, time_series: host_metrics.time_series(), stats, array, stop, warnings }
     }
 
     /// JSON text.

@@ -5,12 +5,10 @@
 //!
 //! The host replays arrival times (open loop) or keeps N requests
 //! outstanding (closed loop). With `array.level = "single"` each request
-//! goes straight to the one SSD. Otherwise the array controller waits its
-//! overhead, plans the request ([`crate::array::Planner`]) and runs each
-//! stripe's plan: phase 1 (reads) together, the parity computation, phase 2
-//! (writes) together. Concurrent parity updates of one stripe are
-//! serialized by a stripe lock; the stripes of one request run in parallel
-//! or in order (`array.stripe_order`).
+//! goes straight to the one member. Otherwise the array controller
+//! ([`crate::array::ArrayController`]) waits its overhead, plans the request
+//! and runs each stripe's plan on the members. Members are reached only
+//! through [`Member`], whatever their kind.
 //!
 //! ```text
 //! RequestSource ─► Arrival / ProcessIssue ─► ControllerDone ─► plan ─► member submit
@@ -18,19 +16,16 @@
 //!       └── closed loop ◄── host completion ◄── stripe done ◄── MemberDone (per phase)
 //! ```
 
-use crate::array::{ArrayGeometry, ArrayState, Planner, StripePlan};
-use crate::config::{RaidLevel, ResolvedConfig, StripeOrder, WorkloadConfig};
-use crate::device::{Cause, DeviceRequest, Dispatch, MemberDevice};
+use crate::array::{ArrayController, ArrayGeometry, ArrayPort, ArrayState, Planner, StripePlan};
+use crate::config::{RaidLevel, ResolvedConfig, WorkloadConfig};
+use crate::device::{Cause, DeviceRequest, Member, MemberDevice};
 use crate::engine::{EventQueue, Ns};
 use crate::error::{Error, Result};
 use crate::metrics::HostMetrics;
 use crate::report::Report;
-use crate::ssd::Ssd;
 use crate::workload::{build_source, HostRequest, RequestSource};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use rustc_hash::FxHashMap;
-use std::collections::VecDeque;
 
 /// An array event reached a simulation without an array controller.
 fn no_controller() -> Error {
@@ -83,8 +78,8 @@ impl<T> Slab<T> {
         }
     }
 
-    fn get_mut(&mut self, i: u32) -> Option<&mut T> {
-        self.slots.get_mut(i as usize).and_then(Option::as_mut)
+    fn get(&self, i: u32) -> Option<&T> {
+        self.slots.get(i as usize).and_then(Option::as_ref)
     }
 
     fn remove(&mut self, i: u32) -> Option<T> {
@@ -102,32 +97,32 @@ struct HostJob {
     offset_bytes: u64,
     len_bytes: u64,
     op: crate::device::Op,
-    stripes_left: u32,
 }
 
-/// One stripe of a host request being executed.
-struct StripeJob {
-    host: u32,
-    plan: StripePlan,
-    in_writes: bool,
-    outstanding: u32,
+/// What the array controller reaches of the simulation: the members, the
+/// event queue, and the host jobs it finished (handled after it returns).
+struct SimPort<'a> {
+    members: &'a mut [Member],
+    queue: &'a mut EventQueue<Event>,
+    finished_hosts: &'a mut Vec<(Ns, u32)>,
 }
 
-/// The array controller's run-time state.
-struct Controller {
-    planner: Planner,
-    state: ArrayState,
-    order: StripeOrder,
-    overhead_ns: Ns,
-    xor_bytes_per_s: u64,
-    stripe_jobs: Slab<StripeJob>,
-    /// Stripes with a parity update in progress, and the stripe jobs waiting for each.
-    locks: FxHashMap<u64, VecDeque<u32>>,
-    /// Sequential stripe order: each host job's plans not started yet.
-    waiting: FxHashMap<u32, VecDeque<StripePlan>>,
-    plans: Vec<StripePlan>,
-    /// Finished plans, whose buffers the planner reuses.
-    pool: Vec<StripePlan>,
+impl ArrayPort for SimPort<'_> {
+    fn submit(&mut self, now: Ns, member: u32, request: DeviceRequest) -> Result<()> {
+        let device = self.members.get_mut(member as usize).ok_or_else(|| Error::Internal(format!("member {member} does not exist")))?;
+        if let Some(d) = device.submit(now, request)? {
+            self.queue.schedule(d.done_ns, Event::MemberDone { member, token: d.token });
+        }
+        Ok(())
+    }
+
+    fn parity_ready_at(&mut self, at: Ns, stripe_job: u32) {
+        self.queue.schedule(at, Event::ParityReady { stripe_job });
+    }
+
+    fn host_done(&mut self, now: Ns, host_job: u32) {
+        self.finished_hosts.push((now, host_job));
+    }
 }
 
 /// Progress of a run, for progress bars.
@@ -163,8 +158,14 @@ pub struct Simulation {
     preconditioning: Option<Preconditioning>,
     resolved: ResolvedConfig,
     queue: EventQueue<Event>,
-    members: Vec<Ssd>,
-    controller: Option<Controller>,
+    members: Vec<Member>,
+    controller: Option<ArrayController>,
+    /// Host jobs the controller finished during one event (reused buffer).
+    finished_hosts: Vec<(Ns, u32)>,
+    /// `sim.stop`: batch means of response times, when the rule is on.
+    stop_rule: Option<crate::metrics::BatchMeans>,
+    /// The stopping rule has ended issuing.
+    stopped: bool,
     source: Box<dyn RequestSource>,
     host: HostMetrics,
     jobs: Slab<HostJob>,
@@ -197,21 +198,21 @@ impl Simulation {
             if self.members.len() == p.member {
                 // Members are built in turn too: a large array's maps take seconds to allocate.
                 let m = &self.resolved.members[p.member];
-                self.members.push(Ssd::new(&m.ssd, &m.geometry));
-                let cost = build_cost_pages(m.geometry.logical_pages);
+                self.members.push(Member::new(m, p.member as u32, self.resolved.config.sim.seed));
+                let cost = build_cost_pages(m.logical_pages());
                 (budget, p.done_pages) = (budget.saturating_sub(cost), p.done_pages + cost);
                 continue;
             }
-            let ssd = &mut self.members[p.member];
-            let (filled, overwrites) = ssd.precondition_plan(cfg.fill_fraction, cfg.random_overwrite_factor);
+            let member = &mut self.members[p.member];
+            let (filled, overwrites) = member.precondition_plan(cfg.fill_fraction, cfg.random_overwrite_factor);
             let end = (p.next_write + budget).min(filled + overwrites);
             for i in p.next_write..end {
-                ssd.precondition_write(i, filled, &mut p.rng)?;
+                member.precondition_write(i, filled, &mut p.rng)?;
             }
             (budget, p.done_pages) = (budget - (end - p.next_write), p.done_pages + (end - p.next_write));
             p.next_write = end;
             if end == filled + overwrites {
-                ssd.precondition_done();
+                member.precondition_done();
                 (p.member, p.next_write) = (p.member + 1, 0);
             }
         }
@@ -227,14 +228,14 @@ impl Simulation {
     /// done before the first step).
     pub fn build(resolved: ResolvedConfig) -> Result<Self> {
         let cfg = &resolved.config;
-        let members: Vec<Ssd> = Vec::with_capacity(resolved.members.len());
+        let members: Vec<Member> = Vec::with_capacity(resolved.members.len());
         let p = &cfg.precondition;
         let total_pages = resolved
             .members
             .iter()
             .map(|m| {
-                let (filled, overwrites) = crate::ssd::precondition_plan(m.geometry.logical_pages, p.fill_fraction, p.random_overwrite_factor);
-                filled + overwrites + build_cost_pages(m.geometry.logical_pages)
+                let (filled, overwrites) = crate::ssd::precondition_plan(m.logical_pages(), p.fill_fraction, p.random_overwrite_factor);
+                filled + overwrites + build_cost_pages(m.logical_pages())
             })
             .sum();
         let preconditioning = Some(Preconditioning {
@@ -244,21 +245,8 @@ impl Simulation {
             done_pages: 0,
             total_pages,
         });
-        let controller = (cfg.array.level != RaidLevel::Single).then(|| -> Result<Controller> {
-            let geom = ArrayGeometry::new(&cfg.array, resolved.member_capacity_bytes());
-            Ok(Controller {
-                planner: Planner::new(&cfg.array, geom, resolved.member_page_bytes())?,
-                state: ArrayState::new(cfg.array.members),
-                order: cfg.array.stripe_order,
-                overhead_ns: cfg.array.controller_overhead_ns,
-                xor_bytes_per_s: cfg.array.xor_bytes_per_s,
-                stripe_jobs: Slab::default(),
-                locks: FxHashMap::default(),
-                waiting: FxHashMap::default(),
-                plans: Vec::new(),
-                pool: Vec::new(),
-            })
-        });
+        let controller = (cfg.array.level != RaidLevel::Single)
+            .then(|| ArrayController::new(&cfg.array, resolved.member_capacity_bytes(), resolved.member_page_bytes()));
         let controller = controller.transpose()?;
         let source = build_source(&cfg.workload, resolved.capacity_bytes, cfg.sim.seed)?;
         let closed_loop = match &cfg.workload {
@@ -270,6 +258,9 @@ impl Simulation {
             queue: EventQueue::new(),
             members,
             controller,
+            finished_hosts: Vec::new(),
+            stop_rule: (cfg.sim.stop.relative_half_width > 0.0).then(|| crate::metrics::BatchMeans::new(&cfg.sim.stop)),
+            stopped: false,
             source,
             host: HostMetrics::new(cfg.metrics.interval_ns),
             jobs: Slab::default(),
@@ -295,13 +286,13 @@ impl Simulation {
         &self.resolved
     }
 
-    /// The member drives (one for `level = "single"`).
-    pub fn members(&self) -> &[Ssd] {
+    /// The members (one for `level = "single"`).
+    pub fn members(&self) -> &[Member] {
         &self.members
     }
 
     fn next_request(&mut self) -> Result<Option<HostRequest>> {
-        if self.max_requests > 0 && self.issued >= self.max_requests {
+        if self.stopped || (self.max_requests > 0 && self.issued >= self.max_requests) {
             return Ok(None);
         }
         let r = self.source.next_request()?;
@@ -328,27 +319,39 @@ impl Simulation {
             )));
         }
         self.host.arrived(now);
-        let job = self.jobs.insert(HostJob { arrival_ns: now, offset_bytes: r.offset_bytes, len_bytes: r.len_bytes, op: r.op, stripes_left: 0 });
+        let job = self.jobs.insert(HostJob { arrival_ns: now, offset_bytes: r.offset_bytes, len_bytes: r.len_bytes, op: r.op });
         match &self.controller {
             None => {
                 let req = DeviceRequest { token: u64::from(job), op: r.op, offset_bytes: r.offset_bytes, len_bytes: r.len_bytes, cause: Cause::User };
-                let d = self.members[0].submit(now, req)?;
-                self.schedule_done(0, d);
+                let mut port = SimPort { members: &mut self.members, queue: &mut self.queue, finished_hosts: &mut self.finished_hosts };
+                port.submit(now, 0, req)?;
             }
-            Some(c) => self.queue.schedule(now + c.overhead_ns, Event::ControllerDone { job }),
+            Some(c) => self.queue.schedule(now + c.overhead_ns(), Event::ControllerDone { job }),
         }
         Ok(())
     }
 
-    fn schedule_done(&mut self, member: u32, dispatch: Option<Dispatch>) {
-        if let Some(d) = dispatch {
-            self.queue.schedule(d.done_ns, Event::MemberDone { member, token: d.token });
+    /// Runs `f` on the controller with a port to the members, then
+    /// completes the host jobs it finished.
+    fn with_controller(&mut self, f: impl FnOnce(&mut ArrayController, &mut SimPort<'_>) -> Result<()>) -> Result<()> {
+        let Some(c) = self.controller.as_mut() else { return Err(no_controller()) };
+        let mut port = SimPort { members: &mut self.members, queue: &mut self.queue, finished_hosts: &mut self.finished_hosts };
+        f(c, &mut port)?;
+        let mut finished = std::mem::take(&mut self.finished_hosts);
+        for &(at, job) in &finished {
+            self.complete_host(at, job);
         }
+        finished.clear();
+        self.finished_hosts = finished;
+        Ok(())
     }
 
     fn complete_host(&mut self, now: Ns, job: u32) {
         if let Some(j) = self.jobs.remove(job) {
             self.host.completed(now, j.arrival_ns, j.op, j.len_bytes);
+            if let Some(rule) = self.stop_rule.as_mut() {
+                self.stopped |= rule.record(now - j.arrival_ns);
+            }
         }
         if let Some(think) = self.closed_loop_think_ns {
             self.queue.schedule(now + think, Event::ProcessIssue);
@@ -357,130 +360,22 @@ impl Simulation {
 
     /// Plans host job `job` and starts its stripes.
     fn start_job(&mut self, now: Ns, job: u32) -> Result<()> {
-        let Some(c) = self.controller.as_mut() else { return Err(no_controller()) };
-        let Some(j) = self.jobs.get_mut(job) else { return Err(Error::Internal(format!("host job {job} is not in flight"))) };
-        c.plans.clear();
-        c.planner.plan_reusing(j.op, j.offset_bytes, j.len_bytes, &mut c.state, &mut c.plans, &mut c.pool)?;
-        j.stripes_left = c.plans.len() as u32;
-        match c.order {
-            StripeOrder::Parallel => {
-                let mut plans = std::mem::take(&mut c.plans);
-                for plan in plans.drain(..) {
-                    self.start_stripe(now, job, plan)?;
-                }
-                if let Some(c) = self.controller.as_mut() {
-                    c.plans = plans;
-                }
-            }
-            StripeOrder::Sequential => {
-                let mut plans: VecDeque<StripePlan> = c.plans.drain(..).collect();
-                let first = plans.pop_front();
-                if !plans.is_empty() {
-                    c.waiting.insert(job, plans);
-                }
-                if let Some(plan) = first {
-                    self.start_stripe(now, job, plan)?;
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Starts a stripe job, or queues it behind the stripe's lock.
-    fn start_stripe(&mut self, now: Ns, host: u32, plan: StripePlan) -> Result<()> {
-        let Some(c) = self.controller.as_mut() else { return Err(no_controller()) };
-        let (stripe, locks) = (plan.stripe, plan.updates_parity);
-        let id = c.stripe_jobs.insert(StripeJob { host, plan, in_writes: false, outstanding: 0 });
-        if locks {
-            if let Some(waiters) = c.locks.get_mut(&stripe) {
-                waiters.push_back(id);
-                return Ok(());
-            }
-            c.locks.insert(stripe, VecDeque::new());
-        }
-        self.run_phase(now, id, false)
-    }
-
-    /// Issues the reads (`writes = false`) or writes of a stripe job; moves on when a phase is empty.
-    fn run_phase(&mut self, now: Ns, id: u32, writes: bool) -> Result<()> {
-        let Some(c) = self.controller.as_mut() else { return Err(no_controller()) };
-        let Some(sj) = c.stripe_jobs.get_mut(id) else { return Err(Error::Internal(format!("stripe job {id} is not in flight"))) };
-        sj.in_writes = writes;
-        let n = if writes { sj.plan.writes.len() } else { sj.plan.reads.len() };
-        sj.outstanding = n as u32;
-        if n == 0 {
-            return self.phase_done(now, id);
-        }
-        for i in 0..n {
-            let Some(c) = self.controller.as_mut() else { return Err(no_controller()) };
-            let Some(sj) = c.stripe_jobs.get_mut(id) else { return Err(Error::Internal(format!("stripe job {id} is not in flight"))) };
-            let op = if writes { sj.plan.writes[i] } else { sj.plan.reads[i] };
-            c.state.outstanding[op.member as usize] += 1;
-            let req = DeviceRequest { token: u64::from(id), op: op.op, offset_bytes: op.offset_bytes, len_bytes: op.len_bytes, cause: op.cause };
-            let d = self.members[op.member as usize].submit(now, req)?;
-            self.schedule_done(op.member, d);
-        }
-        Ok(())
-    }
-
-    /// A phase of stripe job `id` has finished.
-    fn phase_done(&mut self, now: Ns, id: u32) -> Result<()> {
-        let Some(c) = self.controller.as_mut() else { return Err(no_controller()) };
-        let Some(sj) = c.stripe_jobs.get_mut(id) else { return Err(Error::Internal(format!("stripe job {id} is not in flight"))) };
-        if !sj.in_writes {
-            let parity = sj.plan.parity_bytes;
-            if parity > 0 && c.xor_bytes_per_s > 0 {
-                let at = now + crate::config::transfer_ns(parity, c.xor_bytes_per_s);
-                self.queue.schedule(at, Event::ParityReady { stripe_job: id });
-                return Ok(());
-            }
-            return self.run_phase(now, id, true);
-        }
-        let Some(sj) = c.stripe_jobs.remove(id) else { return Err(Error::Internal(format!("stripe job {id} finished twice"))) };
-        let (host, stripe, locked) = (sj.host, sj.plan.stripe, sj.plan.updates_parity);
-        c.pool.push(sj.plan);
-        if locked {
-            let next = c.locks.get_mut(&stripe).and_then(VecDeque::pop_front);
-            match next {
-                Some(waiter) => self.run_phase(now, waiter, false)?,
-                None => {
-                    if let Some(c) = self.controller.as_mut() {
-                        c.locks.remove(&stripe);
-                    }
-                }
-            }
-        }
-        let Some(j) = self.jobs.get_mut(host) else { return Err(Error::Internal(format!("host job {host} of a finished stripe is not in flight"))) };
-        j.stripes_left -= 1;
-        if j.stripes_left == 0 {
-            if let Some(c) = self.controller.as_mut() {
-                c.waiting.remove(&host);
-            }
-            self.complete_host(now, host);
-        } else {
-            let next = self.controller.as_mut().and_then(|c| c.waiting.get_mut(&host)).and_then(VecDeque::pop_front);
-            if let Some(plan) = next {
-                self.start_stripe(now, host, plan)?;
-            }
-        }
-        Ok(())
+        let Some(j) = self.jobs.get(job) else { return Err(Error::Internal(format!("host job {job} is not in flight"))) };
+        let (op, offset, len) = (j.op, j.offset_bytes, j.len_bytes);
+        self.with_controller(|c, port| c.start_job(port, now, job, op, offset, len))
     }
 
     fn member_done(&mut self, now: Ns, member: u32, token: u64) -> Result<()> {
-        let next = self.members[member as usize].complete(now)?;
-        self.schedule_done(member, next);
-        let Some(c) = self.controller.as_mut() else {
-            self.complete_host(now, token as u32);
-            return Ok(());
-        };
-        c.state.outstanding[member as usize] -= 1;
-        let id = token as u32;
-        let Some(sj) = c.stripe_jobs.get_mut(id) else { return Err(Error::Internal(format!("stripe job {id} is not in flight"))) };
-        sj.outstanding -= 1;
-        if sj.outstanding == 0 {
-            self.phase_done(now, id)?;
+        let device = self.members.get_mut(member as usize).ok_or_else(|| Error::Internal(format!("member {member} does not exist")))?;
+        if let Some(d) = device.complete(now)? {
+            self.queue.schedule(d.done_ns, Event::MemberDone { member, token: d.token });
         }
-        Ok(())
+        if self.controller.is_none() {
+            let job = u32::try_from(token).map_err(|_| Error::Internal(format!("token {token} is not a host job")))?;
+            self.complete_host(now, job);
+            return Ok(());
+        }
+        self.with_controller(|c, port| c.member_done(port, now, member, token))
     }
 
     fn handle(&mut self, now: Ns, event: Event) -> Result<()> {
@@ -498,13 +393,8 @@ impl Simulation {
             }
             Event::ControllerDone { job } => self.start_job(now, job)?,
             Event::MemberDone { member, token } => self.member_done(now, member, token)?,
-            Event::ParityReady { stripe_job } => self.run_phase(now, stripe_job, true)?,
-            Event::MemberFails { member } => {
-                // Operations already planned run to completion; later plans avoid the member.
-                if let Some(c) = self.controller.as_mut() {
-                    c.state.failed[member as usize] = true;
-                }
-            }
+            Event::ParityReady { stripe_job } => self.with_controller(|c, port| c.parity_ready(port, now, stripe_job))?,
+            Event::MemberFails { member } => self.controller.as_mut().ok_or_else(no_controller)?.fail_member(member)?,
         }
         Ok(())
     }
@@ -533,7 +423,8 @@ impl Simulation {
 
     /// The report of what has run so far.
     pub fn report(&self) -> Report {
-        Report::new(&self.resolved, &self.host, &self.members, self.source.report())
+        let stop = self.stop_rule.as_ref().map(crate::metrics::BatchMeans::report);
+        Report::new(&self.resolved, &self.host, &self.members, self.source.report(), stop)
     }
 }
 

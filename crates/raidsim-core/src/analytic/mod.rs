@@ -1,7 +1,8 @@
 //! Closed-form models used as independent oracles and for quick estimates.
 //!
 //! [`stripe_unit`]: the stripe-unit paper's Eqs. 1-3 (extra page reads and
-//! writes of one write request on RAID4/5).
+//! writes of one write request on RAID4/5). [`striping`]: Chen & Lee's disk
+//! performance product and striping-unit rules (Table 1, Table 2).
 //!
 //! Write amplification of a page-mapped FTL under uniformly random
 //! single-page writes with greedy garbage collection: Xiang & Kurkoski, "An
@@ -17,6 +18,7 @@
 //! reports WA = 2.36 at ρ = 0.3 against 2.35 simulated.
 
 pub mod stripe_unit;
+pub mod striping;
 
 /// Principal branch of the Lambert W function, for `x >= -1/e`.
 pub fn lambert_w0(x: f64) -> f64 {

@@ -3,13 +3,15 @@
 //! [`geometry`] maps host bytes to member units (Linux md's layouts);
 //! [`planner`] turns a request into phases of member operations tagged with
 //! their cause; [`count`] runs the planner without timing and gives exact
-//! page counts (the stripe-unit paper's Tables 3 and 4 come out of it). The
-//! timed controller that executes plans on members lives in [`crate::sim`].
+//! page counts (the stripe-unit paper's Tables 3 and 4 come out of it);
+//! [`controller`] executes plans on the members in simulated time.
 
+pub mod controller;
 pub mod count;
 pub mod geometry;
 pub mod planner;
 
+pub use controller::{ArrayController, ArrayPort};
 pub use count::{count_pages, MemberPages};
 pub use geometry::{ArrayGeometry, UnitCopy};
 pub use planner::{pages_touched, pages_touched_sum, ArrayState, MemberOp, Planner, StripePlan};

@@ -3,7 +3,7 @@
 //! processes, ten thousand members, a histogram of four billion bins) is
 //! refused with the figure instead of aborting the process.
 
-use super::{ResolvedConfig, WorkloadConfig};
+use super::{MemberConfig, ResolvedConfig, WorkloadConfig};
 use crate::error::{Error, Result};
 
 /// Bytes per logical page (forward map) and per physical page (reverse map).
@@ -21,7 +21,8 @@ pub fn estimate_bytes(r: &ResolvedConfig) -> u64 {
         .members
         .iter()
         .map(|m| {
-            let g = &m.geometry;
+            // A disk keeps no map: its state is a few words.
+            let MemberConfig::Ssd { geometry: g, .. } = m else { return 0 };
             g.logical_pages.saturating_mul(MAP_BYTES_PER_PAGE)
                 + g.physical_pages.saturating_mul(MAP_BYTES_PER_PAGE)
                 + g.blocks.saturating_mul(BYTES_PER_BLOCK)

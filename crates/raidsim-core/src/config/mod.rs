@@ -11,6 +11,7 @@
 //! Python never re-declares a default: it hands tables and overrides here.
 
 mod array;
+mod hdd;
 mod memory;
 mod presets;
 mod ssd;
@@ -19,6 +20,7 @@ mod workload;
 pub use array::{
     ArrayConfig, ErasureCode, MemberFailure, ParityGranularity, ParityLayout, ParityPlacement, RaidLevel, ReadPolicy, StripeOrder, WriteMethod,
 };
+pub use hdd::{fit_seek_curve, seek_moments, HddConfig, HddGeometry, HddZone, QueuePolicy};
 pub use presets::{preset, preset_names, PRESETS};
 pub use ssd::{bus_bytes, transfer_ns, Allocation, FtlConfig, GcVictim, GeometryConfig, ParallelUnit, SsdConfig, TimingConfig, WriteAck};
 pub use workload::{
@@ -44,11 +46,56 @@ pub struct SimConfig {
     /// once: an open-loop load beyond what the drives serve would otherwise
     /// queue without bound (about 50 bytes each).
     pub max_outstanding_requests: u64,
+    /// Stop when the mean response time is known to a given precision.
+    pub stop: StopConfig,
 }
 
 impl Default for SimConfig {
     fn default() -> Self {
-        Self { seed: 1, max_requests: 0, memory_limit_bytes: 0, max_outstanding_requests: 10_000_000 }
+        Self { seed: 1, max_requests: 0, memory_limit_bytes: 0, max_outstanding_requests: 10_000_000, stop: StopConfig::default() }
+    }
+}
+
+/// Stop issuing requests once the mean response time lies within
+/// `relative_half_width` of the true mean at `confidence`, by batch means
+/// (Chen & Lee 1995: 5 % at 95 %); see [`crate::metrics::stop`]. What is
+/// outstanding then drains and is reported with the rest.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct StopConfig {
+    /// Half-width of the interval as a fraction of the mean; 0 = the rule is off.
+    pub relative_half_width: f64,
+    /// Confidence level of the interval (0.95 = 95 %).
+    pub confidence: f64,
+    /// Requests per batch at the start (batches double as the run grows).
+    pub batch_requests: u64,
+    /// Never stop before this many requests have completed.
+    pub min_requests: u64,
+    /// Stop here even if the interval is still wider (reported as not converged).
+    pub max_requests: u64,
+}
+
+impl Default for StopConfig {
+    fn default() -> Self {
+        Self { relative_half_width: 0.0, confidence: 0.95, batch_requests: 50, min_requests: 2_000, max_requests: 1_000_000 }
+    }
+}
+
+impl StopConfig {
+    fn validate(&self) -> Result<()> {
+        if !(self.relative_half_width >= 0.0 && self.relative_half_width < 1.0) {
+            return Err(Error::config("sim.stop.relative_half_width", "must lie in [0, 1) (0 = off)"));
+        }
+        if !(self.confidence > 0.5 && self.confidence < 1.0) {
+            return Err(Error::config("sim.stop.confidence", "must lie in (0.5, 1)"));
+        }
+        if self.batch_requests == 0 {
+            return Err(Error::config("sim.stop.batch_requests", "must be > 0"));
+        }
+        if self.max_requests < self.min_requests || self.max_requests == 0 {
+            return Err(Error::config("sim.stop.max_requests", "must be > 0 and at least sim.stop.min_requests"));
+        }
+        Ok(())
     }
 }
 
@@ -98,8 +145,13 @@ impl Default for MetricsConfig {
 pub struct Config {
     /// Run-wide settings.
     pub sim: SimConfig,
-    /// The SSD under test (every array member, unless `array.member_ssd` says otherwise).
+    /// What kind of device the members are.
+    pub member: MemberSelection,
+    /// The SSD under test (every array member, unless `array.member_ssd`
+    /// says otherwise), when `member.kind = "ssd"`.
     pub ssd: SsdConfig,
+    /// The hard disk of every member, when `member.kind = "hdd"`.
+    pub hdd: HddConfig,
     /// The array controller (`level = "single"`: one SSD, no array).
     pub array: ArrayConfig,
     /// Drive aging before the run.
@@ -108,6 +160,25 @@ pub struct Config {
     pub metrics: MetricsConfig,
     /// The I/O the host issues.
     pub workload: WorkloadConfig,
+}
+
+/// The kind of device every member of the array is (one kind per array).
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum MemberKind {
+    /// A flash SSD, set by `[ssd]`.
+    #[default]
+    Ssd,
+    /// A hard disk, set by `[hdd]`.
+    Hdd,
+}
+
+/// `[member]`: what the array is built of.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct MemberSelection {
+    /// `"ssd"` (parameters in `[ssd]`) or `"hdd"` (parameters in `[hdd]`).
+    pub kind: MemberKind,
 }
 
 /// A configuration before validation: a TOML table with overrides applied.
@@ -193,6 +264,7 @@ impl RawConfig {
         table.remove("derived");
         default_workload_kind(&mut table);
         check_workload_paths(&table)?;
+        check_member_tables(&table)?;
         let value = toml::Value::Table(table);
         let config: Config = serde_path_to_error::deserialize(value).map_err(|e| path_error("", "<root>", e))?;
         ResolvedConfig::new(config)
@@ -225,6 +297,26 @@ fn check_workload_paths(table: &toml::Table) -> Result<()> {
             other => Err(Error::config("workload.kind", format!("unknown kind `{other}`, expected one of `synthetic`, `trace`, `requests`"))),
         },
         Some(other) => Err(Error::config("workload.kind", format!("`{other}` is not a string; expected `synthetic`, `trace` or `requests`"))),
+        None => Ok(()),
+    }
+}
+
+/// Parameters of the kind of member not in use would be ignored: refuse
+/// them, so that `[hdd]` settings never silently run on SSDs.
+fn check_member_tables(table: &toml::Table) -> Result<()> {
+    let kind = table.get("member").and_then(|m| m.get("kind")).and_then(toml::Value::as_str).unwrap_or("ssd");
+    let member_ssd = table.get("array").and_then(|a| a.get("member_ssd")).is_some();
+    let unused = match kind {
+        "hdd" if table.contains_key("ssd") => Some(("ssd", "[ssd]")),
+        "hdd" if member_ssd => Some(("array.member_ssd", "array.member_ssd")),
+        "ssd" if table.contains_key("hdd") => Some(("hdd", "[hdd]")),
+        _ => None,
+    };
+    match unused {
+        Some((key, what)) => Err(Error::config(
+            key,
+            format!("{what} is set but member.kind = \"{kind}\": those settings would be ignored; remove them or set member.kind"),
+        )),
         None => Ok(()),
     }
 }
@@ -280,11 +372,57 @@ pub struct DerivedGeometry {
 
 /// One array member, resolved.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct MemberConfig {
-    /// Its SSD settings (`[ssd]` with its `array.member_ssd` entry merged in).
-    pub ssd: SsdConfig,
-    /// Its derived geometry.
-    pub geometry: DerivedGeometry,
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum MemberConfig {
+    /// A flash SSD.
+    Ssd {
+        /// Its SSD settings (`[ssd]` with its `array.member_ssd` entry merged in).
+        ssd: SsdConfig,
+        /// Its derived geometry.
+        geometry: DerivedGeometry,
+    },
+    /// A hard disk.
+    Hdd {
+        /// Its settings (`[hdd]`).
+        hdd: HddConfig,
+        /// Its derived geometry and seek curve.
+        geometry: HddGeometry,
+    },
+}
+
+impl MemberConfig {
+    /// Bytes the member exposes.
+    pub fn capacity_bytes(&self) -> u64 {
+        match self {
+            MemberConfig::Ssd { geometry, .. } => geometry.capacity_bytes,
+            MemberConfig::Hdd { geometry, .. } => geometry.capacity_bytes,
+        }
+    }
+
+    /// The member's unit of reading and writing, bytes: a flash page, or a
+    /// disk sector. Array page counts are made in the smallest of them.
+    pub fn page_bytes(&self) -> u64 {
+        match self {
+            MemberConfig::Ssd { ssd, .. } => u64::from(ssd.geometry.page_size_bytes),
+            MemberConfig::Hdd { geometry, .. } => geometry.bytes_per_sector,
+        }
+    }
+
+    /// Requests the member serves at once.
+    pub fn queue_depth(&self) -> u32 {
+        match self {
+            MemberConfig::Ssd { ssd, .. } => ssd.queue_depth,
+            MemberConfig::Hdd { .. } => 1,
+        }
+    }
+
+    /// Pages the host can address on an SSD (what preconditioning writes); 0 for a disk.
+    pub fn logical_pages(&self) -> u64 {
+        match self {
+            MemberConfig::Ssd { geometry, .. } => geometry.logical_pages,
+            MemberConfig::Hdd { .. } => 0,
+        }
+    }
 }
 
 /// A validated configuration with its derived quantities.
@@ -292,7 +430,8 @@ pub struct MemberConfig {
 pub struct ResolvedConfig {
     /// The configuration, every field filled in.
     pub config: Config,
-    /// Derived geometry of the `[ssd]` drive.
+    /// Derived geometry of the `[ssd]` drive (of the defaults when the
+    /// members are disks).
     pub geometry: DerivedGeometry,
     /// Every member, in index order (one for `level = "single"`).
     pub members: Vec<MemberConfig>,
@@ -307,19 +446,21 @@ impl ResolvedConfig {
         config.workload.validate()?;
         config.array.validate()?;
         validate_precondition(&config.precondition)?;
+        config.sim.stop.validate()?;
         let members = resolve_members(&config)?;
-        let page = members.iter().map(|m| u64::from(m.ssd.geometry.page_size_bytes)).max().unwrap_or(4096);
+        let page = members.iter().map(MemberConfig::page_bytes).max().unwrap_or(4096);
         if config.array.level != RaidLevel::Single && config.array.stripe_unit_bytes % page != 0 {
+            let what = match config.member.kind {
+                MemberKind::Ssd => "flash pages: a page would hold parts of two stripe units",
+                MemberKind::Hdd => "disk sectors: a sector would hold parts of two stripe units",
+            };
             return Err(Error::config(
                 "array.stripe_unit_bytes",
-                format!(
-                    "{} bytes is not a whole number of {page}-byte flash pages: a page would hold parts of two stripe units",
-                    config.array.stripe_unit_bytes
-                ),
+                format!("{} bytes is not a whole number of {page}-byte {what}", config.array.stripe_unit_bytes),
             ));
         }
         let capacity_bytes = if config.array.level == RaidLevel::Single {
-            geometry.capacity_bytes
+            smallest_capacity(&members)
         } else {
             let g = crate::array::ArrayGeometry::new(&config.array, smallest_capacity(&members));
             if g.rows == 0 {
@@ -337,17 +478,33 @@ impl ResolvedConfig {
         smallest_capacity(&self.members)
     }
 
-    /// The smallest member page, the unit array page counts are made in.
+    /// The smallest member page (or sector), the unit array page counts are made in.
     pub fn member_page_bytes(&self) -> u64 {
-        self.members.iter().map(|m| u64::from(m.ssd.geometry.page_size_bytes)).min().unwrap_or(4096)
+        self.members.iter().map(MemberConfig::page_bytes).min().unwrap_or(4096)
     }
 
     /// The resolved configuration as sorted TOML, with a `[derived]` table,
-    /// for writing beside results.
+    /// for writing beside results. Only the table of the members' kind is
+    /// written (`[ssd]` or `[hdd]`), so the file resolves again as it is.
     pub fn to_toml(&self) -> Result<String> {
         let broken = |what: &str, e: &dyn std::fmt::Display| Error::Internal(format!("the resolved config does not serialise ({what}): {e}"));
         let mut table = toml::Table::try_from(&self.config).map_err(|e| broken("config", &e))?;
-        let mut derived = toml::Table::try_from(&self.geometry).map_err(|e| broken("derived geometry", &e))?;
+        let mut derived = match (self.config.member.kind, self.members.first()) {
+            (MemberKind::Hdd, Some(MemberConfig::Hdd { geometry, .. })) => {
+                table.remove("ssd");
+                toml::Table::try_from(geometry).map_err(|e| broken("derived disk geometry", &e))?
+            }
+            (MemberKind::Ssd, _) => {
+                table.remove("hdd");
+                toml::Table::try_from(&self.geometry).map_err(|e| broken("derived geometry", &e))?
+            }
+            (kind, _) => return Err(broken("members", &format!("member.kind = {kind:?} but the first member is not one"))),
+        };
+        if let Some(toml::Value::Table(array)) = table.get_mut("array") {
+            if self.config.member.kind == MemberKind::Hdd {
+                array.remove("member_ssd");
+            }
+        }
         let capacity = i64::try_from(self.capacity_bytes).map_err(|e| broken("host capacity", &e))?;
         derived.insert("host_capacity_bytes".into(), toml::Value::Integer(capacity));
         table.insert("derived".into(), toml::Value::Table(derived));
@@ -356,16 +513,21 @@ impl ResolvedConfig {
 }
 
 fn smallest_capacity(members: &[MemberConfig]) -> u64 {
-    members.iter().map(|m| m.geometry.capacity_bytes).min().unwrap_or(0)
+    members.iter().map(MemberConfig::capacity_bytes).min().unwrap_or(0)
 }
 
-/// Each member's SSD config: `[ssd]`, with `array.member_ssd[i]` merged in.
+/// Each member's config: `[hdd]` for disks; for SSDs `[ssd]`, with
+/// `array.member_ssd[i]` merged in.
 fn resolve_members(config: &Config) -> Result<Vec<MemberConfig>> {
+    if config.member.kind == MemberKind::Hdd {
+        let geometry = config.hdd.validate()?;
+        return Ok(vec![MemberConfig::Hdd { hdd: config.hdd.clone(), geometry }; config.array.members as usize]);
+    }
     let base = toml::Table::try_from(&config.ssd).map_err(|e| Error::config("ssd", e.to_string()))?;
     (0..config.array.members as usize)
         .map(|i| {
             let Some(over) = config.array.member_ssd.get(i) else {
-                return Ok(MemberConfig { ssd: config.ssd.clone(), geometry: config.ssd.validate()? });
+                return Ok(MemberConfig::Ssd { ssd: config.ssd.clone(), geometry: config.ssd.validate()? });
             };
             let mut table = base.clone();
             merge_tables(&mut table, over);
@@ -376,7 +538,7 @@ fn resolve_members(config: &Config) -> Result<Vec<MemberConfig>> {
                 Error::Config { key: k, message } => Error::config(format!("{key} ({k})"), message),
                 other => other,
             })?;
-            Ok(MemberConfig { ssd, geometry })
+            Ok(MemberConfig::Ssd { ssd, geometry })
         })
         .collect()
 }

@@ -9,6 +9,9 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("cr5m-table1", include_str!("../../presets/cr5m-table1.toml")),
     ("erasure-code-table6", include_str!("../../presets/erasure-code-table6.toml")),
     ("disksim-ssd-validation", include_str!("../../presets/disksim-ssd-validation.toml")),
+    ("hdd-ibm-lightning", include_str!("../../presets/hdd-ibm-lightning.toml")),
+    ("hdd-seagate-elite3", include_str!("../../presets/hdd-seagate-elite3.toml")),
+    ("hdd-seagate-wren4", include_str!("../../presets/hdd-seagate-wren4.toml")),
 ];
 
 /// The TOML text of a preset.

@@ -148,3 +148,128 @@ pub trait MemberDevice {
     /// Page counts by cause since the last reset.
     fn counters(&self) -> &CauseCounters;
 }
+
+/// A member of any kind, with static dispatch: the simulation and the
+/// report speak to members only through this type.
+// Members are few and live as long as the run: boxing the larger variant
+// would only add a pointer chase to every submit.
+#[allow(clippy::large_enum_variant)]
+pub enum Member {
+    /// A flash SSD.
+    Ssd(crate::ssd::Ssd),
+    /// A hard disk.
+    Hdd(crate::hdd::Hdd),
+}
+
+/// Forwards a call to whichever device a [`Member`] holds.
+macro_rules! each_member {
+    ($member:expr, $device:ident => $body:expr) => {
+        match $member {
+            Member::Ssd($device) => $body,
+            Member::Hdd($device) => $body,
+        }
+    };
+}
+
+impl Member {
+    /// Builds member `index` of `cfg`; `seed` is the run's (a disk's
+    /// spindle phase is drawn from it when spindles are not synchronized).
+    pub fn new(cfg: &crate::config::MemberConfig, index: u32, seed: u64) -> Self {
+        match cfg {
+            crate::config::MemberConfig::Ssd { ssd, geometry } => Member::Ssd(crate::ssd::Ssd::new(ssd, geometry)),
+            crate::config::MemberConfig::Hdd { hdd, geometry } => {
+                Member::Hdd(crate::hdd::Hdd::new(hdd, geometry, seed ^ u64::from(index).wrapping_mul(0x9e37_79b9_7f4a_7c15)))
+            }
+        }
+    }
+
+    /// `(pages filled, random overwrites)` of preconditioning; a disk needs none.
+    pub fn precondition_plan(&self, fill_fraction: f64, overwrite_factor: f64) -> (u64, u64) {
+        match self {
+            Member::Ssd(ssd) => ssd.precondition_plan(fill_fraction, overwrite_factor),
+            Member::Hdd(_) => (0, 0),
+        }
+    }
+
+    /// Preconditioning write `i` (see [`crate::ssd::Ssd::precondition_write`]).
+    pub fn precondition_write<R: rand::Rng>(&mut self, i: u64, filled: u64, rng: &mut R) -> crate::Result<()> {
+        match self {
+            Member::Ssd(ssd) => ssd.precondition_write(i, filled, rng),
+            Member::Hdd(_) => Err(crate::Error::Internal("preconditioning write planned for a hard disk".into())),
+        }
+    }
+
+    /// Ends preconditioning: counters restart.
+    pub fn precondition_done(&mut self) {
+        if let Member::Ssd(ssd) = self {
+            ssd.precondition_done();
+        }
+    }
+
+    /// Adds the member's statistics under `name` (`member[3]`).
+    pub fn stats(&self, name: &str, out: &mut crate::metrics::Stats) {
+        each_member!(self, d => d.stats(name, out))
+    }
+
+    /// Writes that triggered garbage collection (0 for a disk).
+    pub fn gc_runs(&self) -> u64 {
+        match self {
+            Member::Ssd(ssd) => ssd.gc_runs(),
+            Member::Hdd(_) => 0,
+        }
+    }
+
+    /// Media writes per write received: flash pages programmed per page the
+    /// host wrote, or 1 for a disk that wrote anything (it writes in place);
+    /// 0 when nothing was written.
+    pub fn write_amplification(&self) -> f64 {
+        match self {
+            Member::Ssd(ssd) => ssd.write_amplification(),
+            Member::Hdd(hdd) => f64::from(u8::from(hdd.counters().pages_written.iter().any(|&n| n > 0))),
+        }
+    }
+
+    /// Per-block erase counts (empty for a disk).
+    pub fn erase_counts(&self) -> &[u32] {
+        match self {
+            Member::Ssd(ssd) => ssd.ftl().erase_counts(),
+            Member::Hdd(_) => &[],
+        }
+    }
+
+    /// The SSD, if the member is one.
+    pub fn as_ssd(&self) -> Option<&crate::ssd::Ssd> {
+        match self {
+            Member::Ssd(ssd) => Some(ssd),
+            Member::Hdd(_) => None,
+        }
+    }
+
+    /// The disk, if the member is one.
+    pub fn as_hdd(&self) -> Option<&crate::hdd::Hdd> {
+        match self {
+            Member::Hdd(hdd) => Some(hdd),
+            Member::Ssd(_) => None,
+        }
+    }
+}
+
+impl MemberDevice for Member {
+    fn capacity_bytes(&self) -> u64 {
+        each_member!(self, d => d.capacity_bytes())
+    }
+
+    #[inline]
+    fn submit(&mut self, now_ns: Ns, request: DeviceRequest) -> crate::Result<Option<Dispatch>> {
+        each_member!(self, d => d.submit(now_ns, request))
+    }
+
+    #[inline]
+    fn complete(&mut self, now_ns: Ns) -> crate::Result<Option<Dispatch>> {
+        each_member!(self, d => d.complete(now_ns))
+    }
+
+    fn counters(&self) -> &CauseCounters {
+        each_member!(self, d => d.counters())
+    }
+}

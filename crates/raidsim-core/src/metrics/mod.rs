@@ -10,9 +10,11 @@
 //! appears as a [`Stat`] named by its component path.
 
 mod host;
+pub mod stop;
 mod wear;
 
 pub use host::{HostMetrics, HostReport, LatencySummary, TimeSeries};
+pub use stop::{BatchMeans, StopReport};
 pub use wear::{EraseSpread, Histogram};
 
 use serde::Serialize;

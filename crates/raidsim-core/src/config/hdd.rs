@@ -1,0 +1,286 @@
+//! Parameters of one hard disk: geometry, rotation, seek profile, queue.
+//!
+//! The defaults are the IBM 0661 "Lightning" 3.5" SCSI disk of Chen & Lee
+//! 1995, Table 1 (the striping paper's default disk), over the whole disk.
+
+use crate::engine::MAX_DURATION_NS;
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+
+/// Cylinders of one recording zone, all with the same sectors per track.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct HddZone {
+    /// Cylinders in the zone.
+    pub cylinders: u32,
+    /// Sectors on each track of the zone.
+    pub sectors_per_track: u32,
+}
+
+/// Which queued request a disk serves next.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum QueuePolicy {
+    /// First come, first served (Chen & Lee's raidSim; DiskSim's FCFS).
+    Fcfs,
+    /// Shortest seek (cylinder distance) first; ties to the oldest.
+    Sstf,
+    /// Circular LOOK: the nearest request at or beyond the head's cylinder
+    /// in ascending order, wrapping to the lowest.
+    CLook,
+}
+
+/// One hard disk.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct HddConfig {
+    /// Bytes per sector (the disk's addressing unit).
+    pub bytes_per_sector: u32,
+    /// Sectors on every track, when `zones` is empty.
+    pub sectors_per_track: u32,
+    /// Recording zones from the outermost cylinder inward, each with its own
+    /// sectors per track; their cylinders must add up to `cylinders`. Empty:
+    /// one zone of `sectors_per_track` (Chen & Lee model no zones).
+    pub zones: Vec<HddZone>,
+    /// Tracks per cylinder (recording heads).
+    pub tracks_per_cylinder: u32,
+    /// Cylinders on the disk.
+    pub cylinders: u32,
+    /// Use only the first this many bytes of the disk (Chen & Lee use the
+    /// first 300 MB of each disk); 0 = the whole disk.
+    pub capacity_limit_bytes: u64,
+    /// Time of one revolution, ns; 0 = derive it from `rpm`.
+    pub revolution_ns: u64,
+    /// Spindle speed, revolutions per minute; 0 = use `revolution_ns`.
+    pub rpm: f64,
+    /// Seek time over one cylinder, ns (the fitted curve's `c`).
+    pub single_cylinder_seek_ns: u64,
+    /// Mean seek time between two uniformly random cylinders of the whole
+    /// disk, ns.
+    pub average_seek_ns: u64,
+    /// Seek time from the first cylinder to the last, ns.
+    pub max_seek_ns: u64,
+    /// Switching to another head of the same cylinder, ns (tracks are skewed
+    /// by this much, so sequential transfer loses only the switch).
+    pub head_switch_ns: u64,
+    /// Fixed time per request before positioning (command decode), ns.
+    pub overhead_ns: u64,
+    /// A request that starts where the previous one ended, of the same
+    /// direction and dispatched as that one finishes, continues its transfer
+    /// without overhead or positioning, as one larger request would (Chen &
+    /// Lee §3.3: on-disk merging of requests to adjacent blocks).
+    pub merge_adjacent: bool,
+    /// All disks of an array spin in phase (sector 0 passes under every
+    /// head at once; Chen & Lee); false: each disk's phase is drawn from
+    /// the run's seed.
+    pub synchronized_spindles: bool,
+    /// Order in which queued requests are served.
+    pub queue_policy: QueuePolicy,
+}
+
+impl Default for HddConfig {
+    // IBM 0661 Lightning, Chen & Lee 1995 Table 1.
+    fn default() -> Self {
+        Self {
+            bytes_per_sector: 512,
+            sectors_per_track: 48,
+            zones: Vec::new(),
+            tracks_per_cylinder: 14,
+            cylinders: 949,
+            capacity_limit_bytes: 0,
+            revolution_ns: 13_900_000,
+            rpm: 0.0,
+            single_cylinder_seek_ns: 2_000_000,
+            average_seek_ns: 12_500_000,
+            max_seek_ns: 25_000_000,
+            head_switch_ns: 0,
+            overhead_ns: 0,
+            merge_adjacent: true,
+            synchronized_spindles: true,
+            queue_policy: QueuePolicy::Fcfs,
+        }
+    }
+}
+
+/// Quantities derived from a disk's parameters during validation.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct HddGeometry {
+    /// Bytes per sector.
+    pub bytes_per_sector: u64,
+    /// Sectors on the whole disk.
+    pub disk_sectors: u64,
+    /// Sectors used (the capacity limit applied).
+    pub sectors: u64,
+    /// Bytes used.
+    pub capacity_bytes: u64,
+    /// Cylinders that hold used sectors.
+    pub cylinders_used: u32,
+    /// One revolution, ns.
+    pub revolution_ns: u64,
+    /// Seek curve `a·sqrt(x−1) + b·(x−1) + c` for a seek of `x ≥ 1`
+    /// cylinders, ns: `a`.
+    pub seek_a_ns: f64,
+    /// The curve's `b`, ns per cylinder.
+    pub seek_b_ns: f64,
+    /// The curve's `c` (single-cylinder seek), ns.
+    pub seek_c_ns: f64,
+    /// Media transfer rate averaged over the used cylinders (sectors per
+    /// track × bytes per sector / revolution, weighted by sectors), bytes/s.
+    pub sustained_bytes_per_s: f64,
+}
+
+fn positive(key: &str, v: u64) -> Result<u64> {
+    if v == 0 {
+        return Err(Error::config(key, "must be > 0"));
+    }
+    Ok(v)
+}
+
+fn duration(key: &str, v: u64) -> Result<u64> {
+    if v > MAX_DURATION_NS {
+        return Err(Error::config(key, format!("{v} ns is more than an hour: not a disk's timing")));
+    }
+    Ok(v)
+}
+
+impl HddConfig {
+    /// The zones in use: `zones`, or one zone of `sectors_per_track`.
+    pub fn zone_list(&self) -> Vec<HddZone> {
+        if self.zones.is_empty() {
+            vec![HddZone { cylinders: self.cylinders, sectors_per_track: self.sectors_per_track }]
+        } else {
+            self.zones.clone()
+        }
+    }
+
+    /// Checks every parameter and derives the geometry and seek curve.
+    pub fn validate(&self) -> Result<HddGeometry> {
+        let bps = positive("hdd.bytes_per_sector", self.bytes_per_sector.into())?;
+        if bps % 512 != 0 {
+            return Err(Error::config("hdd.bytes_per_sector", "must be a multiple of 512"));
+        }
+        let heads = positive("hdd.tracks_per_cylinder", self.tracks_per_cylinder.into())?;
+        let cylinders = positive("hdd.cylinders", self.cylinders.into())?;
+        if cylinders < 2 {
+            return Err(Error::config("hdd.cylinders", "must be at least 2 (a seek curve needs a stroke)"));
+        }
+        if self.zones.is_empty() {
+            positive("hdd.sectors_per_track", self.sectors_per_track.into())?;
+        }
+        let zones = self.zone_list();
+        let mut zone_cylinders = 0u64;
+        let mut disk_sectors = 0u64;
+        for (i, z) in zones.iter().enumerate() {
+            positive(&format!("hdd.zones[{i}].cylinders"), z.cylinders.into())?;
+            positive(&format!("hdd.zones[{i}].sectors_per_track"), z.sectors_per_track.into())?;
+            zone_cylinders += u64::from(z.cylinders);
+            disk_sectors += u64::from(z.cylinders) * heads * u64::from(z.sectors_per_track);
+        }
+        if zone_cylinders != cylinders {
+            return Err(Error::config("hdd.zones", format!("the zones hold {zone_cylinders} cylinders; hdd.cylinders is {cylinders}")));
+        }
+        let revolution_ns = self.revolution()?;
+        let sectors = match self.capacity_limit_bytes {
+            0 => disk_sectors,
+            limit => (limit / bps).min(disk_sectors),
+        };
+        if sectors == 0 {
+            return Err(Error::config("hdd.capacity_limit_bytes", format!("is less than one {bps}-byte sector")));
+        }
+        let capacity_bytes = sectors.checked_mul(bps).ok_or_else(|| Error::config("hdd", "the disk's capacity overflows 64 bits"))?;
+        let (mut left, mut cylinders_used, mut weighted) = (sectors, 0u64, 0.0f64);
+        for z in &zones {
+            let per_cyl = heads * u64::from(z.sectors_per_track);
+            let take = left.min(per_cyl * u64::from(z.cylinders));
+            cylinders_used += take.div_ceil(per_cyl);
+            weighted += take as f64 * z.sectors_per_track as f64;
+            left -= take;
+        }
+        let mean_spt = weighted / sectors as f64;
+        let single = duration("hdd.single_cylinder_seek_ns", self.single_cylinder_seek_ns)? as f64;
+        let average = duration("hdd.average_seek_ns", self.average_seek_ns)? as f64;
+        let max = duration("hdd.max_seek_ns", self.max_seek_ns)? as f64;
+        duration("hdd.head_switch_ns", self.head_switch_ns)?;
+        duration("hdd.overhead_ns", self.overhead_ns)?;
+        let (a, b) = fit_seek_curve(cylinders as u32, single, average, max)?;
+        Ok(HddGeometry {
+            bytes_per_sector: bps,
+            disk_sectors,
+            sectors,
+            capacity_bytes,
+            cylinders_used: cylinders_used as u32,
+            revolution_ns,
+            seek_a_ns: a,
+            seek_b_ns: b,
+            seek_c_ns: single,
+            sustained_bytes_per_s: mean_spt * bps as f64 * 1e9 / revolution_ns as f64,
+        })
+    }
+
+    fn revolution(&self) -> Result<u64> {
+        match (self.revolution_ns, self.rpm) {
+            (0, rpm) if rpm > 0.0 && rpm.is_finite() => {
+                let ns = (60e9 / rpm).round();
+                if ns < 1.0 || ns > MAX_DURATION_NS as f64 {
+                    return Err(Error::config("hdd.rpm", format!("{rpm} rpm is not a disk's speed")));
+                }
+                Ok(ns as u64)
+            }
+            (0, _) => Err(Error::config("hdd.revolution_ns", "set hdd.revolution_ns or hdd.rpm (a positive, finite number)")),
+            (ns, 0.0) => duration("hdd.revolution_ns", ns),
+            _ => Err(Error::config("hdd.rpm", "set hdd.revolution_ns or hdd.rpm, not both (they say the same thing)")),
+        }
+    }
+}
+
+/// `(Σ p(d)·sqrt(d−1), Σ p(d)·(d−1), Σ p(d))` over seek distances `d ≥ 1`
+/// between two independent, uniformly random cylinders of `cylinders`:
+/// `p(d) = 2·(C − d) / C²`.
+pub fn seek_moments(cylinders: u32) -> (f64, f64, f64) {
+    let c = f64::from(cylinders);
+    let (mut s1, mut s2, mut p1) = (0.0, 0.0, 0.0);
+    for d in 1..cylinders {
+        let p = 2.0 * (c - f64::from(d)) / (c * c);
+        s1 += p * f64::from(d - 1).sqrt();
+        s2 += p * f64::from(d - 1);
+        p1 += p;
+    }
+    (s1, s2, p1)
+}
+
+/// Fits `a` and `b` of `seek(x) = a·sqrt(x−1) + b·(x−1) + c` (Chen & Lee,
+/// Table 1 caption) so that `seek(1) = single`, the mean over two uniformly
+/// random cylinders is `average` and `seek(C−1) = max`. Refuses a fit that
+/// is not a seek curve (negative or decreasing somewhere).
+pub fn fit_seek_curve(cylinders: u32, single: f64, average: f64, max: f64) -> Result<(f64, f64)> {
+    if !(single <= average && average <= max && single > 0.0) {
+        return Err(Error::config("hdd.average_seek_ns", "need 0 < single_cylinder_seek_ns <= average_seek_ns <= max_seek_ns"));
+    }
+    let (s1, s2, p1) = seek_moments(cylinders);
+    let d = f64::from(cylinders - 2);
+    // a·s1 + b·s2 = average − c·p1 ; a·sqrt(d) + b·d = max − c
+    let (r1, r2) = (average - single * p1, max - single);
+    let det = s1 * d - s2 * d.sqrt();
+    if det.abs() < 1e-12 {
+        if cylinders == 2 {
+            return Ok((0.0, max - single));
+        }
+        return Err(Error::config("hdd.cylinders", "too few cylinders to fit a seek curve"));
+    }
+    let a = (r1 * d - s2 * r2) / det;
+    let b = (s1 * r2 - d.sqrt() * r1) / det;
+    // The curve's slope a/(2·sqrt(x−1)) + b is smallest at the far end.
+    if a < 0.0 || (d > 0.0 && a / (2.0 * d.sqrt()) + b < -1e-9) {
+        return Err(Error::config(
+            "hdd.average_seek_ns",
+            format!(
+                "no seek curve a·sqrt(x−1) + b·(x−1) + c through single {:.3} ms, average {:.3} ms and max {:.3} ms rises \
+                 with distance (fit gives a = {a:.1} ns, b = {b:.3} ns/cylinder); check the three seek times",
+                single / 1e6,
+                average / 1e6,
+                max / 1e6
+            ),
+        ));
+    }
+    Ok((a, b))
+}

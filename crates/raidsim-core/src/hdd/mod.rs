@@ -1,0 +1,332 @@
+//! A hard disk: seek, rotation, transfer, one request at a time.
+//!
+//! The model is the one Chen & Lee (1995, §3.1 and Table 1) use in raidSim,
+//! with the parts DiskSim adds that the stripe-unit paper's HDD tables need:
+//!
+//! ```text
+//! request: [overhead] → seek to the cylinder (or switch head) → wait for the
+//!          first sector to come round → transfer; for every further track:
+//!          head switch (or one-cylinder seek) → wait → transfer
+//! ```
+//!
+//! - **Geometry.** Logical sectors fill a track, then the next head of the
+//!   cylinder, then the next cylinder (outermost first); zones of cylinders
+//!   may have their own sectors per track. Only the first
+//!   `capacity_limit_bytes` are used (Chen & Lee: the first 300 MB).
+//! - **Seek.** `a·sqrt(x−1) + b·(x−1) + c` for `x ≥ 1` cylinders, `a`, `b`
+//!   and `c` fitted to the single-cylinder, average (between two uniformly
+//!   random cylinders) and max-stroke seek times
+//!   ([`crate::config::fit_seek_curve`]).
+//! - **Rotation.** The platter's angle is a function of simulated time:
+//!   `(t + phase) mod revolution`. Sector `s` of a track starts at angle
+//!   `skew + s·revolution/sectors_per_track`; each track is skewed by the
+//!   head switch (and each cylinder by the one-cylinder seek) so that a
+//!   sequential transfer loses only the switch, as formatted disks do.
+//!   Spindles of an array turn in phase (`synchronized_spindles`) or with a
+//!   phase drawn per disk from the seed.
+//! - **Merging.** A request that starts at the sector after the previous one
+//!   ended, in the same direction, dispatched the instant that one finishes,
+//!   continues the transfer with no overhead and no positioning: the two are
+//!   served as one large request (Chen & Lee §3.3).
+//! - **Queue.** One request at a time; the others wait, served FCFS (Chen &
+//!   Lee), SSTF or C-LOOK.
+//!
+//! Each request's time splits into positioning (seek, head switches and
+//! rotational waits) and transfer (sectors under the head), reported per
+//! member as the stripe-unit paper's Tables 7-9 do.
+
+use crate::config::{HddConfig, HddGeometry, HddZone, QueuePolicy};
+use crate::device::{CauseCounters, DeviceRequest, Dispatch, MemberDevice, Op};
+use crate::engine::Ns;
+use crate::error::{Error, Result};
+use crate::metrics::{Stat, Stats};
+use std::collections::VecDeque;
+
+/// A zone resolved to sector numbers.
+#[derive(Clone, Copy, Debug)]
+struct Zone {
+    first_sector: u64,
+    first_cylinder: u32,
+    sectors_per_track: u64,
+}
+
+/// Where a sector lies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Chs {
+    /// Cylinder.
+    pub cylinder: u32,
+    /// Head (track within the cylinder).
+    pub head: u32,
+    /// Sector within the track.
+    pub sector: u64,
+    /// Sectors on that track.
+    pub sectors_per_track: u64,
+}
+
+/// Time spent by the disk, ns, over the requests it served.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DiskTimes {
+    /// Requests served (merged continuations included).
+    pub requests: u64,
+    /// Requests served as the continuation of the previous one.
+    pub merged: u64,
+    /// Per-request overhead.
+    pub overhead_ns: u64,
+    /// Seeks and head switches.
+    pub seek_ns: u64,
+    /// Waiting for sectors to come round.
+    pub rotation_ns: u64,
+    /// Sectors passing under the head.
+    pub transfer_ns: u64,
+}
+
+impl DiskTimes {
+    /// Seek and rotational wait.
+    pub fn positioning_ns(&self) -> u64 {
+        self.seek_ns + self.rotation_ns
+    }
+}
+
+/// One hard disk.
+pub struct Hdd {
+    zones: Vec<Zone>,
+    heads: u32,
+    sectors: u64,
+    bytes_per_sector: u64,
+    revolution_ns: u64,
+    /// Angle (ns of rotation) by which each head's track is skewed from the
+    /// previous one, and each cylinder's first track from the previous
+    /// cylinder's last.
+    head_skew_ns: u64,
+    cylinder_skew_ns: u64,
+    phase_ns: u64,
+    seek: (f64, f64, f64),
+    head_switch_ns: u64,
+    overhead_ns: u64,
+    merge_adjacent: bool,
+    policy: QueuePolicy,
+    /// Head position and the last transfer: (cylinder, head, end sector, op, end instant).
+    cylinder: u32,
+    head: u32,
+    last_end: Option<(u64, Op, Ns)>,
+    queue: VecDeque<DeviceRequest>,
+    busy: bool,
+    counters: CauseCounters,
+    times: DiskTimes,
+}
+
+impl Hdd {
+    /// A disk of `cfg` with derived geometry `g`; `phase_seed` places the
+    /// platter's angle at time 0 when spindles are not synchronized.
+    pub fn new(cfg: &HddConfig, g: &HddGeometry, phase_seed: u64) -> Self {
+        let mut zones = Vec::new();
+        let (mut sector, mut cylinder) = (0u64, 0u32);
+        for HddZone { cylinders, sectors_per_track } in cfg.zone_list() {
+            zones.push(Zone { first_sector: sector, first_cylinder: cylinder, sectors_per_track: u64::from(sectors_per_track) });
+            sector += u64::from(cylinders) * u64::from(cfg.tracks_per_cylinder) * u64::from(sectors_per_track);
+            cylinder += cylinders;
+        }
+        let phase_ns = if cfg.synchronized_spindles { 0 } else { splitmix64(phase_seed) % g.revolution_ns };
+        Self {
+            zones,
+            heads: cfg.tracks_per_cylinder,
+            sectors: g.sectors,
+            bytes_per_sector: g.bytes_per_sector,
+            revolution_ns: g.revolution_ns,
+            head_skew_ns: cfg.head_switch_ns % g.revolution_ns,
+            cylinder_skew_ns: cfg.single_cylinder_seek_ns.max(cfg.head_switch_ns) % g.revolution_ns,
+            phase_ns,
+            seek: (g.seek_a_ns, g.seek_b_ns, g.seek_c_ns),
+            head_switch_ns: cfg.head_switch_ns,
+            overhead_ns: cfg.overhead_ns,
+            merge_adjacent: cfg.merge_adjacent,
+            policy: cfg.queue_policy,
+            cylinder: 0,
+            head: 0,
+            last_end: None,
+            queue: VecDeque::with_capacity(64),
+            busy: false,
+            counters: CauseCounters::default(),
+            times: DiskTimes::default(),
+        }
+    }
+
+    /// Where sector `lba` lies.
+    pub fn locate(&self, lba: u64) -> Chs {
+        let i = self.zones.partition_point(|z| z.first_sector <= lba).saturating_sub(1);
+        let z = self.zones[i];
+        let within = lba - z.first_sector;
+        let track = within / z.sectors_per_track;
+        let heads = u64::from(self.heads);
+        Chs {
+            cylinder: z.first_cylinder + (track / heads) as u32,
+            head: (track % heads) as u32,
+            sector: within % z.sectors_per_track,
+            sectors_per_track: z.sectors_per_track,
+        }
+    }
+
+    /// Seek time over `distance` cylinders, ns.
+    pub fn seek_ns(&self, distance: u32) -> u64 {
+        if distance == 0 {
+            return 0;
+        }
+        let (a, b, c) = self.seek;
+        let x = f64::from(distance - 1);
+        (a * x.sqrt() + b * x + c).round() as u64
+    }
+
+    /// Angle (ns into a revolution) at which sector `s` of track (`c`, `h`) starts.
+    fn angle_ns(&self, at: Chs) -> u64 {
+        let rev = u128::from(self.revolution_ns);
+        let heads = u128::from(self.heads);
+        let (c, h) = (u128::from(at.cylinder), u128::from(at.head));
+        let skew = c * ((heads - 1) * u128::from(self.head_skew_ns) + u128::from(self.cylinder_skew_ns)) + h * u128::from(self.head_skew_ns);
+        ((skew + u128::from(at.sector) * rev / u128::from(at.sectors_per_track)) % rev) as u64
+    }
+
+    /// Time from `t` until angle `angle` is under the head, ns.
+    fn rotational_wait(&self, t: Ns, angle: u64) -> u64 {
+        let rev = self.revolution_ns;
+        let now = ((u128::from(t) + u128::from(self.phase_ns)) % u128::from(rev)) as u64;
+        (angle + rev - now) % rev
+    }
+
+    /// Serves `req` from `start`; returns when it finishes.
+    fn serve(&mut self, start: Ns, req: &DeviceRequest) -> Result<Ns> {
+        let bps = self.bytes_per_sector;
+        let end = req.offset_bytes.checked_add(req.len_bytes).filter(|&e| req.len_bytes > 0 && e <= self.sectors * bps);
+        let Some(end) = end else {
+            return Err(Error::Device(format!("request [{}, +{}) outside the disk's {} bytes", req.offset_bytes, req.len_bytes, self.sectors * bps)));
+        };
+        let (first, last) = (req.offset_bytes / bps, (end - 1) / bps);
+        let continues = self.merge_adjacent && self.last_end == Some((first, req.op, start));
+        self.times.requests += 1;
+        let mut t = start;
+        if continues {
+            self.times.merged += 1;
+        } else {
+            t += self.overhead_ns;
+            self.times.overhead_ns += self.overhead_ns;
+        }
+        let mut lba = first;
+        while lba <= last {
+            let at = self.locate(lba);
+            let run = (at.sectors_per_track - at.sector).min(last - lba + 1);
+            let moving = if at.cylinder != self.cylinder {
+                self.seek_ns(at.cylinder.abs_diff(self.cylinder))
+            } else if at.head != self.head {
+                self.head_switch_ns
+            } else {
+                0
+            };
+            t += moving;
+            let wait = self.rotational_wait(t, self.angle_ns(at));
+            let rev = u128::from(self.revolution_ns);
+            let spt = u128::from(at.sectors_per_track);
+            let s = u128::from(at.sector);
+            let transfer = ((s + u128::from(run)) * rev / spt - s * rev / spt) as u64;
+            t += wait + transfer;
+            self.times.seek_ns += moving;
+            self.times.rotation_ns += wait;
+            self.times.transfer_ns += transfer;
+            (self.cylinder, self.head) = (at.cylinder, at.head);
+            lba += run;
+        }
+        self.last_end = Some((last + 1, req.op, t));
+        let n = last - first + 1;
+        match req.op {
+            Op::Read => self.counters.pages_read[req.cause.index()] += n,
+            Op::Write => self.counters.pages_written[req.cause.index()] += n,
+        }
+        Ok(t)
+    }
+
+    /// The queued request to serve next, by the queue policy.
+    fn pick(&self) -> Option<usize> {
+        if self.queue.is_empty() {
+            return None;
+        }
+        let cylinder = |r: &DeviceRequest| self.locate(r.offset_bytes / self.bytes_per_sector).cylinder;
+        let chosen = match self.policy {
+            QueuePolicy::Fcfs => 0,
+            QueuePolicy::Sstf => (0..self.queue.len()).min_by_key(|&i| (cylinder(&self.queue[i]).abs_diff(self.cylinder), i)).unwrap_or(0),
+            QueuePolicy::CLook => {
+                let key = |i: usize| {
+                    let c = cylinder(&self.queue[i]);
+                    // Ahead of the head first (ascending), then wrap to the lowest.
+                    (c < self.cylinder, c, i)
+                };
+                (0..self.queue.len()).min_by_key(|&i| key(i)).unwrap_or(0)
+            }
+        };
+        Some(chosen)
+    }
+
+    fn dispatch(&mut self, now: Ns, req: DeviceRequest) -> Result<Dispatch> {
+        self.busy = true;
+        let done_ns = self.serve(now, &req)?;
+        Ok(Dispatch { token: req.token, done_ns })
+    }
+
+    /// Time the disk spent, by part.
+    pub fn times(&self) -> &DiskTimes {
+        &self.times
+    }
+
+    /// Bytes per sector (the unit of this disk's page counts).
+    pub fn bytes_per_sector(&self) -> u64 {
+        self.bytes_per_sector
+    }
+
+    /// Adds this disk's statistics under `name`.
+    pub fn stats(&self, name: &str, out: &mut Stats) {
+        let t = &self.times;
+        let per = |v: u64| if t.requests == 0 { 0.0 } else { v as f64 / t.requests as f64 };
+        let s = |p: &str, v: f64, u: &'static str, d: &'static str| Stat::new(format!("{name}.hdd.{p}"), v, u, d);
+        out.push(s("requests", t.requests as f64, "requests", "requests the disk served"));
+        out.push(s("merged", t.merged as f64, "requests", "requests served as the continuation of the previous one"));
+        out.push(s("positioning.mean_ns", per(t.positioning_ns()), "ns", "mean seek plus rotational wait per request"));
+        out.push(s("seek.mean_ns", per(t.seek_ns), "ns", "mean seek and head-switch time per request"));
+        out.push(s("rotation.mean_ns", per(t.rotation_ns), "ns", "mean rotational wait per request"));
+        out.push(s("transfer.mean_ns", per(t.transfer_ns), "ns", "mean media transfer time per request"));
+        out.push(s("overhead.mean_ns", per(t.overhead_ns), "ns", "mean per-request overhead"));
+    }
+}
+
+impl MemberDevice for Hdd {
+    fn capacity_bytes(&self) -> u64 {
+        self.sectors * self.bytes_per_sector
+    }
+
+    fn submit(&mut self, now_ns: Ns, request: DeviceRequest) -> Result<Option<Dispatch>> {
+        if self.busy {
+            self.queue.push_back(request);
+            return Ok(None);
+        }
+        self.dispatch(now_ns, request).map(Some)
+    }
+
+    fn complete(&mut self, now_ns: Ns) -> Result<Option<Dispatch>> {
+        if !self.busy {
+            return Err(Error::Internal("a disk completed a request while idle".into()));
+        }
+        self.busy = false;
+        match self.pick().and_then(|i| self.queue.remove(i)) {
+            Some(next) => self.dispatch(now_ns, next).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn counters(&self) -> &CauseCounters {
+        &self.counters
+    }
+}
+
+/// SplitMix64: a well-mixed 64-bit value from a seed (the disk's phase).
+fn splitmix64(seed: u64) -> u64 {
+    let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}

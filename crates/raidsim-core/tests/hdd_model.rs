@@ -1,0 +1,196 @@
+//! The hard-disk model against closed forms: the fitted seek curve, the
+//! platter's angle, track skew, merging, queue order, and Chen & Lee's
+//! Table 1 derived from the presets.
+
+use raidsim_core::analytic::striping::disk_parameters;
+use raidsim_core::config::{seek_moments, HddConfig, QueuePolicy, RawConfig};
+use raidsim_core::device::{Cause, DeviceRequest, MemberDevice, Op};
+use raidsim_core::hdd::Hdd;
+use rand::{Rng, SeedableRng};
+
+fn preset_hdd(name: &str) -> HddConfig {
+    RawConfig::from_preset(name).and_then(|r| r.resolve()).expect("preset resolves").config.hdd
+}
+
+fn disk(cfg: &HddConfig) -> Hdd {
+    Hdd::new(cfg, &cfg.validate().expect("valid disk"), 7)
+}
+
+fn req(token: u64, op: Op, sector: u64, sectors: u64) -> DeviceRequest {
+    DeviceRequest { token, op, offset_bytes: sector * 512, len_bytes: sectors * 512, cause: Cause::User }
+}
+
+/// Serves `r` on an idle disk at `now`; returns its completion.
+fn serve(d: &mut Hdd, now: u64, r: DeviceRequest) -> u64 {
+    let done = d.submit(now, r).expect("served").expect("idle disk starts at once").done_ns;
+    assert!(d.complete(done).expect("completes").is_none());
+    done
+}
+
+#[test]
+fn fitted_seek_curve_returns_the_three_given_times() {
+    for name in ["hdd-ibm-lightning", "hdd-seagate-elite3", "hdd-seagate-wren4"] {
+        let cfg = preset_hdd(name);
+        let d = disk(&cfg);
+        assert_eq!(d.seek_ns(0), 0, "{name}");
+        assert_eq!(d.seek_ns(1), cfg.single_cylinder_seek_ns, "{name}: single-cylinder seek");
+        assert_eq!(d.seek_ns(cfg.cylinders - 1), cfg.max_seek_ns, "{name}: max-stroke seek");
+        // The average over every pair of cylinders, summed exactly.
+        let c = u64::from(cfg.cylinders);
+        let exact: f64 = (1..cfg.cylinders).map(|x| 2.0 * (c - u64::from(x)) as f64 / (c * c) as f64 * d.seek_ns(x) as f64).sum();
+        assert!((exact - cfg.average_seek_ns as f64).abs() < 1.0, "{name}: exact mean {exact} ns");
+        // And measured over random cylinder pairs, within 1 %.
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
+        let n = 200_000;
+        let sum: u64 = (0..n).map(|_| d.seek_ns(rng.gen_range(0..cfg.cylinders).abs_diff(rng.gen_range(0..cfg.cylinders)))).sum();
+        let measured = sum as f64 / f64::from(n);
+        assert!((measured / cfg.average_seek_ns as f64 - 1.0).abs() < 0.01, "{name}: measured mean {measured} ns");
+        // Monotone: a longer seek never takes less time.
+        assert!((2..cfg.cylinders).all(|x| d.seek_ns(x - 1) <= d.seek_ns(x)), "{name}: seek curve decreases somewhere");
+    }
+}
+
+#[test]
+fn seek_moments_match_a_brute_force_count() {
+    let c = 37u32;
+    let (s1, s2, p1) = seek_moments(c);
+    let (mut b1, mut b2, mut bp) = (0.0, 0.0, 0.0);
+    for i in 0..c {
+        for j in 0..c {
+            let x = i.abs_diff(j);
+            if x > 0 {
+                let w = 1.0 / f64::from(c * c);
+                (b1, b2, bp) = (b1 + w * f64::from(x - 1).sqrt(), b2 + w * f64::from(x - 1), bp + w);
+            }
+        }
+    }
+    assert!((s1 - b1).abs() < 1e-12 && (s2 - b2).abs() < 1e-12 && (p1 - bp).abs() < 1e-12);
+}
+
+#[test]
+fn sequential_sectors_need_no_rotation_and_one_behind_waits_almost_a_revolution() {
+    let mut cfg = preset_hdd("hdd-ibm-lightning");
+    cfg.merge_adjacent = false;
+    let rev = cfg.revolution_ns;
+    let sector = rev / 48;
+    let mut d = disk(&cfg);
+    // Synchronized spindles: at t = 0 sector 0 of cylinder 0, head 0 is under the head.
+    let t1 = serve(&mut d, 0, req(1, Op::Read, 0, 8));
+    assert_eq!(t1, 8 * rev / 48, "8 sectors from angle 0 take 8/48 of a turn");
+    let t2 = serve(&mut d, t1, req(2, Op::Read, 8, 8));
+    assert_eq!(t2 - t1, 16 * rev / 48 - 8 * rev / 48, "the next 8 sectors follow without waiting");
+    assert_eq!(d.times().rotation_ns, 0);
+    // Sector 15 has just passed: it comes round again a turn less one sector later.
+    let t3 = serve(&mut d, t2, req(3, Op::Read, 15, 1));
+    let wait = d.times().rotation_ns;
+    assert_eq!(wait, rev - (16 * rev / 48 - 15 * rev / 48), "one sector behind waits a revolution less one sector");
+    assert!(wait > rev - 2 * sector);
+    assert_eq!(t3 - t2, wait + (16 * rev / 48 - 15 * rev / 48));
+}
+
+#[test]
+fn a_request_across_tracks_pays_the_switch_not_a_revolution() {
+    let mut cfg = preset_hdd("hdd-ibm-lightning");
+    cfg.head_switch_ns = 500_000;
+    let rev = cfg.revolution_ns;
+    let mut d = disk(&cfg);
+    // Sectors 40..56: 8 on head 0, then head switch, then 8 on head 1 (skewed by the switch).
+    let t = serve(&mut d, 0, req(1, Op::Read, 40, 16));
+    let first_wait = 40 * rev / 48;
+    assert_eq!(d.times().rotation_ns, first_wait, "only the initial wait for sector 40");
+    assert_eq!(d.times().seek_ns, 500_000);
+    assert_eq!(t, first_wait + (rev - 40 * rev / 48) + 500_000 + 8 * rev / 48);
+}
+
+#[test]
+fn merged_adjacent_requests_cost_one_positioning() {
+    for merge in [true, false] {
+        let mut cfg = preset_hdd("hdd-seagate-wren4");
+        cfg.overhead_ns = 300_000;
+        cfg.merge_adjacent = merge;
+        let mut d = disk(&cfg);
+        // Start far from cylinder 0 so the first request seeks.
+        let start = 500 * 9 * 53;
+        let a = d.submit(0, req(1, Op::Write, start, 20)).expect("ok").expect("ok");
+        assert!(d.submit(0, req(2, Op::Write, start + 20, 20)).expect("ok").is_none(), "the second waits in the queue");
+        let b = d.complete(a.done_ns).expect("ok").expect("queued request starts");
+        let t = d.times();
+        if merge {
+            assert_eq!(t.merged, 1);
+            assert_eq!(b.done_ns - a.done_ns, (40 * 16_700_000 / 53) - (20 * 16_700_000 / 53), "the second only transfers");
+            assert_eq!(t.overhead_ns, 300_000, "one overhead");
+        } else {
+            assert_eq!(t.merged, 0);
+            assert_eq!(t.overhead_ns, 600_000);
+            assert!(t.rotation_ns > 16_700_000 - 300_000 - 16_700_000 / 53, "the overhead made it miss the sector: {t:?}");
+        }
+        assert_eq!(t.seek_ns, d.seek_ns(500), "one seek either way");
+    }
+}
+
+#[test]
+fn queue_policies_pick_by_cylinder() {
+    let per_cyl = 14 * 48;
+    for (policy, expected) in [(QueuePolicy::Fcfs, [2, 3, 4]), (QueuePolicy::Sstf, [4, 3, 2]), (QueuePolicy::CLook, [4, 2, 3])] {
+        let mut cfg = preset_hdd("hdd-ibm-lightning");
+        cfg.queue_policy = policy;
+        let mut d = disk(&cfg);
+        // Head goes to cylinder 300; then queued: cylinder 100, 200, 310.
+        let first = d.submit(0, req(1, Op::Read, 300 * per_cyl, 1)).expect("ok").expect("ok");
+        for (token, cyl) in [(2, 100), (3, 200), (4, 310)] {
+            assert!(d.submit(0, req(token, Op::Read, cyl * per_cyl, 1)).expect("ok").is_none());
+        }
+        let mut now = first.done_ns;
+        let mut order = Vec::new();
+        while let Some(next) = d.complete(now).expect("ok") {
+            order.push(next.token);
+            now = next.done_ns;
+        }
+        assert_eq!(order, expected, "{policy:?}");
+    }
+}
+
+#[test]
+fn requests_past_the_capacity_limit_are_errors() {
+    let cfg = preset_hdd("hdd-ibm-lightning");
+    let mut d = disk(&cfg);
+    assert_eq!(d.capacity_bytes(), 300 << 20);
+    let err = d.submit(0, req(1, Op::Read, (300 << 20) / 512, 1)).expect_err("beyond the first 300 MB");
+    assert!(err.to_string().contains("outside the disk"), "{err}");
+}
+
+#[test]
+fn unsynchronized_spindles_have_their_own_phase() {
+    let mut cfg = preset_hdd("hdd-ibm-lightning");
+    cfg.synchronized_spindles = false;
+    let g = cfg.validate().expect("ok");
+    let times: Vec<u64> = (0..4).map(|seed| serve(&mut Hdd::new(&cfg, &g, seed), 0, req(1, Op::Read, 0, 1))).collect();
+    assert!(times.windows(2).any(|w| w[0] != w[1]), "{times:?}");
+    assert!(times.iter().all(|&t| t <= cfg.revolution_ns + cfg.revolution_ns / 48));
+}
+
+/// Chen & Lee, Table 1: (disk, capacity MB, sustained MB/s, effective average seek ms,
+/// effective positioning ms, effective disk performance product KB).
+const TABLE_1: [(&str, f64, f64, f64, f64, f64); 3] = [
+    ("hdd-ibm-lightning", 311.0, 1.8, 12.2, 19.2, 33.0),
+    ("hdd-seagate-elite3", 2667.0, 4.6, 4.1, 9.7, 43.0),
+    ("hdd-seagate-wren4", 361.0, 1.6, 14.9, 23.2, 37.0),
+];
+
+#[test]
+fn table_1_derived_rows_within_5_percent() {
+    for (name, cap_mb, rate, seek, pos, dpp) in TABLE_1 {
+        let p = disk_parameters(&preset_hdd(name)).expect("parameters");
+        let mib = f64::from(1u32 << 20);
+        let close = |ours: f64, theirs: f64, what: &str| {
+            assert!((ours / theirs - 1.0).abs() <= 0.05, "{name} {what}: ours {ours:.3}, published {theirs}");
+        };
+        close(p.disk_capacity_bytes as f64 / mib, cap_mb, "capacity (MB)");
+        // Rates are in 10^6 bytes/s (1.77 rounds to 1.8), capacities and the
+        // product in 2^20 and 2^10 bytes (949 cylinders hold 311.4 MiB).
+        close(p.sustained_bytes_per_s / 1e6, rate, "sustained rate (MB/s)");
+        close(p.effective_average_seek_ns / 1e6, seek, "effective average seek (ms)");
+        close(p.effective_positioning_ns / 1e6, pos, "effective positioning (ms)");
+        close(p.effective_performance_product_bytes / 1024.0, dpp, "disk performance product (KB)");
+    }
+}
