@@ -33,6 +33,7 @@ def detect_format(path: str) -> str:
 def trace_formats() -> List[str]:
     """Names of the supported trace formats."""
 
+def disk_parameters(layers: List[Layer]) -> str: ...
 def count(layers: List[Layer]) -> str:
     """Counting mode: exact page counts per member and cause, as JSON text."""
 

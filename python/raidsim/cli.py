@@ -171,7 +171,36 @@ def _reproduce(args: argparse.Namespace) -> int:
         return 0
     if args.name == "stripe-unit-study":
         return _demo(args)
+    if args.name in ("disk-parameters", "striping-coefficients", "hdd-stripe-unit-tables"):
+        return _reproduce_hdd(args)
     raise _native.ConfigError(f"unknown reproduction `{args.name}`")
+
+
+def _reproduce_hdd(args: argparse.Namespace) -> int:
+    from . import hdd_stripe_unit, striping
+
+    if args.name == "disk-parameters":
+        rows = striping.disk_parameters()
+        print(json.dumps(rows, indent=2) if args.json else striping.disk_parameters_text(rows))
+        return 0
+    progress = False if args.no_progress else None
+    if args.name == "hdd-stripe-unit-tables":
+        out = args.out or os.path.join(DEFAULT_OUT, "hdd-stripe-unit-tables")
+        rows = hdd_stripe_unit.hdd_stripe_unit_tables(out, workers=args.workers, progress=progress)
+        figures = hdd_stripe_unit.plot_hdd_tables(rows, out)
+        print(json.dumps(rows, indent=2) if args.json else hdd_stripe_unit.hdd_stripe_unit_tables_text(rows))
+        if not args.json:
+            print(f"\nfigures: {', '.join(figures)}")
+        return 0
+    out = args.out or os.path.join(DEFAULT_OUT, "striping-coefficients" + ("-quick" if args.quick else ""))
+    result = striping.striping_coefficients(out, quick=args.quick, workers=args.workers, progress=progress)
+    figures = striping.plot_striping(result, out)
+    if args.json:
+        print(json.dumps(result["rows"], indent=2))
+    else:
+        print(striping.striping_coefficients_text(result))
+        print(f"\nfigures: {', '.join(figures)}")
+    return 0
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -216,10 +245,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ray", metavar="ADDRESS", help="run points on a Ray cluster at ADDRESS ('' for local Ray)")
     p.add_argument("--no-progress", action="store_true")
     p = sub.add_parser("reproduce", help="run a packaged reproduction and set published numbers beside ours")
-    p.add_argument("name", choices=["stripe-unit-tables", "erasure-code-updates", "stripe-unit-study"])
+    p.add_argument("name", choices=["stripe-unit-tables", "erasure-code-updates", "stripe-unit-study", "disk-parameters",
+                                    "striping-coefficients", "hdd-stripe-unit-tables"])
     p.add_argument("--granularity", choices=["page", "whole_unit", "disksim"], default="page", help="parity decision granularity")
     p.add_argument("--json", action="store_true", help="print rows as JSON")
-    p.add_argument("--out", help="output directory (stripe-unit-study)")
+    p.add_argument("--out", help="output directory (the studies that run simulations)")
+    p.add_argument("--quick", action="store_true", help="striping-coefficients: one disk, fewer points, ±10 %% stopping rule")
+    p.add_argument("--workers", type=int, help="parallel processes (default: one per core)")
     p.add_argument("--no-progress", action="store_true")
     p = sub.add_parser("presets", help="list packaged presets, or print one")
     p.add_argument("name", nargs="?", help="print this preset's TOML")

@@ -8,6 +8,10 @@ use raidsim_core::device::{Cause, DeviceRequest, MemberDevice, Op};
 use raidsim_core::hdd::Hdd;
 use rand::{Rng, SeedableRng};
 
+/// Every hard-disk preset: Chen & Lee's Table 1, the stripe-unit paper's Table 10.
+const HDD_PRESETS: [&str; 6] =
+    ["hdd-ibm-lightning", "hdd-seagate-elite3", "hdd-seagate-wren4", "hdd-cheetah-15k5", "hdd-cheetah-9lp", "hdd-atlas-iii"];
+
 fn preset_hdd(name: &str) -> HddConfig {
     RawConfig::from_preset(name).and_then(|r| r.resolve()).expect("preset resolves").config.hdd
 }
@@ -29,7 +33,7 @@ fn serve(d: &mut Hdd, now: u64, r: DeviceRequest) -> u64 {
 
 #[test]
 fn fitted_seek_curve_returns_the_three_given_times() {
-    for name in ["hdd-ibm-lightning", "hdd-seagate-elite3", "hdd-seagate-wren4"] {
+    for name in HDD_PRESETS {
         let cfg = preset_hdd(name);
         let d = disk(&cfg);
         assert_eq!(d.seek_ns(0), 0, "{name}");
@@ -125,6 +129,77 @@ fn merged_adjacent_requests_cost_one_positioning() {
             assert!(t.rotation_ns > 16_700_000 - 300_000 - 16_700_000 / 53, "the overhead made it miss the sector: {t:?}");
         }
         assert_eq!(t.seek_ns, d.seek_ns(500), "one seek either way");
+    }
+}
+
+#[test]
+fn a_slow_interface_sets_the_transfer_time() {
+    // Lightning media: 48 sectors a 13.9 ms turn, 289,583 ns a sector.
+    let mut cfg = preset_hdd("hdd-ibm-lightning");
+    cfg.merge_adjacent = false;
+    let rev = cfg.revolution_ns;
+    for (interface, expected) in [
+        // Slower than the media: the interface streams 40 sectors from the instant sector 0 is under the head.
+        (400_000, 40 * 400_000),
+        // Faster: the media sets the time, as with no interface.
+        (100_000, 40 * rev / 48),
+        (0, 40 * rev / 48),
+    ] {
+        cfg.interface_sector_transfer_ns = interface;
+        let mut d = disk(&cfg);
+        assert_eq!(serve(&mut d, 0, req(1, Op::Read, 0, 40)), expected, "interface {interface} ns/sector");
+        assert_eq!(d.times().transfer_ns, expected, "the wait for the interface counts as transfer");
+        assert_eq!(d.times().positioning_ns(), 0);
+    }
+    // Positioning is not overlapped by the interface: a request that waits for its sector still streams from then.
+    cfg.interface_sector_transfer_ns = 400_000;
+    let mut d = disk(&cfg);
+    let done = serve(&mut d, 0, req(1, Op::Read, 24, 10));
+    assert_eq!(done, 24 * rev / 48 + 10 * 400_000);
+    // A head switch while the interface sets the pace is hidden behind the transfer.
+    cfg.head_switch_ns = 500_000;
+    let mut d = disk(&cfg);
+    let done = serve(&mut d, 0, req(1, Op::Read, 40, 16));
+    let first_wait = 40 * rev / 48;
+    assert!(8 * (rev / 48) + 500_000 + 8 * (rev / 48) < 16 * 400_000, "the media would finish first");
+    assert_eq!(done, first_wait + 16 * 400_000);
+    assert_eq!((d.times().seek_ns, d.times().rotation_ns), (0, first_wait), "only the wait for sector 40 positions");
+    assert_eq!(d.times().transfer_ns, 16 * 400_000);
+}
+
+#[test]
+fn merged_requests_stream_at_the_interface_rate_without_losing_a_revolution() {
+    let mut cfg = preset_hdd("hdd-ibm-lightning");
+    cfg.interface_sector_transfer_ns = 400_000;
+    let mut d = disk(&cfg);
+    let a = d.submit(0, req(1, Op::Read, 0, 8)).expect("ok").expect("idle disk starts");
+    assert!(d.submit(0, req(2, Op::Read, 8, 8)).expect("ok").is_none());
+    assert_eq!(a.done_ns, 8 * 400_000);
+    let b = d.complete(a.done_ns).expect("ok").expect("the queued request starts");
+    // The media read ahead (sector 16 passed at 16/48 of a turn, before the interface finished),
+    // so the second request only streams: no rotational wait for sector 8 to come round again.
+    assert_eq!(b.done_ns, 16 * 400_000);
+    assert_eq!(d.times().merged, 1);
+    assert_eq!(d.times().positioning_ns(), 0);
+    assert_eq!(d.times().transfer_ns, 16 * 400_000, "all of the disk's busy time is transfer");
+}
+
+#[test]
+fn table_10_presets_keep_the_papers_figures() {
+    // Rajaei Salmasi et al. 2013, Table 10: (preset, sector transfer ms, max seek ms, min seek ms, rpm, blocks, M).
+    for (name, sector_ms, max_ms, min_ms, rpm, blocks_m) in [
+        ("hdd-cheetah-15k5", 0.0150, 6.9139, 0.5525, 15020.0, 287.0),
+        ("hdd-cheetah-9lp", 0.1050, 10.627, 0.8310, 10045.0, 18.0),
+        ("hdd-atlas-iii", 0.1060, 15.3600, 1.6630, 7200.0, 18.0),
+    ] {
+        let cfg = preset_hdd(name);
+        let g = cfg.validate().expect("valid");
+        assert_eq!(cfg.interface_sector_transfer_ns as f64, sector_ms * 1e6, "{name}");
+        assert_eq!(cfg.max_seek_ns as f64, max_ms * 1e6, "{name}");
+        assert_eq!(cfg.single_cylinder_seek_ns as f64, min_ms * 1e6, "{name}");
+        assert!((60e9 / g.revolution_ns as f64 / rpm - 1.0).abs() < 1e-6, "{name}: rpm");
+        let blocks = g.sectors as f64 / 1e6;
+        assert!((blocks / blocks_m - 1.0).abs() < 0.02, "{name}: {blocks} M blocks");
     }
 }
 

@@ -68,6 +68,19 @@ fn resolve_config(layers: Vec<(String, String)>) -> PyResult<String> {
     resolved.to_toml().map_err(to_py_err)
 }
 
+/// Chen & Lee's Table 1 rows of the disk in the layered config (its
+/// `[hdd]`), as JSON: capacity, sustained rate, (effective) average seek and
+/// positioning time, disk performance product.
+#[pyfunction]
+fn disk_parameters(layers: Vec<(String, String)>) -> PyResult<String> {
+    let resolved = raw_from_layers(&layers).and_then(|r| r.resolve()).map_err(to_py_err)?;
+    if resolved.config.member.kind != raidsim_core::config::MemberKind::Hdd {
+        return Err(ConfigError::new_err("config error at `member.kind`: disk parameters need member.kind = \"hdd\""));
+    }
+    let p = raidsim_core::analytic::striping::disk_parameters(&resolved.config.hdd).map_err(to_py_err)?;
+    serde_json::to_string(&p).map_err(|e| InternalError::new_err(e.to_string()))
+}
+
 /// `(name, TOML text)` of every packaged preset.
 #[pyfunction]
 fn presets() -> Vec<(&'static str, &'static str)> {
@@ -286,6 +299,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(codes_update, m)?)?;
     m.add_function(wrap_pyfunction!(codes_structure, m)?)?;
     m.add_function(wrap_pyfunction!(stripe_unit_equations, m)?)?;
+    m.add_function(wrap_pyfunction!(disk_parameters, m)?)?;
     m.add_class::<Simulation>()?;
     Ok(())
 }

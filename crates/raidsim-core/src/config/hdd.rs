@@ -65,6 +65,13 @@ pub struct HddConfig {
     pub head_switch_ns: u64,
     /// Fixed time per request before positioning (command decode), ns.
     pub overhead_ns: u64,
+    /// Time to move one sector between the disk's buffer and the host over
+    /// its interface, ns (DiskSim's "bulk sector transfer time"); 0 = the
+    /// interface never holds the media back. A request's data streams over
+    /// the interface from the moment its first sector passes under the head,
+    /// so a request ends no sooner than that instant plus this time per
+    /// sector: a slow interface, not the media, then sets the transfer time.
+    pub interface_sector_transfer_ns: u64,
     /// A request that starts where the previous one ended, of the same
     /// direction and dispatched as that one finishes, continues its transfer
     /// without overhead or positioning, as one larger request would (Chen &
@@ -95,6 +102,7 @@ impl Default for HddConfig {
             max_seek_ns: 25_000_000,
             head_switch_ns: 0,
             overhead_ns: 0,
+            interface_sector_transfer_ns: 0,
             merge_adjacent: true,
             synchronized_spindles: true,
             queue_policy: QueuePolicy::Fcfs,
@@ -202,6 +210,7 @@ impl HddConfig {
         let max = duration("hdd.max_seek_ns", self.max_seek_ns)? as f64;
         duration("hdd.head_switch_ns", self.head_switch_ns)?;
         duration("hdd.overhead_ns", self.overhead_ns)?;
+        duration("hdd.interface_sector_transfer_ns", self.interface_sector_transfer_ns)?;
         let (a, b) = fit_seek_curve(cylinders as u32, single, average, max)?;
         Ok(HddGeometry {
             bytes_per_sector: bps,

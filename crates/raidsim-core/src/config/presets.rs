@@ -12,6 +12,9 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("hdd-ibm-lightning", include_str!("../../presets/hdd-ibm-lightning.toml")),
     ("hdd-seagate-elite3", include_str!("../../presets/hdd-seagate-elite3.toml")),
     ("hdd-seagate-wren4", include_str!("../../presets/hdd-seagate-wren4.toml")),
+    ("hdd-cheetah-15k5", include_str!("../../presets/hdd-cheetah-15k5.toml")),
+    ("hdd-cheetah-9lp", include_str!("../../presets/hdd-cheetah-9lp.toml")),
+    ("hdd-atlas-iii", include_str!("../../presets/hdd-atlas-iii.toml")),
 ];
 
 /// The TOML text of a preset.

@@ -28,6 +28,11 @@
 //!   ended, in the same direction, dispatched the instant that one finishes,
 //!   continues the transfer with no overhead and no positioning: the two are
 //!   served as one large request (Chen & Lee §3.3).
+//! - **Interface.** With `interface_sector_transfer_ns` set, the data of a
+//!   request crosses the disk's interface at that time per sector, starting
+//!   when its first sector passes under the head; the request ends when both
+//!   the media and the interface are done (DiskSim's "bulk sector transfer
+//!   time", which the stripe-unit paper's Table 10 lists per drive).
 //! - **Queue.** One request at a time; the others wait, served FCFS (Chen &
 //!   Lee), SSTF or C-LOOK.
 //!
@@ -87,6 +92,32 @@ impl DiskTimes {
     }
 }
 
+/// The request a disk served last, for merging the next one into it.
+#[derive(Clone, Copy, Debug)]
+struct LastTransfer {
+    /// The sector after its last.
+    end_sector: u64,
+    op: Op,
+    /// When it completed.
+    done_ns: Ns,
+    /// When its last sector passed under the head (earlier than `done_ns`
+    /// when the interface was the bottleneck).
+    media_done_ns: Ns,
+}
+
+/// What one pass of the head over a request's sectors took.
+#[derive(Clone, Copy, Debug)]
+struct MediaPass {
+    /// When the first sector came under the head.
+    first_under_head: Ns,
+    /// When the last sector had passed.
+    media_done_ns: Ns,
+    /// (seek, rotational wait) before the first sector, ns.
+    lead: (u64, u64),
+    /// (seek or head switch, rotational wait) between tracks after it, ns.
+    within: (u64, u64),
+}
+
 /// One hard disk.
 pub struct Hdd {
     zones: Vec<Zone>,
@@ -103,12 +134,13 @@ pub struct Hdd {
     seek: (f64, f64, f64),
     head_switch_ns: u64,
     overhead_ns: u64,
+    interface_sector_ns: u64,
     merge_adjacent: bool,
     policy: QueuePolicy,
-    /// Head position and the last transfer: (cylinder, head, end sector, op, end instant).
+    /// Head position, and the request served last.
     cylinder: u32,
     head: u32,
-    last_end: Option<(u64, Op, Ns)>,
+    last: Option<LastTransfer>,
     queue: VecDeque<DeviceRequest>,
     busy: bool,
     counters: CauseCounters,
@@ -139,11 +171,12 @@ impl Hdd {
             seek: (g.seek_a_ns, g.seek_b_ns, g.seek_c_ns),
             head_switch_ns: cfg.head_switch_ns,
             overhead_ns: cfg.overhead_ns,
+            interface_sector_ns: cfg.interface_sector_transfer_ns,
             merge_adjacent: cfg.merge_adjacent,
             policy: cfg.queue_policy,
             cylinder: 0,
             head: 0,
-            last_end: None,
+            last: None,
             queue: VecDeque::with_capacity(64),
             busy: false,
             counters: CauseCounters::default(),
@@ -200,15 +233,62 @@ impl Hdd {
             return Err(Error::Device(format!("request [{}, +{}) outside the disk's {} bytes", req.offset_bytes, req.len_bytes, self.sectors * bps)));
         };
         let (first, last) = (req.offset_bytes / bps, (end - 1) / bps);
-        let continues = self.merge_adjacent && self.last_end == Some((first, req.op, start));
+        let previous = self.last.filter(|l| self.merge_adjacent && l.end_sector == first && l.op == req.op && l.done_ns == start);
         self.times.requests += 1;
-        let mut t = start;
-        if continues {
-            self.times.merged += 1;
-        } else {
-            t += self.overhead_ns;
-            self.times.overhead_ns += self.overhead_ns;
+        // A continuation's media picks up where the previous request's media stopped, which is
+        // earlier than `start` when a slow interface held that request back (the disk reads ahead).
+        let (t, interface_from) = match previous {
+            Some(p) => {
+                self.times.merged += 1;
+                (p.media_done_ns, Some(start))
+            }
+            None => {
+                self.times.overhead_ns += self.overhead_ns;
+                (start + self.overhead_ns, None)
+            }
+        };
+        let mut pass = self.pass_media(t, first, last);
+        if previous.is_some() {
+            // A continuation's first move may fall before it was dispatched: like a later track's.
+            pass.within = (pass.within.0 + pass.lead.0, pass.within.1 + pass.lead.1);
+            pass.lead = (0, 0);
         }
+        let n = last - first + 1;
+        let interface_done = n
+            .checked_mul(self.interface_sector_ns)
+            .and_then(|d| interface_from.unwrap_or(pass.first_under_head).checked_add(d))
+            .ok_or_else(|| Error::Device(format!("{n} sectors over the interface end past 2^64 ns")))?;
+        let done_ns = pass.media_done_ns.max(interface_done).max(start);
+        // Switches between tracks while the interface, not the media, sets the pace are hidden
+        // behind the transfer; only the part that made the media finish later counts as positioning.
+        let behind = pass.media_done_ns.saturating_sub(interface_done.max(start));
+        let within = pass.within.0 + pass.within.1;
+        let (seek, rotation) = if within <= behind {
+            (pass.lead.0 + pass.within.0, pass.lead.1 + pass.within.1)
+        } else {
+            let share = |x: u64| (u128::from(x) * u128::from(behind) / u128::from(within)) as u64;
+            (pass.lead.0 + share(pass.within.0), pass.lead.1 + share(pass.within.1))
+        };
+        let busy = done_ns - start - if previous.is_some() { 0 } else { self.overhead_ns };
+        if seek + rotation > busy {
+            return Err(Error::Internal(format!("a disk request positioned for {} ns of its {busy} ns", seek + rotation)));
+        }
+        self.times.seek_ns += seek;
+        self.times.rotation_ns += rotation;
+        self.times.transfer_ns += busy - seek - rotation;
+        let media_done_ns = pass.media_done_ns;
+        self.last = Some(LastTransfer { end_sector: last + 1, op: req.op, done_ns, media_done_ns });
+        match req.op {
+            Op::Read => self.counters.pages_read[req.cause.index()] += n,
+            Op::Write => self.counters.pages_written[req.cause.index()] += n,
+        }
+        Ok(done_ns)
+    }
+
+    /// Moves the head over sectors `first..=last` from `t`: seeks, head
+    /// switches, rotational waits and media transfer, track by track.
+    fn pass_media(&mut self, mut t: Ns, first: u64, last: u64) -> MediaPass {
+        let mut pass = MediaPass { first_under_head: t, media_done_ns: t, lead: (0, 0), within: (0, 0) };
         let mut lba = first;
         while lba <= last {
             let at = self.locate(lba);
@@ -222,24 +302,23 @@ impl Hdd {
             };
             t += moving;
             let wait = self.rotational_wait(t, self.angle_ns(at));
+            t += wait;
+            let part = if lba == first {
+                pass.first_under_head = t;
+                &mut pass.lead
+            } else {
+                &mut pass.within
+            };
+            (part.0, part.1) = (part.0 + moving, part.1 + wait);
             let rev = u128::from(self.revolution_ns);
             let spt = u128::from(at.sectors_per_track);
             let s = u128::from(at.sector);
-            let transfer = ((s + u128::from(run)) * rev / spt - s * rev / spt) as u64;
-            t += wait + transfer;
-            self.times.seek_ns += moving;
-            self.times.rotation_ns += wait;
-            self.times.transfer_ns += transfer;
+            t += ((s + u128::from(run)) * rev / spt - s * rev / spt) as u64;
             (self.cylinder, self.head) = (at.cylinder, at.head);
             lba += run;
         }
-        self.last_end = Some((last + 1, req.op, t));
-        let n = last - first + 1;
-        match req.op {
-            Op::Read => self.counters.pages_read[req.cause.index()] += n,
-            Op::Write => self.counters.pages_written[req.cause.index()] += n,
-        }
-        Ok(t)
+        pass.media_done_ns = t;
+        pass
     }
 
     /// The queued request to serve next, by the queue policy.

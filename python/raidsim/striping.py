@@ -1,0 +1,311 @@
+"""Chen & Lee, "Striping in a RAID Level 5 Disk Array" (SIGMETRICS 1995).
+
+Two reproductions:
+
+- :func:`disk_parameters` — their Table 1's derived rows (capacity,
+  sustained transfer rate, effective average seek and positioning time over
+  the first 300 MB, disk performance product) computed from the presets.
+- :func:`striping_coefficients` — 17-disk RAID5 (left-symmetric), closed
+  loop of 1-20 processes, five size distributions, reads and writes, over
+  striping units from 1 KB to 1 MB, each run until the mean response time is
+  within 5 % at 95 % confidence (``sim.stop``); throughput as a percentage of
+  each workload's best (their Figures 4 and 5) and the coefficients S_r, Z_r,
+  S_w, Z_w, Z_rw of Table 2.
+
+How a coefficient is read off the runs (their §4): for each concurrency,
+the striping units that give at least 95 % (reads) or 90 % (writes; Figure
+6b) of the best throughput for every size form a range; S is the smallest
+slope of a line through (concurrency 1, one sector) that stays inside every
+range, divided by the disk performance product. Z is the striping unit that
+maximises the smallest percentage over all sizes and concurrencies, divided
+by the disk performance product; Z_rw does the same over reads and writes
+together. Units are those of the paper: KB = 1024 bytes, MB/s = 10^6 B/s.
+Figure 7 repeats the Z coefficients for arrays of other widths.
+
+The published values, workloads and grid are data: the packaged study
+``experiments/striping-coefficients.toml``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+from typing import Any, Dict, List, Mapping, Optional, Sequence
+
+import pandas as pd
+
+from . import _native
+from .config import Config
+from .sweep import Study, packaged_spec, run_study
+
+KB = 1024
+SECTOR = 512
+#: The keys of Table 1 that :func:`disk_parameters` sets beside the published ones.
+TABLE_1_KEYS = ("capacity_mb", "sustained_mb_per_s", "effective_average_seek_ms", "effective_positioning_ms",
+                "performance_product_kb")
+COEFFICIENTS = ("S_r", "Z_r", "S_w", "Z_w", "Z_rw")
+
+
+def spec() -> Dict[str, Any]:
+    """The packaged study: published Tables 1-2, workloads, grid and stopping rule."""
+    return packaged_spec("striping-coefficients")
+
+
+def published(preset: str) -> Dict[str, Any]:
+    """Table 1's derived rows and Table 2's coefficients of one disk preset."""
+    for row in spec()["disks_published"]:
+        if row["preset"] == preset:
+            return row
+    known = ", ".join(r["preset"] for r in spec()["disks_published"])
+    raise ValueError(f"Chen & Lee publish no row for preset `{preset}`; they have: {known}")
+
+
+def performance_product_bytes(preset: str) -> float:
+    """The effective disk performance product of a preset, bytes (Table 1's last row)."""
+    return json.loads(_native.disk_parameters(Config.preset(preset).layers))["effective_performance_product_bytes"]
+
+
+def disk_parameters() -> List[Dict[str, Any]]:
+    """Table 1's derived rows from each Chen & Lee preset, beside the published ones."""
+    rows = []
+    for pub in spec()["disks_published"]:
+        p = json.loads(_native.disk_parameters(Config.preset(pub["preset"]).layers))
+        ours = {
+            "capacity_mb": p["disk_capacity_bytes"] / 2**20,
+            "sustained_mb_per_s": p["sustained_bytes_per_s"] / 1e6,
+            "effective_average_seek_ms": p["effective_average_seek_ns"] / 1e6,
+            "effective_positioning_ms": p["effective_positioning_ns"] / 1e6,
+            "performance_product_kb": p["effective_performance_product_bytes"] / KB,
+        }
+        row: Dict[str, Any] = {"preset": pub["preset"], "disk": pub["disk"]}
+        for key, value in ours.items():
+            row[key] = round(value, 3)
+            row[f"{key}_published"] = pub[key]
+            row[f"{key}_error_pct"] = round(100 * (value / pub[key] - 1), 2)
+        rows.append(row)
+    return rows
+
+
+def disk_parameters_text(rows: Sequence[Dict[str, Any]]) -> str:
+    out = ["Chen & Lee 1995, Table 1 (derived rows): ours / published (difference)"]
+    out.append(f"{'':<26}" + "".join(f"{r['disk']:>26}" for r in rows))
+    for k in TABLE_1_KEYS:
+        cells = "".join(f"{r[k]:>10.2f} / {r[k + '_published']:<6} ({r[k + '_error_pct']:+.1f}%)".rjust(26) for r in rows)
+        out.append(f"{k:<26}{cells}")
+    return "\n".join(out)
+
+
+def study(preset: str, units_kb: Sequence[float], concurrencies: Sequence[int], disks: int,
+          stop: Mapping[str, Any]) -> Study:
+    """The sweep for one disk type and array width: (read, write) x five sizes x units x concurrencies."""
+    sp = spec()
+    cases = []
+    for op, read_fraction in (("read", 1.0), ("write", 0.0)):
+        for size_name, size in sp["sizes"].items():
+            settings = {"workload.read_fraction": read_fraction}
+            settings.update({f"workload.size.{k}": v for k, v in size.items()})
+            cases.append({"name": f"{op}-{size_name}", "set": settings})
+    base = copy.deepcopy(sp["base"])
+    base["preset"] = preset
+    base["array"]["members"] = disks
+    base["sim"] = {"stop": dict(stop)}
+    return Study.from_dict({
+        "name": f"striping-{preset}-{disks}",
+        "title": f"Chen & Lee 1995: RAID5 of {disks} {preset}",
+        "base": base,
+        "metrics": ["host.mb_per_s", "host.requests", "stop.converged", "stop.half_width_ns", "stop.mean_ns"],
+        "axes": {"array.stripe_unit_bytes": [int(u * KB) for u in units_kb], "workload.processes": list(concurrencies)},
+        "cases": cases,
+    })
+
+
+def share_of_best(table: pd.DataFrame) -> pd.DataFrame:
+    """A sweep's table with op, size, unit, concurrency and each run's share of its workload's best throughput."""
+    if "status" in table and (table["status"] != "ok").any():
+        bad = table[table["status"] != "ok"]
+        raise ValueError(f"{len(bad)} runs did not finish (first: {bad.iloc[0].get('error')}); no coefficient is "
+                         f"read off a partial sweep")
+    t = table.rename(columns={"array.stripe_unit_bytes": "unit_bytes", "workload.processes": "concurrency",
+                              "host.mb_per_s": "mb_per_s"}).copy()
+    t[["op", "size"]] = t["case"].str.split("-", n=1, expand=True)
+    best = t.groupby(["op", "size", "concurrency"])["mb_per_s"].transform("max")
+    t["pct_of_best"] = t["mb_per_s"] / best
+    return t
+
+
+def coefficients(runs: pd.DataFrame, dpp_bytes: float) -> Dict[str, Any]:
+    """S_r, Z_r, S_w, Z_w, Z_rw from the runs of one disk type (see the module doc).
+
+    ``runs`` has columns op ("read"/"write"), size, unit_bytes, concurrency
+    and pct_of_best (a fraction). Each Z comes with the share of the best it
+    guarantees to every workload (``Z_r_guarantee``, ...); each S with the
+    ranges it was read from (``S_r_ranges``: concurrency -> (lo, hi) bytes,
+    ``None`` where no unit reaches the threshold). An S is ``None`` when no
+    line through (1, one sector) fits every range.
+    """
+    out: Dict[str, Any] = {}
+    threshold = spec()["range_threshold"]
+    for op, tag in (("read", "r"), ("write", "w")):
+        t = runs[runs["op"] == op]
+        if t.empty:
+            raise ValueError(f"no {op} runs: Z_{tag} and S_{tag} need them")
+        worst = t.groupby("unit_bytes")["pct_of_best"].min()
+        out[f"Z_{tag}"] = float(worst.idxmax()) / dpp_bytes
+        out[f"Z_{tag}_guarantee"] = float(worst.max())
+        out[f"S_{tag}"], out[f"S_{tag}_ranges"] = _slope(t, threshold[op], dpp_bytes)
+    worst = runs.groupby("unit_bytes")["pct_of_best"].min()
+    out["Z_rw"] = float(worst.idxmax()) / dpp_bytes
+    out["Z_rw_guarantee"] = float(worst.max())
+    return out
+
+
+def _slope(t: pd.DataFrame, threshold: float, dpp: float):
+    """Smallest slope of a line through (1, one sector) inside every concurrency's range, over DPP."""
+    worst = t.groupby(["concurrency", "unit_bytes"])["pct_of_best"].min().reset_index()
+    ranges = {}
+    for c, g in worst.groupby("concurrency"):
+        ok = g[g["pct_of_best"] >= threshold - 1e-12]["unit_bytes"]
+        ranges[int(c)] = (float(ok.min()), float(ok.max())) if len(ok) else None
+    steps = [(c, r) for c, r in ranges.items() if c > 1]
+    if not steps or any(r is None for _, r in steps):
+        return None, ranges
+    low = max((lo - SECTOR) / (c - 1) for c, (lo, _) in steps)
+    high = min((hi - SECTOR) / (c - 1) for c, (_, hi) in steps)
+    return (low / dpp if low <= high else None), ranges
+
+
+def _grid(quick: bool) -> Dict[str, Any]:
+    sp = spec()
+    g = {k: sp[k] for k in ("units_kb", "concurrencies", "stop", "figure7_disks")}
+    g["presets"] = [r["preset"] for r in sp["disks_published"]]
+    if quick:
+        g.update(sp["quick"])
+    return g
+
+
+def _sweep(preset: str, disks: int, grid: Mapping[str, Any], out_dir: str, workers: Optional[int],
+           progress: Optional[bool]) -> pd.DataFrame:
+    s = study(preset, grid["units_kb"], grid["concurrencies"], disks, grid["stop"])
+    return share_of_best(run_study(s, os.path.join(out_dir, f"{preset}-{disks}disks"), workers=workers, progress=progress))
+
+
+def striping_coefficients(out_dir: str, *, quick: bool = False, presets: Optional[Sequence[str]] = None,
+                          workers: Optional[int] = None, progress: Optional[bool] = None) -> Dict[str, Any]:
+    """Runs (or resumes) the sweeps into ``out_dir`` and reads off Table 2's coefficients per disk.
+
+    Also Figure 7's Z against the number of disks (IBM Lightning, the
+    spec's ``figure7_disks``; none with ``quick``).
+    """
+    grid = _grid(quick)
+    disks = spec()["disks"]
+    rows, runs_by_disk = [], {}
+    for preset in list(presets or grid["presets"]):
+        pub = published(preset)
+        dpp = performance_product_bytes(preset)
+        t = _sweep(preset, disks, grid, out_dir, workers, progress)
+        runs_by_disk[preset] = t
+        c = coefficients(t, dpp)
+        row = {"disk": pub["disk"], "preset": preset, "disks": disks, "performance_product_kb": round(dpp / KB, 3)}
+        for k in COEFFICIENTS:
+            row[k] = None if c[k] is None else round(c[k], 3)
+            row[f"{k}_published"] = pub[k]
+        row.update({k: round(c[k], 3) for k in ("Z_r_guarantee", "Z_w_guarantee", "Z_rw_guarantee")})
+        row["ranges_read"] = {str(k): v for k, v in c["S_r_ranges"].items()}
+        row["ranges_write"] = {str(k): v for k, v in c["S_w_ranges"].items()}
+        row["unconverged_runs"] = int((~t["stop.converged"].astype(bool)).sum())
+        row["runs"] = len(t)
+        rows.append(row)
+    by_disks = _figure7(grid, out_dir, workers, progress, runs_by_disk)
+    return {"rows": rows, "runs": runs_by_disk, "by_disks": by_disks, "quick": quick}
+
+
+def _figure7(grid: Mapping[str, Any], out_dir: str, workers: Optional[int], progress: Optional[bool],
+             done: Mapping[str, pd.DataFrame]) -> List[Dict[str, Any]]:
+    """Z_r, Z_w, Z_rw of IBM Lightning arrays of each width in ``figure7_disks``."""
+    preset = "hdd-ibm-lightning"
+    dpp = performance_product_bytes(preset)
+    out = []
+    for n in grid["figure7_disks"]:
+        t = done[preset] if n == spec()["disks"] and preset in done else _sweep(preset, n, grid, out_dir, workers,
+                                                                                 progress)
+        c = coefficients(t, dpp)
+        out.append({"disks": n, **{k: round(c[k], 3) for k in ("Z_r", "Z_w", "Z_rw", "Z_r_guarantee",
+                                                              "Z_w_guarantee", "Z_rw_guarantee")}})
+    return out
+
+
+def striping_coefficients_text(result: Dict[str, Any]) -> str:
+    out = ["Chen & Lee 1995, Table 2: concurrency-slope (S) and zero-knowledge (Z) coefficients, ours / published"]
+    if result["quick"]:
+        out.append("(--quick: IBM Lightning only, fewer units and concurrencies, ±10 % stopping rule: a smoke run, "
+                   "not the reproduction)")
+    out.append(f"{'disk':<16}" + "".join(f"{k:>16}" for k in COEFFICIENTS))
+    for r in result["rows"]:
+        cells = "".join((f"{'n/a' if r[k] is None else format(r[k], '.3f')} / {r[k + '_published']}").rjust(16)
+                        for k in COEFFICIENTS)
+        out.append(f"{r['disk']:<16}{cells}")
+    for r in result["rows"]:
+        zr, zw = r["Z_r"], r["Z_w"]
+        ratio = "n/a" if not zw else f"{zr / zw:.1f}"
+        out.append(f"{r['disk']}: Z_r / Z_w = {ratio} (paper: about 4); Z_rw = {r['Z_rw']} (paper: about 0.5); "
+                   f"Z_r, Z_w, Z_rw guarantee {100 * r['Z_r_guarantee']:.0f} / {100 * r['Z_w_guarantee']:.0f} / "
+                   f"{100 * r['Z_rw_guarantee']:.0f} % of the best to every workload (paper, Lightning: 70 / 73 / 60); "
+                   f"{r['unconverged_runs']} of {r['runs']} runs hit the request cap before the stopping rule")
+    if result["by_disks"]:
+        out.append("Figure 7 (IBM Lightning): Z against the number of disks")
+        out.append(f"{'disks':>6}{'Z_r':>8}{'Z_w':>8}{'Z_rw':>8}")
+        out.extend(f"{r['disks']:>6}{r['Z_r']:>8.3f}{r['Z_w']:>8.3f}{r['Z_rw']:>8.3f}" for r in result["by_disks"])
+    return "\n".join(out)
+
+
+def plot_striping(result: Dict[str, Any], out_dir: str) -> List[str]:
+    """Figures 4 and 5 (percentage of the best throughput against striping unit, per concurrency) and Figure 7."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    os.makedirs(out_dir, exist_ok=True)
+    paths = []
+    for preset, t_all in result["runs"].items():
+        name = published(preset)["disk"]
+        for op, fig_no in (("read", 4), ("write", 5)):
+            t = t_all[t_all["op"] == op]
+            concs = sorted(t["concurrency"].unique())
+            fig, axes = plt.subplots(1, len(concs), figsize=(3.0 * len(concs), 3.2), sharey=True, squeeze=False)
+            for ax, c in zip(axes[0], concs):
+                for size in spec()["sizes"]:
+                    s = t[(t["concurrency"] == c) & (t["size"] == size)].sort_values("unit_bytes")
+                    ax.plot(s["unit_bytes"] / KB, 100 * s["pct_of_best"], marker="o", ms=3, label=size)
+                worst = t[t["concurrency"] == c].groupby("unit_bytes")["pct_of_best"].min()
+                ax.plot(worst.idxmax() / KB, 100 * worst.max(), "ko", mfc="none", ms=10)
+                ax.set_xscale("log", base=2)
+                ax.set_title(f"concurrency {c}")
+                ax.set_xlabel("striping unit (KB)")
+                ax.set_ylim(0, 105)
+            axes[0][0].set_ylabel("% of maximum throughput")
+            axes[0][-1].legend(fontsize=7)
+            fig.suptitle(f"Chen & Lee Figure {fig_no}: {op}s, RAID5 of {spec()['disks']} {name} "
+                         f"(circle: the unit that guarantees most to every size)")
+            fig.tight_layout()
+            path = os.path.join(out_dir, f"figure{fig_no}-{preset}.png")
+            fig.savefig(path, dpi=100)
+            plt.close(fig)
+            paths.append(path)
+    if result["by_disks"]:
+        fig, ax = plt.subplots(figsize=(5, 3.5))
+        n = [r["disks"] for r in result["by_disks"]]
+        for k, m in (("Z_r", "+-"), ("Z_w", "o-"), ("Z_rw", "s-")):
+            ax.plot(n, [r[k] for r in result["by_disks"]], m, label=k)
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(n, [str(x) for x in n])
+        ax.set_xlabel("number of disks")
+        ax.set_ylabel("zero-knowledge coefficient Z")
+        ax.set_title("Chen & Lee Figure 7: Z against the number of disks (IBM Lightning)")
+        ax.legend()
+        fig.tight_layout()
+        path = os.path.join(out_dir, "figure7.png")
+        fig.savefig(path, dpi=100)
+        plt.close(fig)
+        paths.append(path)
+    return paths
