@@ -158,11 +158,36 @@ def _sweep(args: argparse.Namespace) -> int:
     return 0
 
 
+# Which `reproduce` options each reproduction takes (the rest would be silently ignored).
+_REPRODUCE_OPTIONS = {
+    "stripe-unit-tables": {"granularity", "json"},
+    "erasure-code-updates": {"json"},
+    "disk-parameters": {"json"},
+    "stripe-unit-study": {"out", "workers", "no_progress"},
+    "striping-coefficients": {"json", "out", "workers", "no_progress", "quick", "set"},
+    "hdd-stripe-unit-tables": {"json", "out", "workers", "no_progress", "set"},
+}
+_UNSET = {"granularity": None, "json": False, "out": None, "workers": None, "no_progress": False, "quick": False,
+          "set": None}
+
+
+def _check_reproduce_options(args: argparse.Namespace) -> None:
+    given = [k for k, unset in _UNSET.items() if getattr(args, k) != unset]
+    wrong = [k for k in given if k not in _REPRODUCE_OPTIONS[args.name]]
+    if wrong:
+        flags = ", ".join("--" + k.replace("_", "-") for k in wrong)
+        takes = ", ".join(sorted("--" + k.replace("_", "-") for k in _REPRODUCE_OPTIONS[args.name])) or "none"
+        raise UsageError(f"reproduce {args.name} does not take {flags} (it takes: {takes})")
+    if args.workers is not None and args.workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {args.workers}")
+
+
 def _reproduce(args: argparse.Namespace) -> int:
     from . import reproduce
 
+    _check_reproduce_options(args)
     if args.name == "stripe-unit-tables":
-        rows = reproduce.stripe_unit_tables(args.granularity)
+        rows = reproduce.stripe_unit_tables(args.granularity or "page")
         print(json.dumps(rows, indent=2) if args.json else reproduce.stripe_unit_tables_text(rows))
         return 0
     if args.name == "erasure-code-updates":
@@ -176,6 +201,10 @@ def _reproduce(args: argparse.Namespace) -> int:
     raise _native.ConfigError(f"unknown reproduction `{args.name}`")
 
 
+class UsageError(Exception):
+    """A command line that argparse accepts but that does not make sense (exit 2, as argparse's own)."""
+
+
 def _reproduce_hdd(args: argparse.Namespace) -> int:
     from . import hdd_stripe_unit, striping
 
@@ -186,14 +215,16 @@ def _reproduce_hdd(args: argparse.Namespace) -> int:
     progress = False if args.no_progress else None
     if args.name == "hdd-stripe-unit-tables":
         out = args.out or os.path.join(DEFAULT_OUT, "hdd-stripe-unit-tables")
-        rows = hdd_stripe_unit.hdd_stripe_unit_tables(out, workers=args.workers, progress=progress)
+        rows = hdd_stripe_unit.hdd_stripe_unit_tables(out, workers=args.workers, progress=progress,
+                                                      overrides=args.set or ())
         figures = hdd_stripe_unit.plot_hdd_tables(rows, out)
         print(json.dumps(rows, indent=2) if args.json else hdd_stripe_unit.hdd_stripe_unit_tables_text(rows))
         if not args.json:
             print(f"\nfigures: {', '.join(figures)}")
         return 0
     out = args.out or os.path.join(DEFAULT_OUT, "striping-coefficients" + ("-quick" if args.quick else ""))
-    result = striping.striping_coefficients(out, quick=args.quick, workers=args.workers, progress=progress)
+    result = striping.striping_coefficients(out, quick=args.quick, workers=args.workers, progress=progress,
+                                            overrides=args.set or ())
     figures = striping.plot_striping(result, out)
     if args.json:
         print(json.dumps(result["rows"], indent=2))
@@ -247,10 +278,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("reproduce", help="run a packaged reproduction and set published numbers beside ours")
     p.add_argument("name", choices=["stripe-unit-tables", "erasure-code-updates", "stripe-unit-study", "disk-parameters",
                                     "striping-coefficients", "hdd-stripe-unit-tables"])
-    p.add_argument("--granularity", choices=["page", "whole_unit", "disksim"], default="page", help="parity decision granularity")
+    p.add_argument("--granularity", choices=["page", "whole_unit", "disksim"],
+                   help="stripe-unit-tables: parity decision granularity (default page)")
     p.add_argument("--json", action="store_true", help="print rows as JSON")
     p.add_argument("--out", help="output directory (the studies that run simulations)")
     p.add_argument("--quick", action="store_true", help="striping-coefficients: one disk, fewer points, ±10 %% stopping rule")
+    p.add_argument("--set", action="append", metavar="KEY=VALUE",
+                   help="the sweeping reproductions: a config override for every run (repeatable); "
+                        "the output directory then holds a variant, not the reproduction")
     p.add_argument("--workers", type=int, help="parallel processes (default: one per core)")
     p.add_argument("--no-progress", action="store_true")
     p = sub.add_parser("presets", help="list packaged presets, or print one")
@@ -279,6 +314,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     except KeyboardInterrupt:
         print("raidsim: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except UsageError as e:
+        print(f"raidsim: usage error: {e}", file=sys.stderr)
+        return EXIT_USAGE
     except (StudyError, _native.RaidsimError, OSError, ValueError) as e:
         # One line: the core's parser messages end in "\nin `table`" and blank lines.
         return _error(" ".join(line.strip() for line in str(e).splitlines() if line.strip()), EXIT_INPUT)

@@ -28,10 +28,9 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 import pandas as pd
 
-from .sweep import Study, packaged_spec, run_study
+from .sweep import Study, override_settings, packaged_spec, run_study
 
 KB = 1024
-MEMBERS = 5
 #: Report paths kept for each point: host response and the disks' time split.
 METRICS = ["host.response.mean_ns", "host.requests", "stop.converged", "devices.disk.requests", "devices.disk.merged",
            "devices.disk.positioning_ns", "devices.disk.transfer_ns"]
@@ -42,8 +41,11 @@ def spec() -> Dict[str, Any]:
     return packaged_spec("hdd-stripe-unit-tables")
 
 
-def study(table: Mapping[str, Any]) -> Study:
-    """The sweep of one drive (one of the spec's ``tables``): stripe unit x mean request size."""
+def study(table: Mapping[str, Any], overrides: Sequence[str] = ()) -> Study:
+    """The sweep of one drive (one of the spec's ``tables``): mix x stripe unit x mean request size.
+
+    ``overrides`` (``"key=value"``) apply to every run, after the spec's settings.
+    """
     sp = spec()
     base = copy.deepcopy(sp["base"])
     base["preset"] = table["drive"]
@@ -52,17 +54,21 @@ def study(table: Mapping[str, Any]) -> Study:
         "title": f"{sp['title']}: {table['name']}",
         "base": base,
         "metrics": METRICS,
-        "cases": [{"name": table["drive"], "set": {}}],
+        "cases": [{"name": table["drive"], "set": override_settings(overrides)}],
         "axes": {"workload.read_fraction": sp["read_fractions"],
                  "array.stripe_unit_bytes": [u * KB for u in sp["stripe_units_kb"]],
                  "workload.size.mean_bytes": [m * KB for m in sp["mean_request_kb"]]},
     })
 
 
-def per_access(table: pd.DataFrame) -> pd.DataFrame:
+def per_access(table: pd.DataFrame, members: int) -> pd.DataFrame:
     """Response (ms), and positioning and transfer per disk access (ms), of each run in a sweep table."""
     def total(stat: str) -> pd.Series:
-        return sum(table[f"devices.disk.{stat}[{i}]"] for i in range(MEMBERS))
+        columns = [f"devices.disk.{stat}[{i}]" for i in range(members)]
+        missing = [c for c in columns if c not in table]
+        if missing or table[columns].isna().any().any() or f"devices.disk.{stat}[{members}]" in table:
+            raise ValueError(f"the sweep table does not hold devices.disk.{stat} of exactly {members} disks")
+        return table[columns].sum(axis=1)
 
     # A merged chain is one access, as one large request (Chen & Lee §3.3; DiskSim issues one per disk).
     accesses = total("requests") - total("merged")
@@ -83,8 +89,8 @@ def per_access(table: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def hdd_stripe_unit_tables(out_dir: str, *, workers: Optional[int] = None,
-                           progress: Optional[bool] = None) -> List[Dict[str, Any]]:
+def hdd_stripe_unit_tables(out_dir: str, *, workers: Optional[int] = None, progress: Optional[bool] = None,
+                           overrides: Sequence[str] = ()) -> List[Dict[str, Any]]:
     """Runs (or resumes) the sweep into ``out_dir``; one row per drive, stripe unit and mean size.
 
     Each row carries ``drive``, ``stripe_unit_bytes``, ``mean_request_bytes``,
@@ -93,9 +99,11 @@ def hdd_stripe_unit_tables(out_dir: str, *, workers: Optional[int] = None,
     ``table`` (7, 8 or 9).
     """
     sp = spec()
+    members = override_settings(overrides).get("array.members", sp["base"]["array"]["members"])
     rows = []
     for t in sp["tables"]:
-        ours = per_access(run_study(study(t), os.path.join(out_dir, t["drive"]), workers=workers, progress=progress))
+        ours = per_access(run_study(study(t, overrides), os.path.join(out_dir, t["drive"]), workers=workers,
+                                    progress=progress), members)
         for mix, (i, unit_kb), (j, mean_kb) in itertools.product(sp["read_fractions"], enumerate(sp["stripe_units_kb"]),
                                                                  enumerate(sp["mean_request_kb"])):
             hit = ours[(ours["read_fraction"] == mix) & (ours["stripe_unit_bytes"] == unit_kb * KB)

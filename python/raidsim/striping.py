@@ -37,7 +37,7 @@ import pandas as pd
 
 from . import _native
 from .config import Config
-from .sweep import Study, packaged_spec, run_study
+from .sweep import Study, override_settings, packaged_spec, run_study
 
 KB = 1024
 SECTOR = 512
@@ -97,14 +97,18 @@ def disk_parameters_text(rows: Sequence[Dict[str, Any]]) -> str:
 
 
 def study(preset: str, units_kb: Sequence[float], concurrencies: Sequence[int], disks: int,
-          stop: Mapping[str, Any]) -> Study:
-    """The sweep for one disk type and array width: (read, write) x five sizes x units x concurrencies."""
+          stop: Mapping[str, Any], overrides: Sequence[str] = ()) -> Study:
+    """The sweep for one disk type and array width: (read, write) x five sizes x units x concurrencies.
+
+    ``overrides`` (``"key=value"``) apply to every run, after the spec's settings.
+    """
     sp = spec()
     cases = []
     for op, read_fraction in (("read", 1.0), ("write", 0.0)):
         for size_name, size in sp["sizes"].items():
             settings = {"workload.read_fraction": read_fraction}
             settings.update({f"workload.size.{k}": v for k, v in size.items()})
+            settings.update(override_settings(overrides))
             cases.append({"name": f"{op}-{size_name}", "set": settings})
     base = copy.deepcopy(sp["base"])
     base["preset"] = preset
@@ -160,15 +164,40 @@ def coefficients(runs: pd.DataFrame, dpp_bytes: float) -> Dict[str, Any]:
     return out
 
 
+def guarantees_at_published(runs: pd.DataFrame, pub: Mapping[str, Any], dpp_bytes: float) -> Dict[str, Any]:
+    """What each published Z's unit (the grid's nearest) guarantees in our runs: a flat optimum shows as a
+    small gap between this and our own Z's guarantee, however far apart the two Z are."""
+    out: Dict[str, Any] = {}
+    for key, ops in (("Z_r", ["read"]), ("Z_w", ["write"]), ("Z_rw", ["read", "write"])):
+        worst = runs[runs["op"].isin(ops)].groupby("unit_bytes")["pct_of_best"].min()
+        unit = min(worst.index, key=lambda u: abs(u - pub[key] * dpp_bytes))
+        out[f"{key}_published_unit_bytes"] = int(unit)
+        out[f"{key}_published_unit_guarantee"] = round(float(worst[unit]), 3)
+    return out
+
+
 def _slope(t: pd.DataFrame, threshold: float, dpp: float):
-    """Smallest slope of a line through (1, one sector) inside every concurrency's range, over DPP."""
+    """Smallest slope of a line through (1, one sector) inside every concurrency's range, over DPP.
+
+    A concurrency's range is the run of consecutive units around its best
+    one (the unit whose worst share over the sizes is largest) that give
+    every size at least ``threshold`` of its best; where no unit does, the
+    best unit alone (Chen & Lee's Figure 6a for writes: "the striping unit
+    choice that yields the best performance"). ``None`` when no line fits.
+    """
     worst = t.groupby(["concurrency", "unit_bytes"])["pct_of_best"].min().reset_index()
     ranges = {}
     for c, g in worst.groupby("concurrency"):
-        ok = g[g["pct_of_best"] >= threshold - 1e-12]["unit_bytes"]
-        ranges[int(c)] = (float(ok.min()), float(ok.max())) if len(ok) else None
+        g = g.sort_values("unit_bytes").reset_index(drop=True)
+        best = int(g["pct_of_best"].idxmax())
+        lo = hi = best
+        while lo > 0 and g["pct_of_best"][lo - 1] >= threshold - 1e-12:
+            lo -= 1
+        while hi < len(g) - 1 and g["pct_of_best"][hi + 1] >= threshold - 1e-12:
+            hi += 1
+        ranges[int(c)] = (float(g["unit_bytes"][lo]), float(g["unit_bytes"][hi]))
     steps = [(c, r) for c, r in ranges.items() if c > 1]
-    if not steps or any(r is None for _, r in steps):
+    if not steps:
         return None, ranges
     low = max((lo - SECTOR) / (c - 1) for c, (lo, _) in steps)
     high = min((hi - SECTOR) / (c - 1) for c, (_, hi) in steps)
@@ -186,18 +215,19 @@ def _grid(quick: bool) -> Dict[str, Any]:
 
 def _sweep(preset: str, disks: int, grid: Mapping[str, Any], out_dir: str, workers: Optional[int],
            progress: Optional[bool]) -> pd.DataFrame:
-    s = study(preset, grid["units_kb"], grid["concurrencies"], disks, grid["stop"])
+    s = study(preset, grid["units_kb"], grid["concurrencies"], disks, grid["stop"], grid["overrides"])
     return share_of_best(run_study(s, os.path.join(out_dir, f"{preset}-{disks}disks"), workers=workers, progress=progress))
 
 
 def striping_coefficients(out_dir: str, *, quick: bool = False, presets: Optional[Sequence[str]] = None,
-                          workers: Optional[int] = None, progress: Optional[bool] = None) -> Dict[str, Any]:
+                          workers: Optional[int] = None, progress: Optional[bool] = None,
+                          overrides: Sequence[str] = ()) -> Dict[str, Any]:
     """Runs (or resumes) the sweeps into ``out_dir`` and reads off Table 2's coefficients per disk.
 
     Also Figure 7's Z against the number of disks (IBM Lightning, the
     spec's ``figure7_disks``; none with ``quick``).
     """
-    grid = _grid(quick)
+    grid = _grid(quick) | {"overrides": list(overrides)}
     disks = spec()["disks"]
     rows, runs_by_disk = [], {}
     for preset in list(presets or grid["presets"]):
@@ -211,6 +241,7 @@ def striping_coefficients(out_dir: str, *, quick: bool = False, presets: Optiona
             row[k] = None if c[k] is None else round(c[k], 3)
             row[f"{k}_published"] = pub[k]
         row.update({k: round(c[k], 3) for k in ("Z_r_guarantee", "Z_w_guarantee", "Z_rw_guarantee")})
+        row.update(guarantees_at_published(t, pub, dpp))
         row["ranges_read"] = {str(k): v for k, v in c["S_r_ranges"].items()}
         row["ranges_write"] = {str(k): v for k, v in c["S_w_ranges"].items()}
         row["unconverged_runs"] = int((~t["stop.converged"].astype(bool)).sum())
@@ -251,6 +282,10 @@ def striping_coefficients_text(result: Dict[str, Any]) -> str:
         out.append(f"{r['disk']}: Z_r / Z_w = {ratio} (paper: about 4); Z_rw = {r['Z_rw']} (paper: about 0.5); "
                    f"Z_r, Z_w, Z_rw guarantee {100 * r['Z_r_guarantee']:.0f} / {100 * r['Z_w_guarantee']:.0f} / "
                    f"{100 * r['Z_rw_guarantee']:.0f} % of the best to every workload (paper, Lightning: 70 / 73 / 60); "
+                   f"at the published Z's units ({r['Z_r_published_unit_bytes'] // KB} / "
+                   f"{r['Z_w_published_unit_bytes'] // KB} / {r['Z_rw_published_unit_bytes'] // KB} KB) ours guarantee "
+                   f"{100 * r['Z_r_published_unit_guarantee']:.0f} / {100 * r['Z_w_published_unit_guarantee']:.0f} / "
+                   f"{100 * r['Z_rw_published_unit_guarantee']:.0f} %; "
                    f"{r['unconverged_runs']} of {r['runs']} runs hit the request cap before the stopping rule")
     if result["by_disks"]:
         out.append("Figure 7 (IBM Lightning): Z against the number of disks")
@@ -301,7 +336,7 @@ def plot_striping(result: Dict[str, Any], out_dir: str) -> List[str]:
         ax.set_xticks(n, [str(x) for x in n])
         ax.set_xlabel("number of disks")
         ax.set_ylabel("zero-knowledge coefficient Z")
-        ax.set_title("Chen & Lee Figure 7: Z against the number of disks (IBM Lightning)")
+        ax.set_title("Chen & Lee Figure 7: Z against the number of disks\n(IBM Lightning)", fontsize=10)
         ax.legend()
         fig.tight_layout()
         path = os.path.join(out_dir, "figure7.png")

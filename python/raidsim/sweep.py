@@ -280,6 +280,24 @@ def _check_cases(cases: Any, origin: str) -> None:
             raise StudyError(f"{where}: `axes` must be true or false, got {case['axes']!r}")
 
 
+def override_settings(overrides: Sequence[str]) -> Dict[str, Any]:
+    """``["key=value", ...]`` as settings for a study's cases; values read as TOML, else as text.
+
+    >>> override_settings(["hdd.interface_sector_transfer_ns=0", "array.layout=left_symmetric"])
+    {'hdd.interface_sector_transfer_ns': 0, 'array.layout': 'left_symmetric'}
+    """
+    out: Dict[str, Any] = {}
+    for text in overrides:
+        key, sep, value = text.partition("=")
+        if not sep or not key.strip():
+            raise StudyError(f"an override must look like `dotted.key=value`, got {text!r}")
+        try:
+            out[key.strip()] = tomllib.loads(f"v = {value.strip()}")["v"]
+        except tomllib.TOMLDecodeError:
+            out[key.strip()] = value.strip()
+    return out
+
+
 def packaged_specs() -> List[str]:
     """Names of the studies shipped in ``raidsim/experiments``."""
     files = resources.files("raidsim.experiments")

@@ -114,13 +114,13 @@ pub struct DiskReport {
     pub mean_rotation_ns: f64,
     /// Mean positioning (seek + rotational wait) per request, ns.
     pub mean_positioning_ns: f64,
-    /// Mean media transfer time per request, ns.
+    /// Mean data-moving time per request (media, or a slower interface), ns.
     pub mean_transfer_ns: f64,
     /// Mean per-request overhead, ns.
     pub mean_overhead_ns: f64,
     /// Sums over the run, ns: positioning, transfer, overhead.
     pub positioning_ns: u64,
-    /// Total media transfer time, ns.
+    /// Total data-moving time (media, or a slower interface), ns.
     pub transfer_ns: u64,
     /// Total overhead, ns.
     pub overhead_ns: u64,

@@ -141,8 +141,8 @@ fn a_slow_interface_sets_the_transfer_time() {
     for (interface, expected) in [
         // Slower than the media: the interface streams 40 sectors from the instant sector 0 is under the head.
         (400_000, 40 * 400_000),
-        // Faster: the media sets the time, as with no interface.
-        (100_000, 40 * rev / 48),
+        // Faster: the media sets the time, and the last sector then crosses the interface.
+        (100_000, 40 * rev / 48 + 100_000),
         (0, 40 * rev / 48),
     ] {
         cfg.interface_sector_transfer_ns = interface;
@@ -151,6 +151,14 @@ fn a_slow_interface_sets_the_transfer_time() {
         assert_eq!(d.times().transfer_ns, expected, "the wait for the interface counts as transfer");
         assert_eq!(d.times().positioning_ns(), 0);
     }
+    // A media-bound request still pays for the head switches inside it.
+    cfg.head_switch_ns = 500_000;
+    cfg.interface_sector_transfer_ns = 100_000;
+    let mut d = disk(&cfg);
+    let done = serve(&mut d, 0, req(1, Op::Read, 40, 16));
+    assert_eq!(done, 40 * rev / 48 + (rev - 40 * rev / 48) + 500_000 + 8 * rev / 48 + 100_000);
+    assert_eq!(d.times().seek_ns, 500_000, "the switch was not hidden: the media was the bottleneck");
+    cfg.head_switch_ns = 0;
     // Positioning is not overlapped by the interface: a request that waits for its sector still streams from then.
     cfg.interface_sector_transfer_ns = 400_000;
     let mut d = disk(&cfg);
@@ -268,4 +276,34 @@ fn table_1_derived_rows_within_5_percent() {
         close(p.effective_positioning_ns / 1e6, pos, "effective positioning (ms)");
         close(p.effective_performance_product_bytes / 1024.0, dpp, "disk performance product (KB)");
     }
+}
+
+#[test]
+fn a_layer_setting_rpm_replaces_a_presets_revolution() {
+    let mut raw = RawConfig::from_preset("hdd-atlas-iii").expect("preset");
+    raw.set("hdd.rpm=10000").expect("override");
+    let g = raw.resolve().expect("rpm over a preset's revolution_ns is no clash").config.hdd.validate().expect("valid");
+    assert_eq!(g.revolution_ns, 6_000_000);
+    raw.set("hdd.revolution_ns=5000000").expect("override");
+    assert_eq!(raw.resolve().expect("and back").config.hdd.validate().expect("valid").revolution_ns, 5_000_000);
+    // Both in one layer still clash: they say the same thing twice.
+    let mut both = RawConfig::from_preset("hdd-atlas-iii").expect("preset");
+    both.merge(&RawConfig::from_toml_str("[hdd]\nrpm = 7200\nrevolution_ns = 8000000", "<test>").expect("toml"));
+    let err = both.resolve().and_then(|r| r.config.hdd.validate()).expect_err("clash");
+    assert!(err.to_string().contains("not both"), "{err}");
+    // Neither: the default disk's 13.9 ms.
+    assert_eq!(HddConfig::default().validate().expect("valid").revolution_ns, 13_900_000);
+}
+
+#[test]
+fn huge_requests_under_a_slow_interface_are_errors_not_overflows() {
+    let mut cfg = preset_hdd("hdd-cheetah-15k5");
+    cfg.interface_sector_transfer_ns = 2_000_000_000;
+    assert!(cfg.validate().expect_err("slower than a second a sector").to_string().contains("interface_sector_transfer_ns"));
+    // A (made-up) disk of 2^35 sectors, read whole at a second a sector: 2^35 s, past 2^64 ns.
+    (cfg.interface_sector_transfer_ns, cfg.sectors_per_track, cfg.tracks_per_cylinder, cfg.cylinders) = (1_000_000_000, 8192, 16, 1 << 18);
+    cfg.capacity_limit_bytes = 0;
+    let mut d = disk(&cfg);
+    let err = d.submit(0, req(1, Op::Read, 0, 1 << 35)).expect_err("overflow is an error");
+    assert!(err.to_string().contains("2^64"), "{err}");
 }

@@ -7,6 +7,13 @@ use crate::engine::MAX_DURATION_NS;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
+/// The default disk's revolution (IBM 0661 Lightning, Chen & Lee Table 1), ns.
+pub const DEFAULT_REVOLUTION_NS: u64 = 13_900_000;
+
+/// Slowest interface the model takes, ns per sector: one second (a disk's
+/// is microseconds), so that no request's transfer time can overflow.
+pub const MAX_INTERFACE_SECTOR_NS: u64 = 1_000_000_000;
+
 /// Cylinders of one recording zone, all with the same sectors per track.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -49,7 +56,9 @@ pub struct HddConfig {
     /// Use only the first this many bytes of the disk (Chen & Lee use the
     /// first 300 MB of each disk); 0 = the whole disk.
     pub capacity_limit_bytes: u64,
-    /// Time of one revolution, ns; 0 = derive it from `rpm`.
+    /// Time of one revolution, ns; 0 = derive it from `rpm`. A layer that
+    /// sets one of `revolution_ns` and `rpm` replaces the other an earlier
+    /// layer (a preset) set; neither: 13.9 ms, the default disk's.
     pub revolution_ns: u64,
     /// Spindle speed, revolutions per minute; 0 = use `revolution_ns`.
     pub rpm: f64,
@@ -95,7 +104,7 @@ impl Default for HddConfig {
             tracks_per_cylinder: 14,
             cylinders: 949,
             capacity_limit_bytes: 0,
-            revolution_ns: 13_900_000,
+            revolution_ns: 0,
             rpm: 0.0,
             single_cylinder_seek_ns: 2_000_000,
             average_seek_ns: 12_500_000,
@@ -210,7 +219,12 @@ impl HddConfig {
         let max = duration("hdd.max_seek_ns", self.max_seek_ns)? as f64;
         duration("hdd.head_switch_ns", self.head_switch_ns)?;
         duration("hdd.overhead_ns", self.overhead_ns)?;
-        duration("hdd.interface_sector_transfer_ns", self.interface_sector_transfer_ns)?;
+        if self.interface_sector_transfer_ns > MAX_INTERFACE_SECTOR_NS {
+            return Err(Error::config(
+                "hdd.interface_sector_transfer_ns",
+                format!("{} ns a sector is slower than one second: not a disk's interface", self.interface_sector_transfer_ns),
+            ));
+        }
         let (a, b) = fit_seek_curve(cylinders as u32, single, average, max)?;
         Ok(HddGeometry {
             bytes_per_sector: bps,
@@ -235,7 +249,8 @@ impl HddConfig {
                 }
                 Ok(ns as u64)
             }
-            (0, _) => Err(Error::config("hdd.revolution_ns", "set hdd.revolution_ns or hdd.rpm (a positive, finite number)")),
+            (0, 0.0) => Ok(DEFAULT_REVOLUTION_NS),
+            (0, _) => Err(Error::config("hdd.rpm", format!("{rpm} rpm is not a disk's speed", rpm = self.rpm))),
             (ns, 0.0) => duration("hdd.revolution_ns", ns),
             _ => Err(Error::config("hdd.rpm", "set hdd.revolution_ns or hdd.rpm, not both (they say the same thing)")),
         }

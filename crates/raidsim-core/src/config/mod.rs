@@ -219,6 +219,11 @@ impl RawConfig {
 
     /// Deep-merges `other` over `self` (tables merge, other values replace).
     pub fn merge(&mut self, other: &RawConfig) {
+        for (table, key) in ALTERNATIVE_KEYS {
+            if let Some(set) = other.table.get(table).and_then(toml::Value::as_table) {
+                drop_alternative(&mut self.table, table, key, set);
+            }
+        }
         merge_tables(&mut self.table, &other.table);
     }
 
@@ -241,6 +246,9 @@ impl RawConfig {
         let parts: Vec<&str> = key.split('.').collect();
         if parts.iter().any(|p| p.is_empty()) {
             return Err(Error::config(key, "empty component in dotted key"));
+        }
+        if let [table, key] = parts[..] {
+            drop_alternative(&mut self.table, table, key, &toml::Table::from_iter([(key.to_string(), value.clone())]));
         }
         let mut table = &mut self.table;
         for (depth, part) in parts[..parts.len() - 1].iter().enumerate() {
@@ -336,6 +344,25 @@ fn default_workload_kind(table: &mut toml::Table) {
 
 fn parse_value(text: &str) -> toml::Value {
     format!("v = {text}").parse::<toml::Table>().ok().and_then(|mut t| t.remove("v")).unwrap_or_else(|| toml::Value::String(text.to_string()))
+}
+
+/// Keys of one table that say the same thing in two ways: a layer that sets
+/// one replaces the other an earlier layer set (`rpm = 7200` over a preset
+/// that gives `revolution_ns`), instead of the two clashing.
+const ALTERNATIVE_KEYS: [(&str, &str); 2] = [("hdd", "rpm"), ("hdd", "revolution_ns")];
+
+fn drop_alternative(base: &mut toml::Table, table: &str, key: &str, incoming: &toml::Table) {
+    if !incoming.contains_key(key) {
+        return;
+    }
+    let Some(existing) = base.get_mut(table).and_then(toml::Value::as_table_mut) else {
+        return;
+    };
+    for (t, other) in ALTERNATIVE_KEYS {
+        if t == table && other != key && !incoming.contains_key(other) {
+            existing.remove(other);
+        }
+    }
 }
 
 fn merge_tables(base: &mut toml::Table, over: &toml::Table) {

@@ -81,7 +81,9 @@ pub struct DiskTimes {
     pub seek_ns: u64,
     /// Waiting for sectors to come round.
     pub rotation_ns: u64,
-    /// Sectors passing under the head.
+    /// Moving the data: sectors passing under the head, or crossing a
+    /// slower interface (with the track switches hidden behind it): all of
+    /// a request's time that is neither overhead nor positioning.
     pub transfer_ns: u64,
 }
 
@@ -244,24 +246,28 @@ impl Hdd {
             }
             None => {
                 self.times.overhead_ns += self.overhead_ns;
-                (start + self.overhead_ns, None)
+                let t = start.checked_add(self.overhead_ns).ok_or_else(|| Error::Device("a disk request runs past 2^64 ns".into()))?;
+                (t, None)
             }
         };
-        let mut pass = self.pass_media(t, first, last);
+        let mut pass = self.pass_media(t, first, last)?;
         if previous.is_some() {
             // A continuation's first move may fall before it was dispatched: like a later track's.
             pass.within = (pass.within.0 + pass.lead.0, pass.within.1 + pass.lead.1);
             pass.lead = (0, 0);
         }
         let n = last - first + 1;
-        let interface_done = n
+        let paced_done = n
             .checked_mul(self.interface_sector_ns)
             .and_then(|d| interface_from.unwrap_or(pass.first_under_head).checked_add(d))
             .ok_or_else(|| Error::Device(format!("{n} sectors over the interface end past 2^64 ns")))?;
-        let done_ns = pass.media_done_ns.max(interface_done).max(start);
+        // The last sector crosses the interface after it has passed under the head.
+        let after_media =
+            pass.media_done_ns.checked_add(self.interface_sector_ns).ok_or_else(|| Error::Device("a disk request runs past 2^64 ns".into()))?;
+        let done_ns = paced_done.max(after_media).max(start);
         // Switches between tracks while the interface, not the media, sets the pace are hidden
         // behind the transfer; only the part that made the media finish later counts as positioning.
-        let behind = pass.media_done_ns.saturating_sub(interface_done.max(start));
+        let behind = pass.media_done_ns.saturating_sub(paced_done.max(start));
         let within = pass.within.0 + pass.within.1;
         let (seek, rotation) = if within <= behind {
             (pass.lead.0 + pass.within.0, pass.lead.1 + pass.within.1)
@@ -287,7 +293,8 @@ impl Hdd {
 
     /// Moves the head over sectors `first..=last` from `t`: seeks, head
     /// switches, rotational waits and media transfer, track by track.
-    fn pass_media(&mut self, mut t: Ns, first: u64, last: u64) -> MediaPass {
+    fn pass_media(&mut self, mut t: Ns, first: u64, last: u64) -> Result<MediaPass> {
+        let later = |t: Ns, d: u64| t.checked_add(d).ok_or_else(|| Error::Device(format!("a disk request runs past 2^64 ns (at {t} ns)")));
         let mut pass = MediaPass { first_under_head: t, media_done_ns: t, lead: (0, 0), within: (0, 0) };
         let mut lba = first;
         while lba <= last {
@@ -300,9 +307,9 @@ impl Hdd {
             } else {
                 0
             };
-            t += moving;
+            t = later(t, moving)?;
             let wait = self.rotational_wait(t, self.angle_ns(at));
-            t += wait;
+            t = later(t, wait)?;
             let part = if lba == first {
                 pass.first_under_head = t;
                 &mut pass.lead
@@ -313,12 +320,12 @@ impl Hdd {
             let rev = u128::from(self.revolution_ns);
             let spt = u128::from(at.sectors_per_track);
             let s = u128::from(at.sector);
-            t += ((s + u128::from(run)) * rev / spt - s * rev / spt) as u64;
+            t = later(t, ((s + u128::from(run)) * rev / spt - s * rev / spt) as u64)?;
             (self.cylinder, self.head) = (at.cylinder, at.head);
             lba += run;
         }
         pass.media_done_ns = t;
-        pass
+        Ok(pass)
     }
 
     /// The queued request to serve next, by the queue policy.
@@ -368,7 +375,7 @@ impl Hdd {
         out.push(s("positioning.mean_ns", per(t.positioning_ns()), "ns", "mean seek plus rotational wait per request"));
         out.push(s("seek.mean_ns", per(t.seek_ns), "ns", "mean seek and head-switch time per request"));
         out.push(s("rotation.mean_ns", per(t.rotation_ns), "ns", "mean rotational wait per request"));
-        out.push(s("transfer.mean_ns", per(t.transfer_ns), "ns", "mean media transfer time per request"));
+        out.push(s("transfer.mean_ns", per(t.transfer_ns), "ns", "mean data-moving time per request (media or interface)"));
         out.push(s("overhead.mean_ns", per(t.overhead_ns), "ns", "mean per-request overhead"));
     }
 }
