@@ -136,6 +136,39 @@ def test_a_range_is_the_run_of_units_around_the_best_not_a_hull():
     assert c["S_r_ranges"][2] == (4 * KB, 16 * KB)
 
 
+def _two_unit_runs(e_runs, e_best):
+    """Two workloads, units 1 and 2 KB: a has its best at 1 KB (0.8 at 2 KB), b at 2 KB (0.7 at 1 KB)."""
+    rows = [("a", 1, 1.0), ("a", 2, 0.8), ("b", 1, 0.7), ("b", 2, 1.0)]
+    return pd.DataFrame([{"op": op, "size": size, "concurrency": 1, "unit_bytes": u * KB, "pct_of_best": p,
+                          "rel_half_width": e_best if p == 1.0 else e_runs, "best_rel_half_width": e_best}
+                         for size, u, p in rows for op in ("read", "write")])
+
+
+def test_a_z_band_holds_the_units_the_runs_precision_cannot_tell_from_the_best():
+    # Guarantees: 1 KB 0.70, 2 KB 0.80 -> Z = 2 KB. At ±10 %: 1 KB's upper bound 0.7 * 1.1 / 0.9 = 0.856
+    # reaches 2 KB's lower bound 0.8 * 0.9 / 1.1 = 0.655 -> band 1-2 KB.
+    c = striping.coefficients(_two_unit_runs(0.10, 0.10), KB)
+    assert c["Z_w"] == 2 and c["Z_w_band"] == (1, 2)
+    # At ±2 %: 0.7 * 1.02 / 0.98 = 0.729 < 0.8 * 0.98 / 1.02 = 0.769 -> 2 KB alone.
+    assert striping.coefficients(_two_unit_runs(0.02, 0.02), KB)["Z_w_band"] == (2, 2)
+    # The best runs' own precision counts too: ±2 % on the others, ±10 % on the best runs.
+    # 1 KB: upper 0.7 * 1.02 / 0.9 = 0.793 >= 2 KB's lower 0.8 * 0.98 / 1.1 = 0.713 -> both.
+    assert striping.coefficients(_two_unit_runs(0.02, 0.10), KB)["Z_w_band"] == (1, 2)
+
+
+def test_share_of_best_carries_each_runs_precision_and_refuses_a_table_without_it():
+    table = pd.DataFrame({"case": ["read-exp4KB", "read-exp4KB"], "array.stripe_unit_bytes": [KB, 2 * KB],
+                          "workload.processes": [1, 1], "host.mb_per_s": [2.0, 4.0], "status": ["ok", "ok"],
+                          "stop.half_width_ns": [30.0, 20.0], "stop.mean_ns": [1000.0, 500.0]})
+    t = striping.share_of_best(table)
+    assert list(t["rel_half_width"]) == [0.03, 0.04]
+    assert list(t["best_rel_half_width"]) == [0.04, 0.04]  # 2 KB is the best run of the workload
+    with pytest.raises(ValueError, match="stop.half_width_ns"):
+        striping.share_of_best(table.drop(columns=["stop.half_width_ns"]))
+    with pytest.raises(ValueError, match="precision is unknown"):
+        striping.share_of_best(table.assign(**{"stop.mean_ns": [0.0, 500.0]}))
+
+
 def test_overrides_reach_every_run_and_bad_ones_are_refused():
     from raidsim.sweep import StudyError, override_settings
 
@@ -160,6 +193,17 @@ def test_a_sweep_with_failed_points_gives_no_coefficients():
                           "host.mb_per_s": [None], "status": ["failed"], "error": ["boom"]})
     with pytest.raises(ValueError, match="did not finish"):
         striping.share_of_best(table)
+
+
+def test_striping_text_shows_each_z_band_and_whether_the_published_z_is_in_it(tmp_path):
+    result = striping.striping_coefficients(str(tmp_path), quick=True, progress=False)
+    (row,) = result["rows"]
+    for k in ("Z_r", "Z_w", "Z_rw"):
+        lo, hi = row[f"{k}_band"]
+        assert lo <= row[k] <= hi
+        inside = lo - 1e-3 <= row[f"{k}_published_unit_bytes"] / (row["performance_product_kb"] * KB) <= hi + 1e-3
+        assert row[f"{k}_published_in_band"] == inside
+    assert "Z bands" in striping.striping_coefficients_text(result)
 
 
 def test_striping_quick_reads_off_z_r_near_the_papers(tmp_path):

@@ -20,6 +20,14 @@ range, divided by the disk performance product. Z is the striping unit that
 maximises the smallest percentage over all sizes and concurrencies, divided
 by the disk performance product; Z_rw does the same over reads and writes
 together. Units are those of the paper: KB = 1024 bytes, MB/s = 10^6 B/s.
+
+Each run's throughput is known only to the stopping rule's precision (±5 %
+at 95 % confidence), and the smallest share over the workloads is flat near
+its peak, so the unit that maximises it is uncertain by a step or two of
+the grid. Each Z therefore comes with its *band*: the units whose smallest
+share cannot be told from the best one's at the runs' precision (see
+:func:`coefficients`). A published Z inside the band agrees with our runs
+however far the two point values are apart.
 Figure 7 repeats the Z coefficients for arrays of other widths.
 
 The published values, workloads and grid are data: the packaged study
@@ -133,8 +141,15 @@ def share_of_best(table: pd.DataFrame) -> pd.DataFrame:
     t = table.rename(columns={"array.stripe_unit_bytes": "unit_bytes", "workload.processes": "concurrency",
                               "host.mb_per_s": "mb_per_s"}).copy()
     t[["op", "size"]] = t["case"].str.split("-", n=1, expand=True)
-    best = t.groupby(["op", "size", "concurrency"])["mb_per_s"].transform("max")
-    t["pct_of_best"] = t["mb_per_s"] / best
+    workload = t.groupby(["op", "size", "concurrency"])["mb_per_s"]
+    t["pct_of_best"] = t["mb_per_s"] / workload.transform("max")
+    missing = [c for c in ("stop.half_width_ns", "stop.mean_ns") if c not in t]
+    if missing:
+        raise ValueError(f"the sweep's table lacks {missing}: a run's precision is what each Z's band is read from")
+    if not (t["stop.mean_ns"] > 0).all() or t["stop.half_width_ns"].isna().any():
+        raise ValueError("a run has no mean response time or no half-width: its throughput's precision is unknown")
+    t["rel_half_width"] = t["stop.half_width_ns"] / t["stop.mean_ns"]
+    t["best_rel_half_width"] = t.loc[workload.transform("idxmax").to_numpy(), "rel_half_width"].to_numpy()
     return t
 
 
@@ -147,6 +162,16 @@ def coefficients(runs: pd.DataFrame, dpp_bytes: float) -> Dict[str, Any]:
     ranges it was read from (``S_r_ranges``: concurrency -> (lo, hi) bytes,
     ``None`` where no unit reaches the threshold). An S is ``None`` when no
     line through (1, one sector) fits every range.
+
+    With the columns ``rel_half_width`` (a run's 95 % half-width over its
+    mean response time; throughput, its reciprocal times a constant, has the
+    same relative precision) and ``best_rel_half_width`` (that of its
+    workload's best run), each Z also has a band ``Z_r_band`` = (lo, hi): a
+    share s = x / b lies in [s (1 - e_x) / (1 + e_b), s (1 + e_x) / (1 - e_b)];
+    a unit's smallest share over the workloads lies between the smallest
+    lower and the smallest upper bound; the band spans the units whose upper
+    bound reaches the largest lower bound of any unit. Without those
+    columns the bands are ``None``.
     """
     out: Dict[str, Any] = {}
     threshold = spec()["range_threshold"]
@@ -157,11 +182,26 @@ def coefficients(runs: pd.DataFrame, dpp_bytes: float) -> Dict[str, Any]:
         worst = t.groupby("unit_bytes")["pct_of_best"].min()
         out[f"Z_{tag}"] = float(worst.idxmax()) / dpp_bytes
         out[f"Z_{tag}_guarantee"] = float(worst.max())
+        out[f"Z_{tag}_band"] = _band(t, dpp_bytes)
         out[f"S_{tag}"], out[f"S_{tag}_ranges"] = _slope(t, threshold[op], dpp_bytes)
     worst = runs.groupby("unit_bytes")["pct_of_best"].min()
     out["Z_rw"] = float(worst.idxmax()) / dpp_bytes
     out["Z_rw_guarantee"] = float(worst.max())
+    out["Z_rw_band"] = _band(runs, dpp_bytes)
     return out
+
+
+def _band(t: pd.DataFrame, dpp: float) -> Optional[tuple]:
+    """(lo, hi) Z of the units whose smallest share is indistinguishable from the best's (see :func:`coefficients`)."""
+    if "rel_half_width" not in t or "best_rel_half_width" not in t:
+        return None
+    e, eb = t["rel_half_width"], t["best_rel_half_width"]
+    if ((e < 0) | (eb < 0) | (eb >= 1)).any():
+        raise ValueError("a run's relative half-width is negative or not below 1: its precision is not usable")
+    bounds = t.assign(lo=t["pct_of_best"] * (1 - e) / (1 + eb), hi=t["pct_of_best"] * (1 + e) / (1 - eb))
+    worst = bounds.groupby("unit_bytes")[["lo", "hi"]].min()
+    inside = worst.index[worst["hi"] >= worst["lo"].max()]
+    return float(inside.min()) / dpp, float(inside.max()) / dpp
 
 
 def guarantees_at_published(runs: pd.DataFrame, pub: Mapping[str, Any], dpp_bytes: float) -> Dict[str, Any]:
@@ -241,7 +281,11 @@ def striping_coefficients(out_dir: str, *, quick: bool = False, presets: Optiona
             row[k] = None if c[k] is None else round(c[k], 3)
             row[f"{k}_published"] = pub[k]
         row.update({k: round(c[k], 3) for k in ("Z_r_guarantee", "Z_w_guarantee", "Z_rw_guarantee")})
+        row.update({f"{k}_band": [round(z, 3) for z in c[f"{k}_band"]] for k in ("Z_r", "Z_w", "Z_rw")})
         row.update(guarantees_at_published(t, pub, dpp))
+        for k in ("Z_r", "Z_w", "Z_rw"):
+            lo, hi = c[f"{k}_band"]
+            row[f"{k}_published_in_band"] = bool(lo - 1e-9 <= row[f"{k}_published_unit_bytes"] / dpp <= hi + 1e-9)
         row["ranges_read"] = {str(k): v for k, v in c["S_r_ranges"].items()}
         row["ranges_write"] = {str(k): v for k, v in c["S_w_ranges"].items()}
         row["unconverged_runs"] = int((~t["stop.converged"].astype(bool)).sum())
@@ -262,7 +306,8 @@ def _figure7(grid: Mapping[str, Any], out_dir: str, workers: Optional[int], prog
                                                                                  progress)
         c = coefficients(t, dpp)
         out.append({"disks": n, **{k: round(c[k], 3) for k in ("Z_r", "Z_w", "Z_rw", "Z_r_guarantee",
-                                                              "Z_w_guarantee", "Z_rw_guarantee")}})
+                                                              "Z_w_guarantee", "Z_rw_guarantee")},
+                    **{f"{k}_band": [round(z, 3) for z in c[f"{k}_band"]] for k in ("Z_r", "Z_w", "Z_rw")}})
     return out
 
 
@@ -275,6 +320,12 @@ def striping_coefficients_text(result: Dict[str, Any]) -> str:
     for r in result["rows"]:
         cells = "".join((f"{'n/a' if r[k] is None else format(r[k], '.3f')} / {r[k + '_published']}").rjust(16)
                         for k in COEFFICIENTS)
+        out.append(f"{r['disk']:<16}{cells}")
+    out.append("Z bands: the units whose guarantee cannot be told from the best one's at the runs' precision, "
+               "as Z; 'in' where the published Z's unit lies inside")
+    for r in result["rows"]:
+        cells = "".join(f"{k} {r[k + '_band'][0]:.3f}-{r[k + '_band'][1]:.3f} "
+                        f"{'in' if r[k + '_published_in_band'] else 'out':<3}".rjust(24) for k in ("Z_r", "Z_w", "Z_rw"))
         out.append(f"{r['disk']:<16}{cells}")
     for r in result["rows"]:
         zr, zw = r["Z_r"], r["Z_w"]
@@ -289,8 +340,9 @@ def striping_coefficients_text(result: Dict[str, Any]) -> str:
                    f"{r['unconverged_runs']} of {r['runs']} runs hit the request cap before the stopping rule")
     if result["by_disks"]:
         out.append("Figure 7 (IBM Lightning): Z against the number of disks")
-        out.append(f"{'disks':>6}{'Z_r':>8}{'Z_w':>8}{'Z_rw':>8}")
-        out.extend(f"{r['disks']:>6}{r['Z_r']:>8.3f}{r['Z_w']:>8.3f}{r['Z_rw']:>8.3f}" for r in result["by_disks"])
+        out.append(f"{'disks':>6}" + "".join(f"{k + ' [band]':>22}" for k in ("Z_r", "Z_w", "Z_rw")))
+        out.extend(f"{r['disks']:>6}" + "".join(f"{r[k]:.3f} [{r[k + '_band'][0]:.3f}-{r[k + '_band'][1]:.3f}]".rjust(22)
+                                               for k in ("Z_r", "Z_w", "Z_rw")) for r in result["by_disks"])
     return "\n".join(out)
 
 
