@@ -195,8 +195,14 @@ def test_a_sweep_with_failed_points_gives_no_coefficients():
         striping.share_of_best(table)
 
 
-def test_striping_text_shows_each_z_band_and_whether_the_published_z_is_in_it(tmp_path):
-    result = striping.striping_coefficients(str(tmp_path), quick=True, progress=False)
+@pytest.fixture(scope="module")
+def striping_quick(tmp_path_factory):
+    out = tmp_path_factory.mktemp("striping-quick")
+    return striping.striping_coefficients(str(out), quick=True, progress=False), out
+
+
+def test_striping_text_shows_each_z_band_and_whether_the_published_z_is_in_it(striping_quick):
+    result, _ = striping_quick
     (row,) = result["rows"]
     for k in ("Z_r", "Z_w", "Z_rw"):
         lo, hi = row[f"{k}_band"]
@@ -206,15 +212,24 @@ def test_striping_text_shows_each_z_band_and_whether_the_published_z_is_in_it(tm
     assert "Z bands" in striping.striping_coefficients_text(result)
 
 
-def test_striping_quick_reads_off_z_r_near_the_papers(tmp_path):
-    result = striping.striping_coefficients(str(tmp_path), quick=True, progress=False)
+def test_striping_quick_reads_off_z_r_near_the_papers(striping_quick):
+    result, out = striping_quick
     (row,) = result["rows"]
     assert row["disk"] == "IBM Lightning"
     # Published Z_r = 0.73 (a 24 KB unit for 17 Lightnings); the quick grid reads it to within 30 %.
     assert abs(row["Z_r"] / 0.73 - 1) <= 0.30, row
     assert row["unconverged_runs"] <= 0.05 * row["runs"]
-    figures = striping.plot_striping(result, str(tmp_path))
+    figures = striping.plot_striping(result, str(out))
     assert all(os.path.getsize(f) > 10_000 for f in figures)
+
+
+def test_striping_cli_json_carries_the_rows_and_figure_7(striping_quick):
+    result, out = striping_quick
+    p = run_cli("reproduce", "striping-coefficients", "--quick", "--json", "--no-progress", "--out", str(out))
+    assert p.returncode == 0, p.stderr
+    printed = json.loads(p.stdout)
+    assert printed["quick"] is True and printed["figure7"] == result["by_disks"]
+    assert [r["Z_w_band"] for r in printed["rows"]] == [r["Z_w_band"] for r in result["rows"]]
 
 
 # --- Tables 7-9 ----------------------------------------------------------------------------------
@@ -269,3 +284,12 @@ def test_hdd_tables_rows_carry_the_published_twin(hdd_tables):
     figures = hdd_stripe_unit.plot_hdd_tables(rows, str(out))
     assert [os.path.basename(f) for f in figures] == ["table7-hdd-cheetah-15k5.png", "table8-hdd-cheetah-9lp.png",
                                                       "table9-hdd-atlas-iii.png"]
+
+
+def test_hdd_tables_cli_json_carries_the_rows_and_the_findings(hdd_tables):
+    rows, out = hdd_tables
+    p = run_cli("reproduce", "hdd-stripe-unit-tables", "--json", "--no-progress", "--out", str(out))
+    assert p.returncode == 0, p.stderr
+    printed = json.loads(p.stdout)
+    assert len(printed["rows"]) == len(rows)
+    assert printed["findings"] == json.loads(json.dumps(hdd_stripe_unit.findings(rows)))

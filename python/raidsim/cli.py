@@ -218,8 +218,10 @@ def _reproduce_hdd(args: argparse.Namespace) -> int:
         rows = hdd_stripe_unit.hdd_stripe_unit_tables(out, workers=args.workers, progress=progress,
                                                       overrides=args.set or ())
         figures = hdd_stripe_unit.plot_hdd_tables(rows, out)
-        print(json.dumps(rows, indent=2) if args.json else hdd_stripe_unit.hdd_stripe_unit_tables_text(rows))
-        if not args.json:
+        if args.json:
+            print(json.dumps({"rows": rows, "findings": hdd_stripe_unit.findings(rows)}, indent=2))
+        else:
+            print(hdd_stripe_unit.hdd_stripe_unit_tables_text(rows))
             print(f"\nfigures: {', '.join(figures)}")
         return 0
     out = args.out or os.path.join(DEFAULT_OUT, "striping-coefficients" + ("-quick" if args.quick else ""))
@@ -227,7 +229,7 @@ def _reproduce_hdd(args: argparse.Namespace) -> int:
                                             overrides=args.set or ())
     figures = striping.plot_striping(result, out)
     if args.json:
-        print(json.dumps(result["rows"], indent=2))
+        print(json.dumps({"rows": result["rows"], "figure7": result["by_disks"], "quick": result["quick"]}, indent=2))
     else:
         print(striping.striping_coefficients_text(result))
         print(f"\nfigures: {', '.join(figures)}")
