@@ -36,6 +36,12 @@
 //! - **Queue.** One request at a time; the others wait, served FCFS (Chen &
 //!   Lee), SSTF or C-LOOK.
 //!
+//! Simplifications, stated: there is no cache and no read-ahead beyond
+//! merging, and a merged write continues at media speed as if the host's
+//! data were already in the disk's buffer (the interface pacing above is
+//! the only limit); zoned transfer rates come from each zone's sectors per
+//! track, with no per-zone skew tuning; a disk never fails or remaps.
+//!
 //! Each request's time splits into positioning (seek, head switches and
 //! rotational waits) and transfer (sectors under the head), reported per
 //! member as the stripe-unit paper's Tables 7-9 do.
