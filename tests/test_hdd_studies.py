@@ -136,37 +136,67 @@ def test_a_range_is_the_run_of_units_around_the_best_not_a_hull():
     assert c["S_r_ranges"][2] == (4 * KB, 16 * KB)
 
 
-def _two_unit_runs(e_runs, e_best):
-    """Two workloads, units 1 and 2 KB: a has its best at 1 KB (0.8 at 2 KB), b at 2 KB (0.7 at 1 KB)."""
+def _two_unit_runs(e, e_b_at_1kb=None):
+    """Two workloads, units 1 and 2 KB: rates a = 1.0 / 0.8, b = 0.7 / 1.0; every run known to ±e
+    (b's 1 KB run to ±e_b_at_1kb where given)."""
     rows = [("a", 1, 1.0), ("a", 2, 0.8), ("b", 1, 0.7), ("b", 2, 1.0)]
-    return pd.DataFrame([{"op": op, "size": size, "concurrency": 1, "unit_bytes": u * KB, "pct_of_best": p,
-                          "rel_half_width": e_best if p == 1.0 else e_runs, "best_rel_half_width": e_best}
-                         for size, u, p in rows for op in ("read", "write")])
+    t = pd.DataFrame([{"op": op, "size": size, "concurrency": 1, "unit_bytes": u * KB, "rate": r,
+                       "rel_half_width": e_b_at_1kb if (size, u) == ("b", 1) and e_b_at_1kb else e}
+                      for size, u, r in rows for op in ("read", "write")])
+    return striping.share_bounds(t, t["rate"])
+
+
+def test_share_bounds_by_hand():
+    t = _two_unit_runs(0.10).query("op == 'write'").set_index(["size", "unit_bytes"])
+    # a at 2 KB: rate 0.8 in [0.8/1.1, 0.8/0.9]; a's best in [1/1.1, 1/0.9] (the 1 KB run).
+    assert t.loc[("a", 2 * KB), "share_lo"] == pytest.approx((0.8 / 1.1) / (1 / 0.9))
+    assert t.loc[("a", 2 * KB), "share_hi"] == pytest.approx((0.8 / 0.9) / (1 / 1.1))
+    assert t.loc[("a", 2 * KB), "pct_of_best"] == pytest.approx(0.8)
+    # The best run's share is at most 1 however wide its interval.
+    assert t.loc[("a", KB), "share_hi"] == 1.0
 
 
 def test_a_z_band_holds_the_units_the_runs_precision_cannot_tell_from_the_best():
-    # Guarantees: 1 KB 0.70, 2 KB 0.80 -> Z = 2 KB. At ±10 %: 1 KB's upper bound 0.7 * 1.1 / 0.9 = 0.856
-    # reaches 2 KB's lower bound 0.8 * 0.9 / 1.1 = 0.655 -> band 1-2 KB.
-    c = striping.coefficients(_two_unit_runs(0.10, 0.10), KB)
-    assert c["Z_w"] == 2 and c["Z_w_band"] == (1, 2)
-    # At ±2 %: 0.7 * 1.02 / 0.98 = 0.729 < 0.8 * 0.98 / 1.02 = 0.769 -> 2 KB alone.
-    assert striping.coefficients(_two_unit_runs(0.02, 0.02), KB)["Z_w_band"] == (2, 2)
-    # The best runs' own precision counts too: ±2 % on the others, ±10 % on the best runs.
-    # 1 KB: upper 0.7 * 1.02 / 0.9 = 0.793 >= 2 KB's lower 0.8 * 0.98 / 1.1 = 0.713 -> both.
-    assert striping.coefficients(_two_unit_runs(0.02, 0.10), KB)["Z_w_band"] == (1, 2)
+    # Guarantees: 1 KB 0.70, 2 KB 0.80 -> Z = 2 KB. At ±10 %: 1 KB's upper bound (b) 0.7/0.9 / (1/1.1) = 0.856
+    # reaches the bar, 2 KB's lower bound (a) 0.8/1.1 / (1/0.9) = 0.655 -> both units.
+    c = striping.coefficients(_two_unit_runs(0.10), KB)
+    assert c["Z_w"] == 2 and (c["Z_w_band"]["lo"], c["Z_w_band"]["hi"]) == (1, 2)
+    assert c["Z_w_band"]["bar"] == pytest.approx((0.8 / 1.1) / (1 / 0.9))
+    # At ±2 %: 0.7/0.98 / (1/1.02) = 0.729 < 0.8/1.02 / (1/0.98) = 0.769 -> 2 KB alone.
+    assert striping.coefficients(_two_unit_runs(0.02), KB)["Z_w_band"]["units"] == [2 * KB]
+    # Each run's own precision counts: b's 1 KB run at ±10 %, the rest at ±2 %:
+    # 0.7/0.9 / (1/1.02) = 0.793 >= 0.769 -> both units.
+    assert striping.coefficients(_two_unit_runs(0.02, 0.10), KB)["Z_w_band"]["units"] == [KB, 2 * KB]
 
 
-def test_share_of_best_carries_each_runs_precision_and_refuses_a_table_without_it():
+def test_share_of_best_reads_shares_from_response_times_and_refuses_unusable_runs():
     table = pd.DataFrame({"case": ["read-exp4KB", "read-exp4KB"], "array.stripe_unit_bytes": [KB, 2 * KB],
                           "workload.processes": [1, 1], "host.mb_per_s": [2.0, 4.0], "status": ["ok", "ok"],
                           "stop.half_width_ns": [30.0, 20.0], "stop.mean_ns": [1000.0, 500.0]})
     t = striping.share_of_best(table)
+    # Little's law: at one concurrency and size, throughput is inverse to the mean response time.
+    assert list(t["pct_of_best"]) == [0.5, 1.0]
     assert list(t["rel_half_width"]) == [0.03, 0.04]
-    assert list(t["best_rel_half_width"]) == [0.04, 0.04]  # 2 KB is the best run of the workload
     with pytest.raises(ValueError, match="stop.half_width_ns"):
         striping.share_of_best(table.drop(columns=["stop.half_width_ns"]))
-    with pytest.raises(ValueError, match="precision is unknown"):
-        striping.share_of_best(table.assign(**{"stop.mean_ns": [0.0, 500.0]}))
+    for column, values in (("stop.mean_ns", [0.0, 500.0]), ("stop.half_width_ns", [float("nan"), 20.0]),
+                           ("stop.half_width_ns", [0.0, 20.0]), ("stop.half_width_ns", [2000.0, 20.0]),
+                           ("host.mb_per_s", [float("nan"), 4.0])):
+        with pytest.raises(ValueError, match="read-exp4KB, unit 1024 B, concurrency 1"):
+            striping.share_of_best(table.assign(**{column: values}))
+
+
+def test_the_study_refuses_overrides_of_what_it_controls():
+    from raidsim.sweep import StudyError
+
+    for key in ("array.members=5", "array.stripe_unit_bytes=8192", "workload.read_fraction=0.5",
+                "sim.stop.relative_half_width=0.2"):
+        with pytest.raises(StudyError, match="sets .* itself"):
+            striping.study("hdd-ibm-lightning", [1], [1], 17, {}, [key])
+    with pytest.raises(StudyError, match="sets array.members itself"):
+        hdd_stripe_unit.study(hdd_stripe_unit.spec()["tables"][0], ["array.members=3"])
+    p = run_cli("reproduce", "striping-coefficients", "--quick", "--set", "array.members=5")
+    assert p.returncode != 0 and "array.members" in p.stderr, p.stderr
 
 
 def test_overrides_reach_every_run_and_bad_ones_are_refused():
@@ -202,14 +232,17 @@ def striping_quick(tmp_path_factory):
 
 
 def test_striping_text_shows_each_z_band_and_whether_the_published_z_is_in_it(striping_quick):
-    result, _ = striping_quick
+    result, out = striping_quick
     (row,) = result["rows"]
+    text = striping.striping_coefficients_text(result)
     for k in ("Z_r", "Z_w", "Z_rw"):
         lo, hi = row[f"{k}_band"]
         assert lo <= row[k] <= hi
-        inside = lo - 1e-3 <= row[f"{k}_published_unit_bytes"] / (row["performance_product_kb"] * KB) <= hi + 1e-3
-        assert row[f"{k}_published_in_band"] == inside
-    assert "Z bands" in striping.striping_coefficients_text(result)
+        inside = row[f"{k}_published_unit_bytes"] / KB in row[f"{k}_band_units_kb"]
+        assert row[f"{k}_published_in_band"] == inside == (row[f"{k}_published_margin"] >= 0)
+        assert f"{k} {lo:.3f}-{hi:.3f} {'in' if inside else 'out'} ({100 * row[k + '_published_margin']:+.1f})" in text
+    # The quick grid keeps its own directories: a full sweep beside it is not overwritten.
+    assert all(p.name.endswith("-quick") for p in out.iterdir() if p.is_dir())
 
 
 def test_striping_quick_reads_off_z_r_near_the_papers(striping_quick):

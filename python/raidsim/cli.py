@@ -219,7 +219,8 @@ def _reproduce_hdd(args: argparse.Namespace) -> int:
                                                       overrides=args.set or ())
         figures = hdd_stripe_unit.plot_hdd_tables(rows, out)
         if args.json:
-            print(json.dumps({"rows": rows, "findings": hdd_stripe_unit.findings(rows)}, indent=2))
+            print(json.dumps({"rows": rows, "findings": hdd_stripe_unit.findings(rows), "overrides": list(args.set or ())},
+                             indent=2))
         else:
             print(hdd_stripe_unit.hdd_stripe_unit_tables_text(rows))
             print(f"\nfigures: {', '.join(figures)}")
@@ -229,7 +230,8 @@ def _reproduce_hdd(args: argparse.Namespace) -> int:
                                             overrides=args.set or ())
     figures = striping.plot_striping(result, out)
     if args.json:
-        print(json.dumps({"rows": result["rows"], "figure7": result["by_disks"], "quick": result["quick"]}, indent=2))
+        print(json.dumps({"rows": result["rows"], "figure7": result["by_disks"], "quick": result["quick"],
+                          "overrides": result["overrides"]}, indent=2))
     else:
         print(striping.striping_coefficients_text(result))
         print(f"\nfigures: {', '.join(figures)}")

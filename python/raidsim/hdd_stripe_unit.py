@@ -28,9 +28,12 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 import pandas as pd
 
-from .sweep import Study, override_settings, packaged_spec, run_study
+from .sweep import Study, override_settings, packaged_spec, refuse_controlled, run_study
 
 KB = 1024
+#: Settings the study sets itself (RAID4 4+1, its axes); ``--set`` may not override them.
+CONTROLLED_KEYS = ("array.stripe_unit_bytes", "workload.size.mean_bytes", "workload.read_fraction", "array.members",
+                   "array.level", "preset")
 #: Report paths kept for each point: host response and the disks' time split.
 METRICS = ["host.response.mean_ns", "host.requests", "stop.converged", "devices.disk.requests", "devices.disk.merged",
            "devices.disk.positioning_ns", "devices.disk.transfer_ns"]
@@ -44,8 +47,10 @@ def spec() -> Dict[str, Any]:
 def study(table: Mapping[str, Any], overrides: Sequence[str] = ()) -> Study:
     """The sweep of one drive (one of the spec's ``tables``): mix x stripe unit x mean request size.
 
-    ``overrides`` (``"key=value"``) apply to every run, after the spec's settings.
+    ``overrides`` (``"key=value"``) apply to every run, after the spec's
+    settings; one of :data:`CONTROLLED_KEYS` is refused.
     """
+    refuse_controlled(overrides, CONTROLLED_KEYS, "hdd-stripe-unit-tables")
     sp = spec()
     base = copy.deepcopy(sp["base"])
     base["preset"] = table["drive"]

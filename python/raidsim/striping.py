@@ -45,7 +45,7 @@ import pandas as pd
 
 from . import _native
 from .config import Config
-from .sweep import Study, override_settings, packaged_spec, run_study
+from .sweep import Study, override_settings, packaged_spec, refuse_controlled, run_study
 
 KB = 1024
 SECTOR = 512
@@ -53,6 +53,9 @@ SECTOR = 512
 TABLE_1_KEYS = ("capacity_mb", "sustained_mb_per_s", "effective_average_seek_ms", "effective_positioning_ms",
                 "performance_product_kb")
 COEFFICIENTS = ("S_r", "Z_r", "S_w", "Z_w", "Z_rw")
+#: Settings the study sets itself; ``--set`` may not override them.
+CONTROLLED_KEYS = ("array.stripe_unit_bytes", "workload.processes", "array.members", "workload.read_fraction",
+                   "workload.size.", "sim.stop.", "sim.stop", "preset")
 
 
 def spec() -> Dict[str, Any]:
@@ -108,8 +111,10 @@ def study(preset: str, units_kb: Sequence[float], concurrencies: Sequence[int], 
           stop: Mapping[str, Any], overrides: Sequence[str] = ()) -> Study:
     """The sweep for one disk type and array width: (read, write) x five sizes x units x concurrencies.
 
-    ``overrides`` (``"key=value"``) apply to every run, after the spec's settings.
+    ``overrides`` (``"key=value"``) apply to every run, after the spec's
+    settings; one of :data:`CONTROLLED_KEYS` is refused.
     """
+    refuse_controlled(overrides, CONTROLLED_KEYS, "striping-coefficients")
     sp = spec()
     cases = []
     for op, read_fraction in (("read", 1.0), ("write", 0.0)):
@@ -133,23 +138,54 @@ def study(preset: str, units_kb: Sequence[float], concurrencies: Sequence[int], 
 
 
 def share_of_best(table: pd.DataFrame) -> pd.DataFrame:
-    """A sweep's table with op, size, unit, concurrency and each run's share of its workload's best throughput."""
+    """A sweep's table with op, size, unit, concurrency and each run's share of its workload's best throughput.
+
+    Throughput is read by Little's law from the mean response time the
+    stopping rule measured (Chen & Lee's footnote: throughput = size x
+    concurrency / response), so that a share and its precision describe the
+    same quantity; a workload's size and concurrency cancel in the share.
+    ``share_lo`` and ``share_hi`` bound each share with every run's 95 %
+    half-width (see :func:`share_bounds`).
+    """
     if "status" in table and (table["status"] != "ok").any():
         bad = table[table["status"] != "ok"]
         raise ValueError(f"{len(bad)} runs did not finish (first: {bad.iloc[0].get('error')}); no coefficient is "
                          f"read off a partial sweep")
+    missing = [c for c in ("stop.half_width_ns", "stop.mean_ns", "host.mb_per_s") if c not in table]
+    if missing:
+        raise ValueError(f"the sweep's table lacks {missing}: a share is read from a run's mean response time and "
+                         f"its precision")
     t = table.rename(columns={"array.stripe_unit_bytes": "unit_bytes", "workload.processes": "concurrency",
                               "host.mb_per_s": "mb_per_s"}).copy()
     t[["op", "size"]] = t["case"].str.split("-", n=1, expand=True)
-    workload = t.groupby(["op", "size", "concurrency"])["mb_per_s"]
-    t["pct_of_best"] = t["mb_per_s"] / workload.transform("max")
-    missing = [c for c in ("stop.half_width_ns", "stop.mean_ns") if c not in t]
-    if missing:
-        raise ValueError(f"the sweep's table lacks {missing}: a run's precision is what each Z's band is read from")
-    if not (t["stop.mean_ns"] > 0).all() or t["stop.half_width_ns"].isna().any():
-        raise ValueError("a run has no mean response time or no half-width: its throughput's precision is unknown")
-    t["rel_half_width"] = t["stop.half_width_ns"] / t["stop.mean_ns"]
-    t["best_rel_half_width"] = t.loc[workload.transform("idxmax").to_numpy(), "rel_half_width"].to_numpy()
+    mean, half = t["stop.mean_ns"], t["stop.half_width_ns"]
+    bad = ~((mean > 0) & (half > 0) & (half < mean) & (t["mb_per_s"] > 0))  # NaN compares False: refused too
+    if bad.any():
+        r = t[bad].iloc[0]
+        raise ValueError(f"{int(bad.sum())} runs have no usable mean response time, half-width or throughput "
+                         f"(first: {r['case']}, unit {r['unit_bytes']} B, concurrency {r['concurrency']}: mean "
+                         f"{r['stop.mean_ns']} ns, half-width {r['stop.half_width_ns']} ns, {r['mb_per_s']} MB/s); "
+                         f"a share needs a positive mean known to better than itself")
+    t["rel_half_width"] = half / mean
+    return share_bounds(t, 1.0 / mean)
+
+
+def share_bounds(t: pd.DataFrame, rate: pd.Series) -> pd.DataFrame:
+    """``t`` with ``pct_of_best``, ``share_lo`` and ``share_hi`` from each run's ``rate`` (any unit).
+
+    A run's rate is known to [rate / (1 + e), rate / (1 - e)] (e its
+    ``rel_half_width``: the rate is the reciprocal of a mean response time
+    known to ±e). The workload's best rate lies between the largest lower
+    and the largest upper bound over its runs, so a share lies in
+    [lo / best_hi, min(1, hi / best_lo)].
+    """
+    t = t.copy()
+    e = t["rel_half_width"]
+    key = [t["op"], t["size"], t["concurrency"]]
+    t["rate"], t["rate_lo"], t["rate_hi"] = rate, rate / (1 + e), rate / (1 - e)
+    t["pct_of_best"] = t["rate"] / t.groupby(key)["rate"].transform("max")
+    t["share_lo"] = t["rate_lo"] / t.groupby(key)["rate_hi"].transform("max")
+    t["share_hi"] = (t["rate_hi"] / t.groupby(key)["rate_lo"].transform("max")).clip(upper=1.0)
     return t
 
 
@@ -163,15 +199,15 @@ def coefficients(runs: pd.DataFrame, dpp_bytes: float) -> Dict[str, Any]:
     ``None`` where no unit reaches the threshold). An S is ``None`` when no
     line through (1, one sector) fits every range.
 
-    With the columns ``rel_half_width`` (a run's 95 % half-width over its
-    mean response time; throughput, its reciprocal times a constant, has the
-    same relative precision) and ``best_rel_half_width`` (that of its
-    workload's best run), each Z also has a band ``Z_r_band`` = (lo, hi): a
-    share s = x / b lies in [s (1 - e_x) / (1 + e_b), s (1 + e_x) / (1 - e_b)];
-    a unit's smallest share over the workloads lies between the smallest
-    lower and the smallest upper bound; the band spans the units whose upper
-    bound reaches the largest lower bound of any unit. Without those
-    columns the bands are ``None``.
+    With the columns ``share_lo`` and ``share_hi`` (:func:`share_bounds`),
+    each Z also has a band ``Z_r_band`` = (lo, hi) and ``Z_r_band_units``: a
+    unit's smallest share over the workloads lies between the smallest lower
+    and the smallest upper bound of its shares; the band holds the units
+    whose upper bound reaches the largest lower bound of any unit. The
+    bounds are each run's own 95 % interval, not a simultaneous confidence
+    level over the hundreds of runs compared: a unit outside the band is
+    unlikely to be the best, not excluded at 95 %. Without those columns
+    the bands are ``None``.
     """
     out: Dict[str, Any] = {}
     threshold = spec()["range_threshold"]
@@ -191,17 +227,15 @@ def coefficients(runs: pd.DataFrame, dpp_bytes: float) -> Dict[str, Any]:
     return out
 
 
-def _band(t: pd.DataFrame, dpp: float) -> Optional[tuple]:
-    """(lo, hi) Z of the units whose smallest share is indistinguishable from the best's (see :func:`coefficients`)."""
-    if "rel_half_width" not in t or "best_rel_half_width" not in t:
+def _band(t: pd.DataFrame, dpp: float) -> Optional[Dict[str, Any]]:
+    """The units whose smallest share is indistinguishable from the best's (see :func:`coefficients`), as Z."""
+    if "share_lo" not in t or "share_hi" not in t:
         return None
-    e, eb = t["rel_half_width"], t["best_rel_half_width"]
-    if ((e < 0) | (eb < 0) | (eb >= 1)).any():
-        raise ValueError("a run's relative half-width is negative or not below 1: its precision is not usable")
-    bounds = t.assign(lo=t["pct_of_best"] * (1 - e) / (1 + eb), hi=t["pct_of_best"] * (1 + e) / (1 - eb))
-    worst = bounds.groupby("unit_bytes")[["lo", "hi"]].min()
-    inside = worst.index[worst["hi"] >= worst["lo"].max()]
-    return float(inside.min()) / dpp, float(inside.max()) / dpp
+    worst = t.groupby("unit_bytes")[["share_lo", "share_hi"]].min()
+    bar = worst["share_lo"].max()
+    inside = worst.index[worst["share_hi"] >= bar]
+    return {"lo": float(inside.min()) / dpp, "hi": float(inside.max()) / dpp,
+            "units": [int(u) for u in inside], "bar": float(bar), "upper": worst["share_hi"].to_dict()}
 
 
 def guarantees_at_published(runs: pd.DataFrame, pub: Mapping[str, Any], dpp_bytes: float) -> Dict[str, Any]:
@@ -256,7 +290,8 @@ def _grid(quick: bool) -> Dict[str, Any]:
 def _sweep(preset: str, disks: int, grid: Mapping[str, Any], out_dir: str, workers: Optional[int],
            progress: Optional[bool]) -> pd.DataFrame:
     s = study(preset, grid["units_kb"], grid["concurrencies"], disks, grid["stop"], grid["overrides"])
-    return share_of_best(run_study(s, os.path.join(out_dir, f"{preset}-{disks}disks"), workers=workers, progress=progress))
+    name = f"{preset}-{disks}disks" + ("-quick" if grid.get("quick") else "")
+    return share_of_best(run_study(s, os.path.join(out_dir, name), workers=workers, progress=progress))
 
 
 def striping_coefficients(out_dir: str, *, quick: bool = False, presets: Optional[Sequence[str]] = None,
@@ -267,7 +302,7 @@ def striping_coefficients(out_dir: str, *, quick: bool = False, presets: Optiona
     Also Figure 7's Z against the number of disks (IBM Lightning, the
     spec's ``figure7_disks``; none with ``quick``).
     """
-    grid = _grid(quick) | {"overrides": list(overrides)}
+    grid = _grid(quick) | {"overrides": list(overrides), "quick": quick}
     disks = spec()["disks"]
     rows, runs_by_disk = [], {}
     for preset in list(presets or grid["presets"]):
@@ -281,18 +316,30 @@ def striping_coefficients(out_dir: str, *, quick: bool = False, presets: Optiona
             row[k] = None if c[k] is None else round(c[k], 3)
             row[f"{k}_published"] = pub[k]
         row.update({k: round(c[k], 3) for k in ("Z_r_guarantee", "Z_w_guarantee", "Z_rw_guarantee")})
-        row.update({f"{k}_band": [round(z, 3) for z in c[f"{k}_band"]] for k in ("Z_r", "Z_w", "Z_rw")})
+        row.update(_band_fields(c))
         row.update(guarantees_at_published(t, pub, dpp))
         for k in ("Z_r", "Z_w", "Z_rw"):
-            lo, hi = c[f"{k}_band"]
-            row[f"{k}_published_in_band"] = bool(lo - 1e-9 <= row[f"{k}_published_unit_bytes"] / dpp <= hi + 1e-9)
+            band, unit = c[f"{k}_band"], row[f"{k}_published_unit_bytes"]
+            row[f"{k}_published_in_band"] = unit in band["units"]
+            # How far the published unit's upper bound is above (+) or below (-) the bar, in points of share.
+            row[f"{k}_published_margin"] = round(float(band["upper"][unit] - band["bar"]), 4)
         row["ranges_read"] = {str(k): v for k, v in c["S_r_ranges"].items()}
         row["ranges_write"] = {str(k): v for k, v in c["S_w_ranges"].items()}
         row["unconverged_runs"] = int((~t["stop.converged"].astype(bool)).sum())
         row["runs"] = len(t)
         rows.append(row)
     by_disks = _figure7(grid, out_dir, workers, progress, runs_by_disk)
-    return {"rows": rows, "runs": runs_by_disk, "by_disks": by_disks, "quick": quick}
+    return {"rows": rows, "runs": runs_by_disk, "by_disks": by_disks, "quick": quick, "overrides": list(overrides)}
+
+
+def _band_fields(c: Mapping[str, Any]) -> Dict[str, Any]:
+    """A row's band columns: ``Z_r_band`` = [lo, hi] as Z and ``Z_r_band_units_kb``, the units inside."""
+    out: Dict[str, Any] = {}
+    for k in ("Z_r", "Z_w", "Z_rw"):
+        band = c[f"{k}_band"]
+        out[f"{k}_band"] = [round(band["lo"], 3), round(band["hi"], 3)]
+        out[f"{k}_band_units_kb"] = [u / KB for u in band["units"]]
+    return out
 
 
 def _figure7(grid: Mapping[str, Any], out_dir: str, workers: Optional[int], progress: Optional[bool],
@@ -307,7 +354,7 @@ def _figure7(grid: Mapping[str, Any], out_dir: str, workers: Optional[int], prog
         c = coefficients(t, dpp)
         out.append({"disks": n, **{k: round(c[k], 3) for k in ("Z_r", "Z_w", "Z_rw", "Z_r_guarantee",
                                                               "Z_w_guarantee", "Z_rw_guarantee")},
-                    **{f"{k}_band": [round(z, 3) for z in c[f"{k}_band"]] for k in ("Z_r", "Z_w", "Z_rw")}})
+                    **_band_fields(c)})
     return out
 
 
@@ -321,11 +368,13 @@ def striping_coefficients_text(result: Dict[str, Any]) -> str:
         cells = "".join((f"{'n/a' if r[k] is None else format(r[k], '.3f')} / {r[k + '_published']}").rjust(16)
                         for k in COEFFICIENTS)
         out.append(f"{r['disk']:<16}{cells}")
-    out.append("Z bands: the units whose guarantee cannot be told from the best one's at the runs' precision, "
-               "as Z; 'in' where the published Z's unit lies inside")
+    out.append("Z bands: the units whose guarantee cannot be told from the best one's within each run's 95 % "
+               "interval (not a simultaneous level), as Z; 'in' where the published Z's unit is one of them, "
+               "(margin) its upper bound over the bar in points")
     for r in result["rows"]:
         cells = "".join(f"{k} {r[k + '_band'][0]:.3f}-{r[k + '_band'][1]:.3f} "
-                        f"{'in' if r[k + '_published_in_band'] else 'out':<3}".rjust(24) for k in ("Z_r", "Z_w", "Z_rw"))
+                        f"{'in' if r[k + '_published_in_band'] else 'out'} ({100 * r[k + '_published_margin']:+.1f})"
+                        .rjust(32) for k in ("Z_r", "Z_w", "Z_rw"))
         out.append(f"{r['disk']:<16}{cells}")
     for r in result["rows"]:
         zr, zw = r["Z_r"], r["Z_w"]

@@ -298,6 +298,20 @@ def override_settings(overrides: Sequence[str]) -> Dict[str, Any]:
     return out
 
 
+def refuse_controlled(overrides: Sequence[str], controlled: Sequence[str], study: str) -> None:
+    """Refuses an override of a key (or under a prefix ending in '.') that ``study`` sets itself.
+
+    A reproduction's axes, widths, mixes and stopping rule are what its
+    published numbers are compared against; overriding one would run
+    something else under the same labels.
+    """
+    for key in override_settings(overrides):
+        hit = [c for c in controlled if key == c or (c.endswith(".") and key.startswith(c))]
+        if hit:
+            raise StudyError(f"--set {key}: {study} sets {hit[0].rstrip('.')} itself (its published values depend "
+                             f"on it); keys it controls: {', '.join(c.rstrip('.') for c in controlled)}")
+
+
 def packaged_specs() -> List[str]:
     """Names of the studies shipped in ``raidsim/experiments``."""
     files = resources.files("raidsim.experiments")
