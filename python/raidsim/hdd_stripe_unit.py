@@ -28,6 +28,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 import pandas as pd
 
+from .study_report import save_figure
 from .sweep import Study, override_settings, packaged_spec, refuse_controlled, run_study
 
 KB = 1024
@@ -221,9 +222,5 @@ def plot_hdd_tables(rows: Sequence[Dict[str, Any]], out_dir: str) -> List[str]:
         b.legend(fontsize=7, ncol=2)
         fig.suptitle(f"Stripe-unit paper Table {mine[0]['table']}: RAID4 4+1 of {mine[0]['drive_name']}, "
                      f"{100 * mix:.0f} % reads")
-        fig.tight_layout()
-        path = os.path.join(out_dir, f"table{mine[0]['table']}-{drive}.png")
-        fig.savefig(path, dpi=100)
-        plt.close(fig)
-        paths.append(path)
+        paths.append(save_figure(fig, os.path.join(out_dir, f"table{mine[0]['table']}-{drive}.png")))
     return paths

@@ -45,6 +45,7 @@ import pandas as pd
 
 from . import _native
 from .config import Config
+from .study_report import save_figure
 from .sweep import Study, override_settings, packaged_spec, refuse_controlled, run_study
 
 KB = 1024
@@ -423,11 +424,7 @@ def plot_striping(result: Dict[str, Any], out_dir: str) -> List[str]:
             axes[0][-1].legend(fontsize=7)
             fig.suptitle(f"Chen & Lee Figure {fig_no}: {op}s, RAID5 of {spec()['disks']} {name} "
                          f"(circle: the unit that guarantees most to every size)")
-            fig.tight_layout()
-            path = os.path.join(out_dir, f"figure{fig_no}-{preset}.png")
-            fig.savefig(path, dpi=100)
-            plt.close(fig)
-            paths.append(path)
+            paths.append(save_figure(fig, os.path.join(out_dir, f"figure{fig_no}-{preset}.png")))
     if result["by_disks"]:
         fig, ax = plt.subplots(figsize=(5, 3.5))
         n = [r["disks"] for r in result["by_disks"]]
@@ -439,9 +436,5 @@ def plot_striping(result: Dict[str, Any], out_dir: str) -> List[str]:
         ax.set_ylabel("zero-knowledge coefficient Z")
         ax.set_title("Chen & Lee Figure 7: Z against the number of disks\n(IBM Lightning)", fontsize=10)
         ax.legend()
-        fig.tight_layout()
-        path = os.path.join(out_dir, "figure7.png")
-        fig.savefig(path, dpi=100)
-        plt.close(fig)
-        paths.append(path)
+        paths.append(save_figure(fig, os.path.join(out_dir, "figure7.png")))
     return paths

@@ -129,6 +129,16 @@ def _axes(ax, ylabel: str, title: str) -> None:
     ax.set_xticklabels([str(t) for t in ticks])
 
 
+def save_figure(fig, path: str, dpi: int = 100) -> str:
+    """Lays out, writes and closes ``fig``; returns ``path``."""
+    import matplotlib.pyplot as plt
+
+    fig.tight_layout()
+    fig.savefig(path, dpi=dpi)
+    plt.close(fig)
+    return path
+
+
 def _save(fig, out_dir: str, name: str) -> str:
     fig.tight_layout()
     fig.savefig(os.path.join(out_dir, name), dpi=110)
