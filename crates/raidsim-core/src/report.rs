@@ -164,6 +164,91 @@ pub struct Report {
     /// What a reader of these figures must know: saturation, a corrupt
     /// timestamp, requests out of order (printed by the CLI, in `summary()`).
     pub warnings: Vec<String>,
+    /// Failures and reconstruction (absent when no failure is configured).
+    pub rebuild: Option<RebuildReport>,
+}
+
+/// Failures, reconstruction onto spares, and what the host saw meanwhile.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct RebuildReport {
+    /// Reconstruction policy (`dor`, `sor`).
+    pub policy: crate::config::RebuildPolicy,
+    /// Hot spares configured.
+    pub spares: u32,
+    /// Every failure: member, time, spare, its rebuild's start and end.
+    pub failures: Vec<crate::array::rebuild::FailureRecord>,
+    /// First rebuild start, ns (absent when none started: no spare).
+    pub start_ns: Option<u64>,
+    /// Last rebuild end, ns (absent when a rebuild has not finished).
+    pub end_ns: Option<u64>,
+    /// `end_ns − start_ns`.
+    pub duration_ns: Option<u64>,
+    /// Bytes reconstructed onto spares: the failed members' contents.
+    pub lost_bytes: u64,
+    /// Data recovery speed, `lost_bytes` over the rebuild's duration (the
+    /// CR5M paper's metric), bytes/s.
+    pub recovery_bytes_per_s: Option<f64>,
+    /// Stripe reconstructions done.
+    pub stripes_rebuilt: u64,
+    /// Responses of requests completed before the first failure.
+    pub response_before: crate::metrics::LatencySummary,
+    /// Completed while degraded with no rebuild running (no spare yet, or `rebuild.delay_ns`).
+    pub response_degraded: crate::metrics::LatencySummary,
+    /// Completed while a rebuild ran.
+    pub response_during: crate::metrics::LatencySummary,
+    /// Completed after the last rebuild ended.
+    pub response_after: crate::metrics::LatencySummary,
+    /// Failures beyond what a stripe's code tolerates: time, member, stripes and bytes lost.
+    pub data_loss_events: Vec<crate::array::rebuild::DataLossEvent>,
+    /// Host reads that touched lost data and failed.
+    pub failed_reads: u64,
+    /// Host writes that touched lost data and failed.
+    pub failed_writes: u64,
+}
+
+impl RebuildReport {
+    /// The record of `controller`'s failures and rebuilds.
+    pub fn new(controller: &crate::array::ArrayController, host: &HostMetrics, resolved: &ResolvedConfig) -> Self {
+        use crate::array::ArrayPhase;
+        let r = controller.rebuild();
+        let duration_ns = r.start_ns.zip(r.end_ns).map(|(a, b)| b - a);
+        let (failed_reads, failed_writes) = host.failed_counts();
+        Self {
+            policy: resolved.config.rebuild.policy,
+            spares: resolved.config.array.spares,
+            failures: r.failures.clone(),
+            start_ns: r.start_ns,
+            end_ns: r.end_ns,
+            duration_ns,
+            lost_bytes: r.bytes_rebuilt,
+            recovery_bytes_per_s: duration_ns.filter(|&d| d > 0).map(|d| r.bytes_rebuilt as f64 * 1e9 / d as f64),
+            stripes_rebuilt: r.stripes_rebuilt,
+            response_before: host.phase_response(ArrayPhase::Healthy),
+            response_degraded: host.phase_response(ArrayPhase::Degraded),
+            response_during: host.phase_response(ArrayPhase::Rebuilding),
+            response_after: host.phase_response(ArrayPhase::Rebuilt),
+            data_loss_events: r.data_loss_events.clone(),
+            failed_reads,
+            failed_writes,
+        }
+    }
+
+    fn stats(&self, out: &mut Stats) {
+        let mut s = |p: &str, v: f64, u: &'static str, d: &'static str| out.push(Stat::new(format!("rebuild.{p}"), v, u, d));
+        if let Some(d) = self.duration_ns {
+            s("duration_ns", d as f64, "ns", "first rebuild start to last rebuild end");
+        }
+        if let Some(v) = self.recovery_bytes_per_s {
+            s("recovery_bytes_per_s", v, "bytes/s", "bytes reconstructed over the rebuild's duration");
+        }
+        s("lost_bytes", self.lost_bytes as f64, "bytes", "bytes reconstructed onto spares");
+        if self.response_during.count > 0 {
+            s("response_during.mean_ns", self.response_during.mean_ns, "ns", "mean response of requests completed during rebuild");
+            s("response_during.p99_ns", self.response_during.p99_ns as f64, "ns", "99th-percentile response during rebuild");
+        }
+        s("data_loss_events", self.data_loss_events.len() as f64, "events", "failures that lost data");
+        s("failed_requests", (self.failed_reads + self.failed_writes) as f64, "requests", "host requests that touched lost data");
+    }
 }
 
 /// Array-level figures the papers report, from the member counters.
@@ -223,9 +308,11 @@ impl Report {
                 Member::Ssd(_) => crate::config::MemberKind::Ssd,
                 Member::Hdd(_) => crate::config::MemberKind::Hdd,
             };
+            let n = resolved.config.array.members as usize;
             let name = match (single, kind) {
                 (true, crate::config::MemberKind::Ssd) => "ssd".to_string(),
                 (true, crate::config::MemberKind::Hdd) => "hdd".to_string(),
+                (false, _) if i >= n => format!("spare[{}]", i - n),
                 (false, _) => format!("member[{i}]"),
             };
             member.stats(&name, &mut stats);
@@ -259,7 +346,30 @@ impl Report {
                 if s.mean_ns > 0.0 { s.half_width_ns / s.mean_ns * 100.0 } else { f64::INFINITY }
             ));
         }
-        Self { host, devices, workload, time_series: host_metrics.time_series(), stats, array, stop, warnings }
+        Self { host, devices, workload, time_series: host_metrics.time_series(), stats, array, stop, warnings, rebuild: None }
+    }
+
+    /// Adds the failures-and-rebuild section (and its statistics).
+    pub fn set_rebuild(&mut self, rebuild: RebuildReport) {
+        rebuild.stats(&mut self.stats);
+        if rebuild.start_ns.is_some() && rebuild.end_ns.is_none() {
+            self.warnings.push(format!(
+                "the rebuild started at {:.3} s had not finished when the run ended ({} stripes rebuilt): rebuild.only_when_idle \
+                 under a busy host, or a run too short",
+                rebuild.start_ns.unwrap_or(0) as f64 / 1e9,
+                rebuild.stripes_rebuilt
+            ));
+        }
+        if !rebuild.data_loss_events.is_empty() {
+            let stripes: u64 = rebuild.data_loss_events.iter().map(|e| e.stripes_lost).sum();
+            self.warnings.push(format!(
+                "data lost: {} failures beyond what the code tolerates lost {stripes} stripes; {} reads and {} writes touched them and failed",
+                rebuild.data_loss_events.len(),
+                rebuild.failed_reads,
+                rebuild.failed_writes
+            ));
+        }
+        self.rebuild = Some(rebuild);
     }
 
     /// JSON text.

@@ -16,7 +16,7 @@
 //!       └── closed loop ◄── host completion ◄── stripe done ◄── MemberDone (per phase)
 //! ```
 
-use crate::array::{ArrayController, ArrayGeometry, ArrayPort, ArrayState, Planner, StripePlan};
+use crate::array::{ArrayController, ArrayGeometry, ArrayPhase, ArrayPort, ArrayState, Planner, StripePlan};
 use crate::config::{RaidLevel, ResolvedConfig, WorkloadConfig};
 use crate::device::{Cause, DeviceRequest, Member, MemberDevice};
 use crate::engine::{EventQueue, Ns};
@@ -34,6 +34,21 @@ fn no_controller() -> Error {
 
 /// Stream id of preconditioning's random numbers (see `workload::synthetic`).
 const PRECONDITION_STREAM: u64 = 0x5052_4543_4f4e_4400;
+/// Stream id of random failure times (one stream per failure, by index).
+const FAILURE_STREAM: u64 = 0x4641_494c_5552_4500;
+
+/// When failure `i` of `f` happens, ns: given, or drawn from an
+/// exponential distribution (`at_random_mean_ns`); `None` for a failure
+/// triggered by a request index.
+pub fn failure_time_ns(f: &crate::config::MemberFailure, i: usize, seed: u64) -> Option<Ns> {
+    use rand_distr::Distribution;
+    if let Some(mean) = f.at_random_mean_ns {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ FAILURE_STREAM ^ i as u64);
+        let exp = rand_distr::Exp::new(1.0 / mean as f64).ok()?;
+        return Some(exp.sample(&mut rng).round().min(u64::MAX as f64) as Ns);
+    }
+    f.at_ns
+}
 
 /// The events of a simulation.
 #[derive(Clone, Copy, Debug)]
@@ -50,6 +65,8 @@ enum Event {
     ParityReady { stripe_job: u32 },
     /// Member `member` fails.
     MemberFails { member: u32 },
+    /// The array controller asked to be woken (a rebuild's delay or pace).
+    ControllerWake,
 }
 
 /// A slab: slots reused so the steady state allocates nothing.
@@ -99,17 +116,19 @@ struct HostJob {
     op: crate::device::Op,
 }
 
-/// What the array controller reaches of the simulation: the members, the
-/// event queue, and the host jobs it finished (handled after it returns).
+/// What the array controller reaches of the simulation: the devices, the
+/// event queue, the host jobs it finished (handled after it returns) and
+/// the host metrics' phase.
 struct SimPort<'a> {
     members: &'a mut [Member],
     queue: &'a mut EventQueue<Event>,
-    finished_hosts: &'a mut Vec<(Ns, u32)>,
+    finished_hosts: &'a mut Vec<(Ns, u32, bool)>,
+    host: &'a mut HostMetrics,
 }
 
 impl ArrayPort for SimPort<'_> {
     fn submit(&mut self, now: Ns, member: u32, request: DeviceRequest) -> Result<()> {
-        let device = self.members.get_mut(member as usize).ok_or_else(|| Error::Internal(format!("member {member} does not exist")))?;
+        let device = self.members.get_mut(member as usize).ok_or_else(|| Error::Internal(format!("device {member} does not exist")))?;
         if let Some(d) = device.submit(now, request)? {
             self.queue.schedule(d.done_ns, Event::MemberDone { member, token: d.token });
         }
@@ -120,8 +139,16 @@ impl ArrayPort for SimPort<'_> {
         self.queue.schedule(at, Event::ParityReady { stripe_job });
     }
 
-    fn host_done(&mut self, now: Ns, host_job: u32) {
-        self.finished_hosts.push((now, host_job));
+    fn wake_at(&mut self, at: Ns) {
+        self.queue.schedule(at, Event::ControllerWake);
+    }
+
+    fn host_done(&mut self, now: Ns, host_job: u32, served: bool) {
+        self.finished_hosts.push((now, host_job, served));
+    }
+
+    fn phase(&mut self, _now: Ns, phase: ArrayPhase) {
+        self.host.set_phase(phase);
     }
 }
 
@@ -160,8 +187,13 @@ pub struct Simulation {
     queue: EventQueue<Event>,
     members: Vec<Member>,
     controller: Option<ArrayController>,
-    /// Host jobs the controller finished during one event (reused buffer).
-    finished_hosts: Vec<(Ns, u32)>,
+    /// Host jobs the controller finished during one event, and whether
+    /// they were served (reused buffer).
+    finished_hosts: Vec<(Ns, u32, bool)>,
+    /// `array.failures` triggered by a request index: (index, member), sorted.
+    failures_at_request: Vec<(u64, u32)>,
+    /// Array members (devices beyond are hot spares).
+    array_members: usize,
     /// `sim.stop`: batch means of response times, when the rule is on.
     stop_rule: Option<crate::metrics::BatchMeans>,
     /// The stopping rule has ended issuing.
@@ -204,7 +236,11 @@ impl Simulation {
                 continue;
             }
             let member = &mut self.members[p.member];
-            let (filled, overwrites) = member.precondition_plan(cfg.fill_fraction, cfg.random_overwrite_factor);
+            let (filled, overwrites) = if p.member < self.array_members {
+                member.precondition_plan(cfg.fill_fraction, cfg.random_overwrite_factor)
+            } else {
+                (0, 0) // a hot spare is a fresh drive
+            };
             let end = (p.next_write + budget).min(filled + overwrites);
             for i in p.next_write..end {
                 member.precondition_write(i, filled, &mut p.rng)?;
@@ -230,11 +266,14 @@ impl Simulation {
         let cfg = &resolved.config;
         let members: Vec<Member> = Vec::with_capacity(resolved.members.len());
         let p = &cfg.precondition;
+        let array_members = cfg.array.members as usize;
         let total_pages = resolved
             .members
             .iter()
-            .map(|m| {
-                let (filled, overwrites) = crate::ssd::precondition_plan(m.logical_pages(), p.fill_fraction, p.random_overwrite_factor);
+            .enumerate()
+            .map(|(i, m)| {
+                let fill = if i < array_members { p.fill_fraction } else { 0.0 };
+                let (filled, overwrites) = crate::ssd::precondition_plan(m.logical_pages(), fill, p.random_overwrite_factor);
                 filled + overwrites + build_cost_pages(m.logical_pages())
             })
             .sum();
@@ -246,7 +285,7 @@ impl Simulation {
             total_pages,
         });
         let controller = (cfg.array.level != RaidLevel::Single)
-            .then(|| ArrayController::new(&cfg.array, resolved.member_capacity_bytes(), resolved.member_page_bytes()));
+            .then(|| ArrayController::new(&cfg.array, &cfg.rebuild, resolved.member_capacity_bytes(), resolved.member_page_bytes()));
         let controller = controller.transpose()?;
         let source = build_source(&cfg.workload, resolved.capacity_bytes, cfg.sim.seed)?;
         let closed_loop = match &cfg.workload {
@@ -259,6 +298,8 @@ impl Simulation {
             members,
             controller,
             finished_hosts: Vec::new(),
+            failures_at_request: Vec::new(),
+            array_members,
             stop_rule: (cfg.sim.stop.relative_half_width > 0.0).then(|| crate::metrics::BatchMeans::new(&cfg.sim.stop)),
             stopped: false,
             source,
@@ -271,8 +312,17 @@ impl Simulation {
             finished: false,
             resolved,
         };
-        for f in &sim.resolved.config.array.failures {
-            sim.queue.schedule(f.at_ns, Event::MemberFails { member: f.member });
+        let seed = sim.resolved.config.sim.seed;
+        for (i, f) in sim.resolved.config.array.failures.iter().enumerate() {
+            match (failure_time_ns(f, i, seed), f.at_request) {
+                (Some(at), _) => sim.queue.schedule(at, Event::MemberFails { member: f.member }),
+                (None, Some(index)) => sim.failures_at_request.push((index, f.member)),
+                (None, None) => return Err(Error::config(format!("array.failures[{i}]"), "has no time")),
+            }
+        }
+        sim.failures_at_request.sort_unstable();
+        if !sim.resolved.config.array.failures.is_empty() {
+            sim.host.set_phase(ArrayPhase::Healthy);
         }
         match closed_loop {
             Some((processes, _)) => (0..processes).for_each(|_| sim.queue.schedule(0, Event::ProcessIssue)),
@@ -318,12 +368,18 @@ impl Simulation {
                 now as f64 / 1e9
             )));
         }
+        let index = self.host.arrived_count();
+        while self.failures_at_request.first().is_some_and(|&(i, _)| i <= index) {
+            let (_, member) = self.failures_at_request.remove(0);
+            self.fail(now, member)?;
+        }
         self.host.arrived(now);
         let job = self.jobs.insert(HostJob { arrival_ns: now, offset_bytes: r.offset_bytes, len_bytes: r.len_bytes, op: r.op });
         match &self.controller {
             None => {
                 let req = DeviceRequest { token: u64::from(job), op: r.op, offset_bytes: r.offset_bytes, len_bytes: r.len_bytes, cause: Cause::User };
-                let mut port = SimPort { members: &mut self.members, queue: &mut self.queue, finished_hosts: &mut self.finished_hosts };
+                let mut port =
+                    SimPort { members: &mut self.members, queue: &mut self.queue, finished_hosts: &mut self.finished_hosts, host: &mut self.host };
                 port.submit(now, 0, req)?;
             }
             Some(c) => self.queue.schedule(now + c.overhead_ns(), Event::ControllerDone { job }),
@@ -335,11 +391,15 @@ impl Simulation {
     /// completes the host jobs it finished.
     fn with_controller(&mut self, f: impl FnOnce(&mut ArrayController, &mut SimPort<'_>) -> Result<()>) -> Result<()> {
         let Some(c) = self.controller.as_mut() else { return Err(no_controller()) };
-        let mut port = SimPort { members: &mut self.members, queue: &mut self.queue, finished_hosts: &mut self.finished_hosts };
+        let mut port = SimPort { members: &mut self.members, queue: &mut self.queue, finished_hosts: &mut self.finished_hosts, host: &mut self.host };
         f(c, &mut port)?;
         let mut finished = std::mem::take(&mut self.finished_hosts);
-        for &(at, job) in &finished {
-            self.complete_host(at, job);
+        for &(at, job, served) in &finished {
+            if served {
+                self.complete_host(at, job);
+            } else {
+                self.fail_host(at, job);
+            }
         }
         finished.clear();
         self.finished_hosts = finished;
@@ -356,6 +416,21 @@ impl Simulation {
         if let Some(think) = self.closed_loop_think_ns {
             self.queue.schedule(now + think, Event::ProcessIssue);
         }
+    }
+
+    /// Host job `job` touched lost data: it fails, untimed.
+    fn fail_host(&mut self, now: Ns, job: u32) {
+        if let Some(j) = self.jobs.remove(job) {
+            self.host.failed(now, j.op);
+        }
+        if let Some(think) = self.closed_loop_think_ns {
+            self.queue.schedule(now + think, Event::ProcessIssue);
+        }
+    }
+
+    /// Member `member` fails at `now`.
+    fn fail(&mut self, now: Ns, member: u32) -> Result<()> {
+        self.with_controller(|c, port| c.fail_member(port, now, member))
     }
 
     /// Plans host job `job` and starts its stripes.
@@ -394,7 +469,8 @@ impl Simulation {
             Event::ControllerDone { job } => self.start_job(now, job)?,
             Event::MemberDone { member, token } => self.member_done(now, member, token)?,
             Event::ParityReady { stripe_job } => self.with_controller(|c, port| c.parity_ready(port, now, stripe_job))?,
-            Event::MemberFails { member } => self.controller.as_mut().ok_or_else(no_controller)?.fail_member(member)?,
+            Event::MemberFails { member } => self.fail(now, member)?,
+            Event::ControllerWake => self.with_controller(|c, port| c.wake(port, now))?,
         }
         Ok(())
     }
@@ -424,7 +500,11 @@ impl Simulation {
     /// The report of what has run so far.
     pub fn report(&self) -> Report {
         let stop = self.stop_rule.as_ref().map(crate::metrics::BatchMeans::report);
-        Report::new(&self.resolved, &self.host, &self.members, self.source.report(), stop)
+        let mut report = Report::new(&self.resolved, &self.host, &self.members, self.source.report(), stop);
+        if let Some(c) = self.controller.as_ref().filter(|_| !self.resolved.config.array.failures.is_empty()) {
+            report.set_rebuild(crate::report::RebuildReport::new(c, &self.host, &self.resolved));
+        }
+        report
     }
 }
 
@@ -472,6 +552,16 @@ impl Counting {
         let mut state = ArrayState::new(array.members);
         for f in &array.failures {
             state.failed[f.member as usize] = true;
+        }
+        let tolerated = array.level.tolerates(array.members, array.copies);
+        if array.failures.len() as u32 > tolerated {
+            return Err(Error::config(
+                "array.failures",
+                format!(
+                    "counting mode applies every failure from the start, and {} exceed what the level tolerates ({tolerated})",
+                    array.failures.len()
+                ),
+            ));
         }
         Ok(Self {
             planner,

@@ -75,9 +75,9 @@ fn degraded_raid5_reads_every_survivor_and_never_the_failed_member() {
 }
 
 #[test]
-fn more_failures_than_the_level_tolerates_is_an_error() {
+fn more_failures_from_the_start_than_the_level_tolerates_is_an_error() {
     let mut raw = raidsim_core::config::RawConfig::new();
-    for o in ["array.level=raid5", "array.members=4", "array.failures=[{member = 0, at_ns = 0}, {member = 1, at_ns = 5}]"] {
+    for o in ["array.level=raid5", "array.members=4", "array.failures=[{member = 0, at_ns = 0}, {member = 1, at_request = 0}]"] {
         raw.set(o).expect("parses");
     }
     let err = raw.resolve().expect_err("two failures on RAID-5").to_string();

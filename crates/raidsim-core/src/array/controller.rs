@@ -1,21 +1,29 @@
 //! The timed array controller: executes the planner's stripe plans on the
-//! members.
+//! members, and the rebuild onto spares.
 //!
 //! A host request is planned into one [`StripePlan`] per stripe it touches.
 //! Each stripe runs phase 1 (its reads, issued together), the parity
 //! computation (`xor_bytes_per_s`), then phase 2 (its writes, issued
-//! together); the host request is done when its last stripe is. Concurrent
-//! parity updates of one stripe are serialized by a stripe lock, as in Linux
-//! md (a stripe_head is owned by one update at a time). The stripes of one
-//! request run in parallel or in order (`array.stripe_order`).
+//! together); the host request is done when its last stripe is. Plans that
+//! update parity, read through it or rebuild a stripe are serialized by a
+//! stripe lock, as in Linux md (a stripe_head is owned by one update at a
+//! time); a plan that waited is planned again when it gets the lock if the
+//! array's condition changed meanwhile (a failure, a stripe rebuilt). The
+//! stripes of one request run in parallel or in order
+//! (`array.stripe_order`).
 //!
-//! The controller sees members and time only through an [`ArrayPort`], so
+//! Failures, spares and reconstruction are described in [`super::rebuild`].
+//! Members are array positions; `ArrayState::device_of` says which device
+//! (the member's own, or the spare that replaced it) serves each.
+//!
+//! The controller sees devices and time only through an [`ArrayPort`], so
 //! it does not know what kind of device a member is, nor the simulation's
 //! event type.
 
-use super::{ArrayGeometry, ArrayState, Planner, StripePlan};
-use crate::config::{ArrayConfig, StripeOrder};
-use crate::device::{DeviceRequest, Op};
+use super::rebuild::{DataLossEvent, RebuildProcess};
+use super::{ArrayGeometry, ArrayState, Planner, StripePlan, StripeSet};
+use crate::config::{ArrayConfig, RebuildConfig, StripeOrder};
+use crate::device::{Cause, DeviceRequest, Op};
 use crate::engine::Ns;
 use crate::error::{Error, Result};
 use rustc_hash::FxHashMap;
@@ -23,13 +31,31 @@ use std::collections::VecDeque;
 
 /// What the controller needs of the simulation around it.
 pub trait ArrayPort {
-    /// Submits `request` to member `member` at `now`; its completion comes
+    /// Submits `request` to device `device` at `now`; its completion comes
     /// back through [`ArrayController::member_done`] with the request's token.
-    fn submit(&mut self, now: Ns, member: u32, request: DeviceRequest) -> Result<()>;
+    fn submit(&mut self, now: Ns, device: u32, request: DeviceRequest) -> Result<()>;
     /// Calls [`ArrayController::parity_ready`] for `stripe_job` at `at`.
     fn parity_ready_at(&mut self, at: Ns, stripe_job: u32);
-    /// Host job `host_job` is complete at `now`.
-    fn host_done(&mut self, now: Ns, host_job: u32);
+    /// Calls [`ArrayController::wake`] at `at`.
+    fn wake_at(&mut self, at: Ns);
+    /// Host job `host_job` is complete at `now`; `served = false` when it
+    /// touched lost data and failed.
+    fn host_done(&mut self, now: Ns, host_job: u32, served: bool);
+    /// The array entered `phase` at `now`.
+    fn phase(&mut self, now: Ns, phase: ArrayPhase);
+}
+
+/// The array's condition, for response times before, during and after a rebuild.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArrayPhase {
+    /// No member has failed yet.
+    Healthy,
+    /// A member is failed and no rebuild runs (no spare, or its delay).
+    Degraded,
+    /// A rebuild runs.
+    Rebuilding,
+    /// Every rebuild has finished.
+    Rebuilt,
 }
 
 /// A slab: slots reused so the steady state allocates nothing.
@@ -73,10 +99,24 @@ fn not_in_flight(stripe_job: u32) -> Error {
     Error::Internal(format!("stripe job {stripe_job} is not in flight"))
 }
 
-/// One stripe of a host request being executed.
+/// Whose a stripe job is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Owner {
+    /// One stripe of host job `u32`, covering host bytes `[offset, offset + len)`.
+    Host { job: u32, op: Op, offset: u64, len: u64 },
+    /// A stripe reconstruction.
+    Rebuild,
+}
+
+/// One stripe of a host request, or one stripe reconstruction, being executed.
 struct StripeJob {
-    host: u32,
+    owner: Owner,
     plan: StripePlan,
+    /// The array condition the plan was made for.
+    epoch: u64,
+    /// It holds its stripe's lock (a replanned job keeps the lock it took,
+    /// whatever its new plan needs).
+    holds_lock: bool,
     in_writes: bool,
     outstanding: u32,
 }
@@ -89,34 +129,48 @@ pub struct ArrayController {
     overhead_ns: Ns,
     xor_bytes_per_s: u64,
     stripe_jobs: Slab<StripeJob>,
-    /// Per host job (indexed by its id): stripes not finished yet.
-    stripes_left: Vec<u32>,
-    /// Stripes with a parity update in progress, and the stripe jobs waiting for each.
+    /// Per host job (indexed by its id): stripes not finished yet, and
+    /// whether it touched lost data.
+    stripes_left: Vec<(u32, bool)>,
+    /// Host jobs planned and not finished.
+    host_jobs: u32,
+    /// Stripes locked by a plan in progress, and the stripe jobs waiting for each.
     locks: FxHashMap<u64, VecDeque<u32>>,
     /// Sequential stripe order: each host job's plans not started yet.
-    waiting: FxHashMap<u32, VecDeque<StripePlan>>,
+    waiting: FxHashMap<u32, VecDeque<(Owner, StripePlan, u64)>>,
     plans: Vec<StripePlan>,
     /// Finished plans, whose buffers the planner reuses.
     pool: Vec<StripePlan>,
+    /// Changes whenever failures or rebuilt stripes change what a plan reads.
+    epoch: u64,
+    rebuild: RebuildProcess,
+    phase: ArrayPhase,
 }
 
 impl ArrayController {
     /// A controller for `cfg` over members of `member_capacity_bytes` each,
     /// counting pages of `page_bytes`.
-    pub fn new(cfg: &ArrayConfig, member_capacity_bytes: u64, page_bytes: u64) -> Result<Self> {
+    pub fn new(cfg: &ArrayConfig, rebuild: &RebuildConfig, member_capacity_bytes: u64, page_bytes: u64) -> Result<Self> {
         let geometry = ArrayGeometry::new(cfg, member_capacity_bytes);
+        let planner = Planner::new(cfg, geometry, page_bytes)?;
+        let stripes = planner.geometry().stripes();
+        let rebuild = RebuildProcess::new(rebuild, stripes, planner.member_stripe_bytes(), cfg.members, cfg.spares);
         Ok(Self {
-            planner: Planner::new(cfg, geometry, page_bytes)?,
-            state: ArrayState::new(cfg.members),
+            planner,
+            state: ArrayState::with_spares(cfg.members, cfg.spares),
             order: cfg.stripe_order,
             overhead_ns: cfg.controller_overhead_ns,
             xor_bytes_per_s: cfg.xor_bytes_per_s,
             stripe_jobs: Slab::default(),
             stripes_left: Vec::new(),
+            host_jobs: 0,
             locks: FxHashMap::default(),
             waiting: FxHashMap::default(),
             plans: Vec::new(),
             pool: Vec::new(),
+            epoch: 0,
+            rebuild,
+            phase: ArrayPhase::Healthy,
         })
     }
 
@@ -125,41 +179,185 @@ impl ArrayController {
         self.overhead_ns
     }
 
-    /// Member `member` fails: operations already planned run to completion;
-    /// later plans avoid it.
-    pub fn fail_member(&mut self, member: u32) -> Result<()> {
-        let slot = self.state.failed.get_mut(member as usize).ok_or_else(|| Error::Internal(format!("member {member} does not exist")))?;
-        *slot = true;
+    /// The rebuild's record: failures, rebuild times, data lost.
+    pub fn rebuild(&self) -> &RebuildProcess {
+        &self.rebuild
+    }
+
+    /// The array's condition now.
+    pub fn state(&self) -> &ArrayState {
+        &self.state
+    }
+
+    /// The planner (its geometry).
+    pub fn planner(&self) -> &Planner {
+        &self.planner
+    }
+
+    /// Member `member` fails at `now`: operations already issued run to
+    /// completion; later plans avoid it; stripes it leaves with more losses
+    /// than their code tolerates are lost; its rebuild is scheduled.
+    pub fn fail_member<P: ArrayPort>(&mut self, port: &mut P, now: Ns, member: u32) -> Result<()> {
+        let m = member as usize;
+        match self.state.failed.get(m) {
+            None => return Err(Error::Internal(format!("member {member} does not exist"))),
+            Some(true) => return Err(Error::Internal(format!("member {member} failed twice"))),
+            Some(false) => {}
+        }
+        self.state.failed[m] = true;
+        self.epoch += 1;
+        self.rebuild.failed(now, member);
+        self.record_losses(now, member);
+        self.pump(port, now)
+    }
+
+    /// Marks the stripes `member`'s failure lost; records a data-loss event.
+    fn record_losses(&mut self, now: Ns, member: u32) {
+        let mut lost = 0;
+        for s in 0..self.rebuild.stripes {
+            if !self.rebuild.lost.contains(s) && self.planner.stripe_lost(s, &self.state) {
+                self.rebuild.lost.insert(s);
+                lost += 1;
+                // Nothing to rebuild there any more.
+                for t in &self.rebuild.targets {
+                    if let Some(set) = self.state.rebuilt[*t as usize].as_mut() {
+                        set.insert(s);
+                    }
+                }
+            }
+        }
+        if lost > 0 {
+            let bytes_lost = lost * self.planner.geometry().stripe_data_bytes();
+            self.rebuild.data_loss_events.push(DataLossEvent { at_ns: now, member, stripes_lost: lost, bytes_lost });
+        }
+    }
+
+    /// A wake-up asked for with [`ArrayPort::wake_at`] fired.
+    pub fn wake<P: ArrayPort>(&mut self, port: &mut P, now: Ns) -> Result<()> {
+        self.rebuild.woke(now);
+        self.pump(port, now)
+    }
+
+    /// Starts what the rebuild may start now: spares for waiting members,
+    /// completions, stripe reconstructions; tells the port of phase changes.
+    fn pump<P: ArrayPort>(&mut self, port: &mut P, now: Ns) -> Result<()> {
+        while let Some((member, spare)) = self.rebuild.next_assignment(now) {
+            let mut set = StripeSet::new(self.rebuild.stripes);
+            for s in 0..self.rebuild.stripes {
+                if self.rebuild.lost.contains(s) {
+                    set.insert(s);
+                }
+            }
+            self.state.device_of[member as usize] = spare;
+            self.state.rebuilt[member as usize] = Some(set);
+            self.epoch += 1;
+        }
+        if let Some(at) = self.rebuild.next_wait().filter(|&at| at > now) {
+            if self.rebuild.want_wake(at) {
+                port.wake_at(at);
+            }
+        }
+        self.finish_members(now);
+        loop {
+            match self.rebuild.may_start(now, self.host_jobs > 0) {
+                Ok(()) => {}
+                Err(Some(at)) => {
+                    if self.rebuild.want_wake(at) {
+                        port.wake_at(at);
+                    }
+                    break;
+                }
+                Err(None) => break,
+            }
+            let Some(s) = self.rebuild.next_stripe(&self.state) else {
+                break;
+            };
+            self.start_rebuild_stripe(port, now, s)?;
+        }
+        self.finish_members(now);
+        self.rebuild.settle(now);
+        self.set_phase(port, now);
         Ok(())
+    }
+
+    /// Members whose every stripe is rebuilt (or lost) are whole again.
+    fn finish_members(&mut self, now: Ns) {
+        let stripes = self.rebuild.stripes;
+        while let Some(&t) = self.rebuild.targets.iter().find(|&&t| self.state.rebuilt[t as usize].as_ref().is_some_and(|r| r.len() == stripes)) {
+            self.state.failed[t as usize] = false;
+            self.state.rebuilt[t as usize] = None;
+            self.epoch += 1;
+            self.rebuild.member_done(now, t);
+        }
+    }
+
+    fn set_phase<P: ArrayPort>(&mut self, port: &mut P, now: Ns) {
+        let phase = if !self.rebuild.targets.is_empty() || !self.rebuild.in_flight.is_empty() {
+            ArrayPhase::Rebuilding
+        } else if self.state.degraded() {
+            ArrayPhase::Degraded
+        } else if self.rebuild.end_ns.is_some() {
+            ArrayPhase::Rebuilt
+        } else {
+            self.phase
+        };
+        if phase != self.phase {
+            self.phase = phase;
+            port.phase(now, phase);
+        }
+    }
+
+    fn start_rebuild_stripe<P: ArrayPort>(&mut self, port: &mut P, now: Ns, s: u64) -> Result<()> {
+        let mut plan = self.pool.pop().unwrap_or_default();
+        self.planner.plan_rebuild(s, &mut self.state, &self.rebuild.targets, &mut plan)?;
+        let bytes: u64 = plan.writes.iter().map(|w| w.len_bytes).sum();
+        self.rebuild.started(now, s, bytes);
+        self.start_stripe(port, now, Owner::Rebuild, plan, self.epoch)
     }
 
     /// Plans host job `host` (its overhead spent) and starts its stripes.
     pub fn start_job<P: ArrayPort>(&mut self, port: &mut P, now: Ns, host: u32, op: Op, offset_bytes: u64, len_bytes: u64) -> Result<()> {
-        self.plans.clear();
-        self.planner.plan_reusing(op, offset_bytes, len_bytes, &mut self.state, &mut self.plans, &mut self.pool)?;
         let h = host as usize;
         if self.stripes_left.len() <= h {
-            self.stripes_left.resize(h + 1, 0);
+            self.stripes_left.resize(h + 1, (0, false));
         }
-        self.stripes_left[h] = self.plans.len() as u32;
+        let w = self.planner.geometry().stripe_data_bytes();
+        let end = offset_bytes.checked_add(len_bytes).filter(|&e| e <= self.planner.geometry().capacity_bytes());
+        let Some(end) = end.filter(|_| len_bytes > 0) else {
+            return Err(Error::Workload(format!("array request [{offset_bytes}, +{len_bytes}) outside the array's bytes")));
+        };
+        if !self.rebuild.lost.is_empty() && (offset_bytes / w..=(end - 1) / w).any(|s| self.rebuild.lost.contains(s)) {
+            port.host_done(now, host, false);
+            return Ok(());
+        }
+        self.plans.clear();
+        self.planner.plan_reusing(op, offset_bytes, len_bytes, &mut self.state, &mut self.plans, &mut self.pool)?;
         if self.plans.is_empty() {
             return Err(Error::Internal(format!("host job {host} planned to no stripes")));
         }
+        self.stripes_left[h] = (self.plans.len() as u32, false);
+        self.host_jobs += 1;
+        let owner = |plan: &StripePlan| {
+            let (lo, hi) = (plan.stripe * w, (plan.stripe + 1) * w);
+            let (a, b) = (offset_bytes.max(lo), end.min(hi));
+            Owner::Host { job: host, op, offset: a, len: b - a }
+        };
         let mut plans = std::mem::take(&mut self.plans);
+        let epoch = self.epoch;
         match self.order {
             StripeOrder::Parallel => {
                 for plan in plans.drain(..) {
-                    self.start_stripe(port, now, host, plan)?;
+                    self.start_stripe(port, now, owner(&plan), plan, epoch)?;
                 }
             }
             StripeOrder::Sequential => {
-                let mut rest: VecDeque<StripePlan> = plans.drain(..).collect();
+                let mut rest: VecDeque<(Owner, StripePlan, u64)> = plans.drain(..).map(|p| (owner(&p), p, epoch)).collect();
                 let first = rest.pop_front();
                 if !rest.is_empty() {
                     self.waiting.insert(host, rest);
                 }
-                if let Some(plan) = first {
-                    self.start_stripe(port, now, host, plan)?;
+                if let Some((owner, plan, epoch)) = first {
+                    self.start_stripe(port, now, owner, plan, epoch)?;
                 }
             }
         }
@@ -167,16 +365,45 @@ impl ArrayController {
         Ok(())
     }
 
-    /// Starts a stripe job, or queues it behind the stripe's lock.
-    fn start_stripe<P: ArrayPort>(&mut self, port: &mut P, now: Ns, host: u32, plan: StripePlan) -> Result<()> {
-        let (stripe, locks) = (plan.stripe, plan.updates_parity);
-        let id = self.stripe_jobs.insert(StripeJob { host, plan, in_writes: false, outstanding: 0 });
+    /// Starts a stripe job planned at `epoch`, or queues it behind the stripe's lock.
+    fn start_stripe<P: ArrayPort>(&mut self, port: &mut P, now: Ns, owner: Owner, plan: StripePlan, epoch: u64) -> Result<()> {
+        let (stripe, locks) = (plan.stripe, plan.locks_stripe);
+        let id = self.stripe_jobs.insert(StripeJob { owner, plan, epoch, holds_lock: locks, in_writes: false, outstanding: 0 });
         if locks {
             if let Some(waiters) = self.locks.get_mut(&stripe) {
                 waiters.push_back(id);
                 return Ok(());
             }
             self.locks.insert(stripe, VecDeque::new());
+        }
+        self.begin(port, now, id)
+    }
+
+    /// Runs stripe job `id`'s first phase, planned again if the array's
+    /// condition changed since it was planned.
+    fn begin<P: ArrayPort>(&mut self, port: &mut P, now: Ns, id: u32) -> Result<()> {
+        let epoch = self.epoch;
+        let sj = self.stripe_jobs.get_mut(id)?;
+        if sj.epoch != epoch {
+            sj.epoch = epoch;
+            let s = sj.plan.stripe;
+            match sj.owner {
+                Owner::Rebuild => self.planner.plan_rebuild(s, &mut self.state, &self.rebuild.targets, &mut sj.plan)?,
+                Owner::Host { job, op, offset, len } => {
+                    if self.rebuild.lost.contains(s) {
+                        // The stripe was lost while the job waited: it fails, doing nothing.
+                        sj.plan.reset(s);
+                        self.stripes_left[job as usize].1 = true;
+                    } else {
+                        self.plans.clear();
+                        self.planner.plan_reusing(op, offset, len, &mut self.state, &mut self.plans, &mut self.pool)?;
+                        let fresh = self.plans.pop().filter(|p| p.stripe == s && self.plans.is_empty());
+                        let fresh = fresh.ok_or_else(|| Error::Internal(format!("replanning stripe {s} of host job {job} gave other stripes")))?;
+                        let old = std::mem::replace(&mut sj.plan, fresh);
+                        self.pool.push(old);
+                    }
+                }
+            }
         }
         self.run_phase(port, now, id, false)
     }
@@ -196,18 +423,19 @@ impl ArrayController {
             return self.phase_done(port, now, id);
         }
         for op in ops {
-            self.state.outstanding[op.member as usize] += 1;
+            let device = self.state.device_of[op.member as usize];
+            self.state.outstanding[device as usize] += 1;
             let req = DeviceRequest { token: u64::from(id), op: op.op, offset_bytes: op.offset_bytes, len_bytes: op.len_bytes, cause: op.cause };
-            port.submit(now, op.member, req)?;
+            port.submit(now, device, req)?;
         }
         Ok(())
     }
 
-    /// Member `member` finished a request of stripe job `token`.
-    pub fn member_done<P: ArrayPort>(&mut self, port: &mut P, now: Ns, member: u32, token: u64) -> Result<()> {
+    /// Device `device` finished a request of stripe job `token`.
+    pub fn member_done<P: ArrayPort>(&mut self, port: &mut P, now: Ns, device: u32, token: u64) -> Result<()> {
         let outstanding =
-            self.state.outstanding.get_mut(member as usize).ok_or_else(|| Error::Internal(format!("member {member} does not exist")))?;
-        *outstanding = outstanding.checked_sub(1).ok_or_else(|| Error::Internal(format!("member {member} finished more than it was given")))?;
+            self.state.outstanding.get_mut(device as usize).ok_or_else(|| Error::Internal(format!("device {device} does not exist")))?;
+        *outstanding = outstanding.checked_sub(1).ok_or_else(|| Error::Internal(format!("device {device} finished more than it was given")))?;
         let id = u32::try_from(token).map_err(|_| Error::Internal(format!("token {token} is not a stripe job")))?;
         let sj = self.stripe_jobs.get_mut(id)?;
         sj.outstanding -= 1;
@@ -229,24 +457,57 @@ impl ArrayController {
             return self.run_phase(port, now, id, true);
         }
         let sj = self.stripe_jobs.remove(id)?;
-        let (host, stripe, locked) = (sj.host, sj.plan.stripe, sj.plan.updates_parity);
+        let (owner, stripe, locked) = (sj.owner, sj.plan.stripe, sj.holds_lock);
+        if owner == Owner::Rebuild {
+            self.rebuilt(&sj.plan);
+        }
         self.pool.push(sj.plan);
         if locked {
             match self.locks.get_mut(&stripe).and_then(VecDeque::pop_front) {
-                Some(waiter) => self.run_phase(port, now, waiter, false)?,
+                Some(waiter) => self.begin(port, now, waiter)?,
                 None => {
                     self.locks.remove(&stripe);
                 }
             }
         }
-        let left = self.stripes_left.get_mut(host as usize).filter(|l| **l > 0);
+        if let Owner::Host { job, .. } = owner {
+            self.host_stripe_done(port, now, job)?;
+        }
+        if !self.rebuild.is_idle() {
+            self.pump(port, now)?;
+        }
+        Ok(())
+    }
+
+    /// A stripe reconstruction has written its spares (a stripe lost
+    /// meanwhile counts as lost, not rebuilt).
+    fn rebuilt(&mut self, plan: &StripePlan) {
+        if self.rebuild.lost.contains(plan.stripe) {
+            self.rebuild.stripe_done(plan.stripe, None);
+            return;
+        }
+        let mut bytes = 0;
+        for w in plan.writes.iter().filter(|w| w.cause == Cause::RebuildWrite) {
+            if let Some(set) = self.state.rebuilt[w.member as usize].as_mut() {
+                set.insert(plan.stripe);
+            }
+            bytes += w.len_bytes;
+        }
+        self.epoch += 1;
+        self.rebuild.stripe_done(plan.stripe, Some(bytes));
+    }
+
+    fn host_stripe_done<P: ArrayPort>(&mut self, port: &mut P, now: Ns, host: u32) -> Result<()> {
+        let left = self.stripes_left.get_mut(host as usize).filter(|l| l.0 > 0);
         let left = left.ok_or_else(|| Error::Internal(format!("host job {host} of a finished stripe is not in flight")))?;
-        *left -= 1;
-        if *left == 0 {
+        left.0 -= 1;
+        if left.0 == 0 {
+            let failed = left.1;
             self.waiting.remove(&host);
-            port.host_done(now, host);
-        } else if let Some(plan) = self.waiting.get_mut(&host).and_then(VecDeque::pop_front) {
-            self.start_stripe(port, now, host, plan)?;
+            self.host_jobs -= 1;
+            port.host_done(now, host, !failed);
+        } else if let Some((owner, plan, epoch)) = self.waiting.get_mut(&host).and_then(VecDeque::pop_front) {
+            return self.start_stripe(port, now, owner, plan, epoch);
         }
         Ok(())
     }

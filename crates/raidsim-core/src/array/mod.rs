@@ -10,8 +10,9 @@ pub mod controller;
 pub mod count;
 pub mod geometry;
 pub mod planner;
+pub mod rebuild;
 
-pub use controller::{ArrayController, ArrayPort};
+pub use controller::{ArrayController, ArrayPhase, ArrayPort};
 pub use count::{count_pages, MemberPages};
 pub use geometry::{ArrayGeometry, UnitCopy};
-pub use planner::{pages_touched, pages_touched_sum, ArrayState, MemberOp, Planner, StripePlan};
+pub use planner::{pages_touched, pages_touched_sum, ArrayState, MemberOp, Planner, StripePlan, StripeSet};

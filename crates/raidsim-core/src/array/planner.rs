@@ -55,8 +55,9 @@ pub struct MemberOp {
 pub struct StripePlan {
     /// Stripe number.
     pub stripe: u64,
-    /// True when the plan updates parity, so concurrent updates of the stripe must be serialized.
-    pub updates_parity: bool,
+    /// True when the plan updates parity, reads through it (a degraded read)
+    /// or rebuilds the stripe: such plans of one stripe are serialized.
+    pub locks_stripe: bool,
     /// Phase 1: reads, issued together.
     pub reads: Vec<MemberOp>,
     /// Phase 2: writes, issued together once the reads are done.
@@ -69,7 +70,7 @@ impl StripePlan {
     /// Empties the plan for stripe `stripe`, keeping its buffers.
     pub fn reset(&mut self, stripe: u64) {
         self.stripe = stripe;
-        self.updates_parity = false;
+        self.locks_stripe = false;
         self.reads.clear();
         self.writes.clear();
         self.parity_bytes = 0;
@@ -79,22 +80,91 @@ impl StripePlan {
 /// What the planner needs to know about the array's condition.
 #[derive(Clone, Debug)]
 pub struct ArrayState {
-    /// Failed members.
+    /// Failed members (until their rebuild onto a spare completes).
     pub failed: Vec<bool>,
-    /// Operations outstanding per member (timed mode; for `shortest_queue`).
+    /// Per member being rebuilt: the stripes already rebuilt onto its
+    /// spare, where the member counts as alive again.
+    pub rebuilt: Vec<Option<StripeSet>>,
+    /// The device serving each member: its own index, or a spare's
+    /// (members first, then spares) once a rebuild onto it started.
+    pub device_of: Vec<u32>,
+    /// Operations outstanding per device (timed mode; for `shortest_queue`).
     pub outstanding: Vec<u32>,
     /// Next copy for `round_robin` reads.
     pub round_robin: u64,
 }
 
 impl ArrayState {
-    /// A healthy array of `members` members.
+    /// A healthy array of `members` members and no spares.
     pub fn new(members: u32) -> Self {
-        Self { failed: vec![false; members as usize], outstanding: vec![0; members as usize], round_robin: 0 }
+        Self::with_spares(members, 0)
     }
 
-    fn alive(&self, m: u32) -> bool {
-        !self.failed[m as usize]
+    /// A healthy array of `members` members and `spares` spare devices.
+    pub fn with_spares(members: u32, spares: u32) -> Self {
+        let n = members as usize;
+        Self {
+            failed: vec![false; n],
+            rebuilt: vec![None; n],
+            device_of: (0..members).collect(),
+            outstanding: vec![0; n + spares as usize],
+            round_robin: 0,
+        }
+    }
+
+    /// Member `m` holds stripe `s`: it never failed, or `s` is rebuilt on its spare.
+    pub fn alive(&self, m: u32, s: u64) -> bool {
+        let m = m as usize;
+        !self.failed[m] || self.rebuilt[m].as_ref().is_some_and(|r| r.contains(s))
+    }
+
+    /// Some member is failed (and not wholly rebuilt).
+    pub fn degraded(&self) -> bool {
+        self.failed.iter().any(|&f| f)
+    }
+
+    /// Some member is being rebuilt onto a spare.
+    pub fn rebuilding(&self) -> bool {
+        self.rebuilt.iter().any(Option::is_some)
+    }
+}
+
+/// A set of stripes, as a bitmap (a member's rebuilt stripes, lost stripes).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StripeSet {
+    bits: Vec<u64>,
+    len: u64,
+}
+
+impl StripeSet {
+    /// An empty set over stripes `0..stripes`.
+    pub fn new(stripes: u64) -> Self {
+        Self { bits: vec![0; stripes.div_ceil(64) as usize], len: 0 }
+    }
+
+    /// `s` is in the set.
+    pub fn contains(&self, s: u64) -> bool {
+        self.bits.get((s / 64) as usize).is_some_and(|w| w >> (s % 64) & 1 == 1)
+    }
+
+    /// Adds `s`; true when it was not there.
+    pub fn insert(&mut self, s: u64) -> bool {
+        let Some(w) = self.bits.get_mut((s / 64) as usize) else { return false };
+        let bit = 1u64 << (s % 64);
+        let new = *w & bit == 0;
+        *w |= bit;
+        self.len += u64::from(new);
+        new
+    }
+
+    /// Stripes in the set.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// The set is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
     }
 }
 
@@ -257,7 +327,7 @@ impl Planner {
                 continue;
             }
             self.geom.unit_copies(s, d, &mut self.copies);
-            let Some(copy) = pick_copy(&self.copies, self.read_policy, state) else {
+            let Some(copy) = pick_copy(&self.copies, self.read_policy, state, s) else {
                 return Err(Error::Device(format!("stripe {s}, unit {d}: every copy is on a failed member")));
             };
             plan.reads.push(op(copy.member, Op::Read, copy.member_offset + span.lo, span.hi - span.lo, Cause::User));
@@ -265,8 +335,11 @@ impl Planner {
         Ok(())
     }
 
-    /// RAID-0/1/10 writes: every surviving copy; the first is the user's, the rest mirrors.
+    /// RAID-0/1/10 writes: every surviving copy; the first is the user's,
+    /// the rest mirrors. While a rebuild copies units onto a spare, writes
+    /// are serialized with it per stripe, or a copy could miss the update.
     fn plan_mirrored_write(&mut self, s: u64, state: &ArrayState, plan: &mut StripePlan) {
+        plan.locks_stripe = state.rebuilding();
         for d in 0..self.geom.data_units {
             let span = self.spans[d as usize];
             if span.is_empty() {
@@ -274,7 +347,7 @@ impl Planner {
             }
             self.geom.unit_copies(s, d, &mut self.copies);
             let mut first = true;
-            for c in self.copies.iter().filter(|c| state.alive(c.member)) {
+            for c in self.copies.iter().filter(|c| state.alive(c.member, s)) {
                 let cause = if first { Cause::User } else { Cause::Mirror };
                 first = false;
                 plan.writes.push(op(c.member, Op::Write, c.member_offset + span.lo, span.hi - span.lo, cause));
@@ -313,12 +386,12 @@ impl Planner {
     /// run through every row).
     fn plan_parity_read(&mut self, s: u64, state: &ArrayState, plan: &mut StripePlan) -> Result<()> {
         let k = self.geom.data_units as usize;
-        let failed_data = self.data_members.iter().filter(|&&m| !state.alive(m)).count();
-        let alive_parity = self.parity_members.iter().flatten().filter(|&&m| state.alive(m)).count();
+        let failed_data = self.data_members.iter().filter(|&&m| !state.alive(m, s)).count();
+        let alive_parity = self.parity_members.iter().flatten().filter(|&&m| state.alive(m, s)).count();
         if failed_data > alive_parity {
             return Err(Error::Device(format!("stripe {s}: {failed_data} data units lost and {alive_parity} parity units left")));
         }
-        let row_parity = self.parity_members[0].filter(|&m| state.alive(m));
+        let row_parity = self.parity_members[0].filter(|&m| state.alive(m, s));
         let by_row = failed_data == 1 && row_parity.is_some();
         let mut lost = (u64::MAX, 0u64);
         for cell in 0..self.spans.len() {
@@ -329,17 +402,18 @@ impl Planner {
             let (row, col) = ((cell / k) as u64, cell % k);
             let m = self.data_members[col];
             let base = self.geom.row_offset(s, row);
-            if state.alive(m) {
+            if state.alive(m, s) {
                 plan.reads.push(op(m, Op::Read, base + span.lo, span.hi - span.lo, Cause::User));
                 continue;
             }
+            plan.locks_stripe = true;
             let p = self.page_bytes;
             let (a, b) = (span.lo / p * p, span.hi.div_ceil(p) * p);
             if by_row {
                 for (c, &other) in self.data_members.iter().enumerate() {
                     let sp = self.spans[row as usize * k + c];
                     let user = if sp.is_empty() || c == col { (0, 0) } else { (sp.lo / p * p, sp.hi.div_ceil(p) * p) };
-                    if c != col && state.alive(other) {
+                    if c != col && state.alive(other, s) {
                         for (x, y) in subtract((a, b), user) {
                             plan.reads.push(op(other, Op::Read, base + x, y - x, Cause::DegradedRead));
                         }
@@ -359,7 +433,7 @@ impl Planner {
         for row in 0..self.geom.codeword_rows {
             let off = self.geom.row_offset(s, row) + a;
             for &m in self.data_members.iter().chain(self.parity_members.iter().flatten()) {
-                if state.alive(m) {
+                if state.alive(m, s) {
                     plan.reads.push(op(m, Op::Read, off, b - a, Cause::DegradedRead));
                 }
             }
@@ -375,8 +449,8 @@ impl Planner {
     /// reconstruct-write. A full stripe needs no pre-read: reconstruct-write
     /// with nothing to read.
     fn plan_parity_write(&mut self, s: u64, state: &ArrayState, plan: &mut StripePlan) {
-        plan.updates_parity = true;
-        let healthy = self.data_members.iter().chain(self.parity_members.iter().flatten()).all(|&m| state.alive(m));
+        plan.locks_stripe = true;
+        let healthy = self.data_members.iter().chain(self.parity_members.iter().flatten()).all(|&m| state.alive(m, s));
         if self.granularity == ParityGranularity::Disksim && healthy {
             self.plan_disksim_row(s, plan);
             return;
@@ -395,7 +469,7 @@ impl Planner {
         let Some(cover) = self.cover.as_ref() else { return };
         let touched = |sp: &Span| !sp.is_empty() && sp.lo < hi && sp.hi > lo;
         let covered = |sp: &Span| touched(sp) && sp.lo <= lo && sp.hi >= hi;
-        let alive_col = |c: usize| state.alive(self.data_members[c]);
+        let alive_col = |c: usize| state.alive(self.data_members[c], s);
         let parity_member = |kind: usize| self.parity_members[kind];
         // Parity cells to rewrite: those covering a written cell, on a surviving member.
         self.need_parity.iter_mut().for_each(|x| *x = false);
@@ -416,7 +490,7 @@ impl Planner {
             if !cells.iter().any(|&c| touched(&self.spans[c])) {
                 continue;
             }
-            if !parity_member(*kind).is_some_and(|m| state.alive(m)) {
+            if !parity_member(*kind).is_some_and(|m| state.alive(m, s)) {
                 continue;
             }
             self.need_parity[kind * rows + *prow as usize] = true;
@@ -448,7 +522,7 @@ impl Planner {
         for (cell, sp) in self.spans.iter().enumerate() {
             let m = self.data_members[cell % k];
             let base = self.geom.row_offset(s, (cell / k) as u64);
-            if !state.alive(m) {
+            if !state.alive(m, s) {
                 continue;
             }
             let cause = match method {
@@ -466,7 +540,7 @@ impl Planner {
             }
         }
         for kind in 0..2 {
-            let Some(m) = parity_member(kind).filter(|&m| state.alive(m)) else { continue };
+            let Some(m) = parity_member(kind).filter(|&m| state.alive(m, s)) else { continue };
             for prow in 0..rows {
                 let rewritten = self.need_parity[kind * rows + prow];
                 let base = self.geom.row_offset(s, prow as u64);
@@ -483,6 +557,90 @@ impl Planner {
                     plan.parity_bytes += hi - lo;
                 }
             }
+        }
+    }
+}
+
+/// Reconstruction and loss: the same structure a degraded read uses.
+impl Planner {
+    /// Stripe `s` has lost data: more of its members are dead than its
+    /// code tolerates (RAID-0: any; RAID-1/10: every copy of some unit).
+    pub fn stripe_lost(&mut self, s: u64, state: &ArrayState) -> bool {
+        if self.cover.is_none() {
+            return (0..self.geom.data_units).any(|d| {
+                self.geom.unit_copies(s, d, &mut self.copies);
+                self.copies.iter().all(|c| !state.alive(c.member, s))
+            });
+        }
+        let dead = (0..self.geom.data_units).map(|d| self.geom.data_member(s, d)).chain(self.geom.parity_members(s).into_iter().flatten());
+        dead.filter(|&m| !state.alive(m, s)).count() as u32 > self.geom.parity_units
+    }
+
+    /// Bytes one member holds of one stripe (what its rebuild writes).
+    pub fn member_stripe_bytes(&self) -> u64 {
+        match self.geom.level {
+            crate::config::RaidLevel::Raid10 => u64::from(self.geom.copies) * self.geom.unit_bytes,
+            _ => self.geom.unit_bytes * self.geom.codeword_rows,
+        }
+    }
+
+    /// Plans the reconstruction of stripe `s` onto the members in `targets`
+    /// (dead for `s`, their spares taking the writes): read the survivors
+    /// the code needs — the row (other data and P) for one lost data
+    /// column, the data for lost parity, every survivor otherwise; a
+    /// surviving copy for mirrors — and write the lost units whole.
+    pub fn plan_rebuild(&mut self, s: u64, state: &mut ArrayState, targets: &[u32], plan: &mut StripePlan) -> Result<()> {
+        plan.reset(s);
+        plan.locks_stripe = true;
+        if self.stripe_lost(s, state) {
+            return Err(Error::Internal(format!("stripe {s} is lost and cannot be rebuilt")));
+        }
+        if self.cover.is_none() {
+            self.plan_mirror_rebuild(s, state, targets, plan);
+        } else {
+            self.plan_parity_rebuild(s, state, targets, plan);
+        }
+        coalesce(&mut plan.reads);
+        coalesce(&mut plan.writes);
+        Ok(())
+    }
+
+    fn plan_mirror_rebuild(&mut self, s: u64, state: &mut ArrayState, targets: &[u32], plan: &mut StripePlan) {
+        let u = self.geom.unit_bytes;
+        for d in 0..self.geom.data_units {
+            self.geom.unit_copies(s, d, &mut self.copies);
+            let Some(from) = self.copies.iter().find(|c| state.alive(c.member, s)).copied() else { continue };
+            let mut read = false;
+            for c in self.copies.iter().filter(|c| targets.contains(&c.member) && !state.alive(c.member, s)) {
+                plan.writes.push(op(c.member, Op::Write, c.member_offset, u, Cause::RebuildWrite));
+                read = true;
+            }
+            if read {
+                plan.reads.push(op(from.member, Op::Read, from.member_offset, u, Cause::RebuildRead));
+            }
+        }
+    }
+
+    fn plan_parity_rebuild(&mut self, s: u64, state: &ArrayState, targets: &[u32], plan: &mut StripePlan) {
+        let data: Vec<u32> = (0..self.geom.data_units).map(|d| self.geom.data_member(s, d)).collect();
+        let [p, q] = self.geom.parity_members(s);
+        let parity: Vec<u32> = [p, q].into_iter().flatten().collect();
+        let dead_data = data.iter().filter(|&&m| !state.alive(m, s)).count();
+        let p_alive = p.is_some_and(|m| state.alive(m, s));
+        let sources: Vec<u32> = match (dead_data, p_alive) {
+            // One data column lost: its rows' XOR with P (Q not needed).
+            (1, true) => data.iter().copied().filter(|&m| state.alive(m, s)).chain(p).collect(),
+            // Only parity lost: recompute it from the data.
+            (0, _) => data.clone(),
+            _ => data.iter().chain(&parity).copied().filter(|&m| state.alive(m, s)).collect(),
+        };
+        let (off, len) = (self.geom.row_offset(s, 0), self.member_stripe_bytes());
+        for m in sources {
+            plan.reads.push(op(m, Op::Read, off, len, Cause::RebuildRead));
+        }
+        for &m in data.iter().chain(&parity).filter(|m| targets.contains(m) && !state.alive(**m, s)) {
+            plan.writes.push(op(m, Op::Write, off, len, Cause::RebuildWrite));
+            plan.parity_bytes += len;
         }
     }
 }
@@ -567,9 +725,9 @@ fn op(member: u32, op: Op, offset_bytes: u64, len_bytes: u64, cause: Cause) -> M
     MemberOp { member, op, offset_bytes, len_bytes, cause }
 }
 
-/// The copy a read goes to; `None` when every copy is lost.
-fn pick_copy(copies: &[UnitCopy], policy: ReadPolicy, state: &mut ArrayState) -> Option<UnitCopy> {
-    let alive = || copies.iter().filter(|c| state.alive(c.member));
+/// The copy of a unit of stripe `s` a read goes to; `None` when every copy is lost.
+fn pick_copy(copies: &[UnitCopy], policy: ReadPolicy, state: &mut ArrayState, s: u64) -> Option<UnitCopy> {
+    let alive = || copies.iter().filter(|c| state.alive(c.member, s));
     let n = alive().count().max(1);
     let chosen = match policy {
         ReadPolicy::Primary => alive().next(),
@@ -577,7 +735,7 @@ fn pick_copy(copies: &[UnitCopy], policy: ReadPolicy, state: &mut ArrayState) ->
             let i = (state.round_robin % n as u64) as usize;
             alive().nth(i)
         }
-        ReadPolicy::ShortestQueue => alive().min_by_key(|c| state.outstanding[c.member as usize]),
+        ReadPolicy::ShortestQueue => alive().min_by_key(|c| state.outstanding[state.device_of[c.member as usize] as usize]),
     };
     if policy == ReadPolicy::RoundRobin {
         state.round_robin += 1;

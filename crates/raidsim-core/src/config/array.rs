@@ -116,14 +116,32 @@ pub enum ReadPolicy {
     ShortestQueue,
 }
 
-/// A member failing during the run.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+/// A member failing during the run: give exactly one of `at_ns`,
+/// `at_request` and `at_random_mean_ns`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, Default)]
 #[serde(deny_unknown_fields)]
 pub struct MemberFailure {
     /// Member index.
     pub member: u32,
     /// When it fails, ns of simulated time (0 = from the start).
-    pub at_ns: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at_ns: Option<u64>,
+    /// It fails when the host request with this index (0-based, in issue
+    /// order) arrives, before that request is served; the CR5M paper fails
+    /// a chip at the middle request of its traces.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at_request: Option<u64>,
+    /// It fails at a time drawn from an exponential distribution with this
+    /// mean, ns, seeded from `sim.seed` and the failure's index.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at_random_mean_ns: Option<u64>,
+}
+
+impl MemberFailure {
+    /// True when the failure is there before the first request.
+    pub fn at_start(&self) -> bool {
+        self.at_ns == Some(0) || self.at_request == Some(0)
+    }
 }
 
 /// The array controller.
@@ -162,8 +180,14 @@ pub struct ArrayConfig {
     pub controller_overhead_ns: u64,
     /// Parity computation speed, bytes of parity per second; 0 = instant.
     pub xor_bytes_per_s: u64,
-    /// Member failures (from the start when `at_ns = 0`).
+    /// Member failures (from the start when `at_ns = 0`). Failures at the
+    /// start beyond what the level tolerates are refused; later ones beyond
+    /// it are recorded as data-loss events.
     pub failures: Vec<MemberFailure>,
+    /// Hot spares: a failed member is rebuilt onto the next free spare
+    /// (`[rebuild]`). Spares are fresh drives of the `[ssd]`/`[hdd]` kind,
+    /// not preconditioned, and serve nothing until a rebuild starts.
+    pub spares: u32,
     /// Per-member SSD settings merged over `[ssd]` (heterogeneous arrays);
     /// entry i applies to member i, missing entries use `[ssd]` unchanged.
     pub member_ssd: Vec<toml::Table>,
@@ -188,6 +212,7 @@ impl Default for ArrayConfig {
             controller_overhead_ns: 0,
             xor_bytes_per_s: 0,
             failures: Vec::new(),
+            spares: 0,
             member_ssd: Vec::new(),
         }
     }
@@ -281,7 +306,23 @@ impl ArrayConfig {
         if self.member_ssd.len() > n as usize {
             return Err(Error::config("array.member_ssd", format!("{} entries for {n} members", self.member_ssd.len())));
         }
+        if self.spares > MAX_MEMBERS {
+            return Err(Error::config("array.spares", format!("{}: at most {MAX_MEMBERS}", self.spares)));
+        }
+        if self.level == RaidLevel::Single && (!self.failures.is_empty() || self.spares > 0) {
+            return Err(Error::config(
+                "array.failures",
+                "level \"single\" has no array controller to fail a member or rebuild onto a spare; use level \"raid0\" with members = 1",
+            ));
+        }
         for (i, f) in self.failures.iter().enumerate() {
+            let triggers = [f.at_ns.is_some(), f.at_request.is_some(), f.at_random_mean_ns.is_some()];
+            if triggers.iter().filter(|&&t| t).count() != 1 {
+                return Err(Error::config(format!("array.failures[{i}]"), "give exactly one of at_ns, at_request, at_random_mean_ns"));
+            }
+            if f.at_random_mean_ns == Some(0) {
+                return Err(Error::config(format!("array.failures[{i}].at_random_mean_ns"), "must be > 0"));
+            }
             if f.member >= n {
                 return Err(Error::config(format!("array.failures[{i}].member"), format!("member {} does not exist (0..{n})", f.member)));
             }
@@ -290,10 +331,15 @@ impl ArrayConfig {
             }
         }
         let tolerated = self.level.tolerates(n, self.copies);
-        if self.failures.len() as u32 > tolerated {
+        let at_start = self.failures.iter().filter(|f| f.at_start()).count() as u32;
+        if at_start > tolerated {
             return Err(Error::config(
                 "array.failures",
-                format!("{} member failures but {:?} of {n} tolerates {tolerated}: data would be lost", self.failures.len(), self.level),
+                format!(
+                    "{at_start} members failed from the start but {:?} of {n} tolerates {tolerated}: the array would hold no data \
+                     (fail them later to study data loss)",
+                    self.level
+                ),
             ));
         }
         Ok(())

@@ -14,6 +14,7 @@ mod array;
 mod hdd;
 mod memory;
 mod presets;
+mod rebuild;
 mod ssd;
 mod workload;
 
@@ -22,6 +23,7 @@ pub use array::{
 };
 pub use hdd::{fit_seek_curve, seek_moments, HddConfig, HddGeometry, HddZone, QueuePolicy};
 pub use presets::{preset, preset_names, PRESETS};
+pub use rebuild::{RebuildConfig, RebuildPolicy};
 pub use ssd::{bus_bytes, transfer_ns, Allocation, FtlConfig, GcVictim, GeometryConfig, ParallelUnit, SsdConfig, TimingConfig, WriteAck};
 pub use workload::{
     unpack_requests, AddressPattern, ArrivalProcess, OutOfOrder, OutOfRange, RequestTuple, SizeDistribution, SizeKind, SyntheticConfig, TraceConfig,
@@ -48,11 +50,16 @@ pub struct SimConfig {
     pub max_outstanding_requests: u64,
     /// Stop when the mean response time is known to a given precision.
     pub stop: StopConfig,
+    /// Members hold real bytes: host writes carry a pattern from (address,
+    /// version), parity is computed on them with `raidsim-codes`, degraded
+    /// reads and rebuilds decode them, and every read is checked (small
+    /// configurations: the bytes are kept in memory). Timing is unchanged.
+    pub verify: bool,
 }
 
 impl Default for SimConfig {
     fn default() -> Self {
-        Self { seed: 1, max_requests: 0, memory_limit_bytes: 0, max_outstanding_requests: 10_000_000, stop: StopConfig::default() }
+        Self { seed: 1, max_requests: 0, memory_limit_bytes: 0, max_outstanding_requests: 10_000_000, stop: StopConfig::default(), verify: false }
     }
 }
 
@@ -154,6 +161,8 @@ pub struct Config {
     pub hdd: HddConfig,
     /// The array controller (`level = "single"`: one SSD, no array).
     pub array: ArrayConfig,
+    /// Reconstruction of failed members onto spares.
+    pub rebuild: RebuildConfig,
     /// Drive aging before the run.
     pub precondition: PreconditionConfig,
     /// Report options.
@@ -460,7 +469,8 @@ pub struct ResolvedConfig {
     /// Derived geometry of the `[ssd]` drive (of the defaults when the
     /// members are disks).
     pub geometry: DerivedGeometry,
-    /// Every member, in index order (one for `level = "single"`).
+    /// Every member, in index order (one for `level = "single"`), then the
+    /// hot spares (`array.spares`).
     pub members: Vec<MemberConfig>,
     /// Bytes the host can address (the drive's, or the array's).
     pub capacity_bytes: u64,
@@ -472,6 +482,7 @@ impl ResolvedConfig {
         let geometry = config.ssd.validate()?;
         config.workload.validate()?;
         config.array.validate()?;
+        config.rebuild.validate()?;
         validate_precondition(&config.precondition)?;
         config.sim.stop.validate()?;
         let members = resolve_members(&config)?;
@@ -548,8 +559,9 @@ fn smallest_capacity(members: &[MemberConfig]) -> u64 {
 fn resolve_members(config: &Config) -> Result<Vec<MemberConfig>> {
     if config.member.kind == MemberKind::Hdd {
         let geometry = config.hdd.validate()?;
-        return Ok(vec![MemberConfig::Hdd { hdd: config.hdd.clone(), geometry }; config.array.members as usize]);
+        return Ok(vec![MemberConfig::Hdd { hdd: config.hdd.clone(), geometry }; (config.array.members + config.array.spares) as usize]);
     }
+    let spare = MemberConfig::Ssd { ssd: config.ssd.clone(), geometry: config.ssd.validate()? };
     let base = toml::Table::try_from(&config.ssd).map_err(|e| Error::config("ssd", e.to_string()))?;
     (0..config.array.members as usize)
         .map(|i| {
@@ -567,6 +579,7 @@ fn resolve_members(config: &Config) -> Result<Vec<MemberConfig>> {
             })?;
             Ok(MemberConfig::Ssd { ssd, geometry })
         })
+        .chain((0..config.array.spares).map(|_| Ok(spare.clone())))
         .collect()
 }
 

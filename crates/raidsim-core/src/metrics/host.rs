@@ -98,6 +98,15 @@ const AUTO_BUCKETS: u64 = 100;
 /// Host-side recorder.
 pub struct HostMetrics {
     all: LatencyRecorder,
+    /// Responses by the array's condition when each request completed:
+    /// healthy, degraded without rebuild, rebuilding, rebuilt.
+    phases: [LatencyRecorder; 4],
+    /// Phase index of completions, or `None` when no failure is configured
+    /// (the per-phase histograms then cost nothing).
+    phase: Option<usize>,
+    arrivals: u64,
+    failed_reads: u64,
+    failed_writes: u64,
     read: LatencyRecorder,
     write: LatencyRecorder,
     bytes_read: u64,
@@ -120,6 +129,11 @@ impl HostMetrics {
     pub fn new(interval_ns: u64) -> Self {
         Self {
             all: LatencyRecorder::new(),
+            phases: [LatencyRecorder::new(), LatencyRecorder::new(), LatencyRecorder::new(), LatencyRecorder::new()],
+            phase: None,
+            arrivals: 0,
+            failed_reads: 0,
+            failed_writes: 0,
             read: LatencyRecorder::new(),
             write: LatencyRecorder::new(),
             bytes_read: 0,
@@ -137,8 +151,41 @@ impl HostMetrics {
         }
     }
 
+    /// Requests that reached the host's queue so far.
+    pub fn arrived_count(&self) -> u64 {
+        self.arrivals
+    }
+
+    /// The array entered `phase`: later completions are recorded under it.
+    pub fn set_phase(&mut self, phase: crate::array::ArrayPhase) {
+        self.phase = Some(phase as usize);
+    }
+
+    /// Response times of requests that completed while the array was in `phase`.
+    pub fn phase_response(&self, phase: crate::array::ArrayPhase) -> LatencySummary {
+        self.phases[phase as usize].summary()
+    }
+
+    /// A request touched lost data and failed (not timed).
+    pub fn failed(&mut self, now_ns: Ns, op: Op) {
+        match op {
+            Op::Read => self.failed_reads += 1,
+            Op::Write => self.failed_writes += 1,
+        }
+        self.outstanding -= 1;
+        if self.outstanding == 0 {
+            self.busy_ns += now_ns - self.busy_since_ns;
+        }
+    }
+
+    /// Reads and writes that failed on lost data.
+    pub fn failed_counts(&self) -> (u64, u64) {
+        (self.failed_reads, self.failed_writes)
+    }
+
     /// A request reached the host's queue.
     pub fn arrived(&mut self, now_ns: Ns) {
+        self.arrivals += 1;
         self.first_arrival_ns.get_or_insert(now_ns);
         self.last_arrival_ns = now_ns;
         if self.outstanding == 0 {
@@ -154,6 +201,9 @@ impl HostMetrics {
     pub fn completed(&mut self, now_ns: Ns, arrival_ns: Ns, op: Op, len_bytes: u64) {
         let latency = now_ns - arrival_ns;
         self.all.record(latency);
+        if let Some(p) = self.phase {
+            self.phases[p].record(latency);
+        }
         match op {
             Op::Read => {
                 self.read.record(latency);

@@ -1,0 +1,236 @@
+//! Reconstruction of failed members onto hot spares.
+//!
+//! When a member fails, its rebuild starts `rebuild.delay_ns` later if a
+//! spare is free: the spare takes the member's place, and stripe after
+//! stripe (in stripe order, wrapping round for a member that failed in the
+//! middle of another's rebuild) the controller reads the survivors the
+//! code needs, computes the lost units and writes them to the spare
+//! ([`super::Planner::plan_rebuild`]; causes `rebuild_read` and
+//! `rebuild_write`). A stripe rebuilt onto the spare is served by it at
+//! once; the others are served degraded. Each stripe's reconstruction holds
+//! the stripe's lock, like any parity update.
+//!
+//! Scheduling ([`crate::config::RebuildPolicy`]): disk-oriented
+//! reconstruction (Holland & Gibson; the CR5M paper's baseline, §3.2) keeps
+//! up to `buffer_stripes` stripes in reconstruction, so every survivor
+//! reads ahead while the spare writes, each device serving its queue in
+//! order; stripe-oriented reconstruction does one stripe at a time.
+//! Holland's DOR has one reader process per survivor issuing one read at a
+//! time; here a survivor receives the reads of every stripe in the buffer
+//! at once and its own queue orders them, which is the same on a disk and
+//! lets an SSD overlap them on its channels. A rate limit paces stripe
+//! starts so that at most `max_bytes_per_s` are written to spares, and
+//! `only_when_idle` starts stripes only while no host request is in the
+//! array.
+//!
+//! A failure beyond what a stripe's code tolerates loses that stripe: the
+//! run records a data-loss event (time, stripes, bytes); host requests
+//! touching a lost stripe fail (counted, not timed) and the rebuild skips
+//! it.
+
+use super::StripeSet;
+use crate::config::RebuildConfig;
+use crate::engine::Ns;
+use serde::Serialize;
+use std::collections::VecDeque;
+
+/// A member failure as it happened.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct FailureRecord {
+    /// Member index.
+    pub member: u32,
+    /// When it failed, ns.
+    pub at_ns: Ns,
+    /// The spare device (index among all devices) it was rebuilt onto, if any.
+    pub spare: Option<u32>,
+    /// When its rebuild started and ended, ns (absent if it did not).
+    pub rebuild_start_ns: Option<Ns>,
+    /// End of its rebuild, ns.
+    pub rebuild_end_ns: Option<Ns>,
+}
+
+/// Data lost by a failure beyond what the code tolerates.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct DataLossEvent {
+    /// When, ns.
+    pub at_ns: Ns,
+    /// The member whose failure lost the data.
+    pub member: u32,
+    /// Stripes lost by this failure.
+    pub stripes_lost: u64,
+    /// Host bytes in those stripes.
+    pub bytes_lost: u64,
+}
+
+/// The rebuild's schedule and its record.
+pub struct RebuildProcess {
+    cfg: RebuildConfig,
+    /// Stripes in the array.
+    pub stripes: u64,
+    /// Bytes one member holds of one stripe.
+    member_stripe_bytes: u64,
+    free_spares: VecDeque<u32>,
+    /// Failed members waiting for their rebuild: (earliest start, member).
+    pub waiting: Vec<(Ns, u32)>,
+    /// Members being rebuilt.
+    pub targets: Vec<u32>,
+    cursor: u64,
+    /// Stripes in reconstruction now.
+    pub in_flight: Vec<u64>,
+    next_start_ns: Ns,
+    wake_at: Option<Ns>,
+    /// Every failure, in order.
+    pub failures: Vec<FailureRecord>,
+    /// Every data-loss event, in order.
+    pub data_loss_events: Vec<DataLossEvent>,
+    /// Stripes lost so far.
+    pub lost: StripeSet,
+    /// First rebuild start and last rebuild end, ns.
+    pub start_ns: Option<Ns>,
+    /// End of the last rebuild (absent while one runs or waits).
+    pub end_ns: Option<Ns>,
+    /// Bytes written to spares.
+    pub bytes_rebuilt: u64,
+    /// Stripe reconstructions done.
+    pub stripes_rebuilt: u64,
+}
+
+impl RebuildProcess {
+    /// The schedule of an array of `stripes` stripes, with spare devices
+    /// `first_spare..first_spare + spares`.
+    pub fn new(cfg: &RebuildConfig, stripes: u64, member_stripe_bytes: u64, first_spare: u32, spares: u32) -> Self {
+        Self {
+            cfg: cfg.clone(),
+            stripes,
+            member_stripe_bytes,
+            free_spares: (first_spare..first_spare + spares).collect(),
+            waiting: Vec::new(),
+            targets: Vec::new(),
+            cursor: 0,
+            in_flight: Vec::new(),
+            next_start_ns: 0,
+            wake_at: None,
+            failures: Vec::new(),
+            data_loss_events: Vec::new(),
+            lost: StripeSet::new(stripes),
+            start_ns: None,
+            end_ns: None,
+            bytes_rebuilt: 0,
+            stripes_rebuilt: 0,
+        }
+    }
+
+    /// The rebuild is idle: nothing waits, nothing is being rebuilt.
+    pub fn is_idle(&self) -> bool {
+        self.targets.is_empty() && self.in_flight.is_empty() && self.waiting.is_empty()
+    }
+
+    /// Member `member` failed at `now`.
+    pub fn failed(&mut self, now: Ns, member: u32) {
+        self.failures.push(FailureRecord { member, at_ns: now, spare: None, rebuild_start_ns: None, rebuild_end_ns: None });
+        self.waiting.push((now + self.cfg.delay_ns, member));
+    }
+
+    /// Takes a free spare for the first waiting member whose delay is over;
+    /// returns `(member, spare device)`. Remembers when to look again.
+    pub fn next_assignment(&mut self, now: Ns) -> Option<(u32, u32)> {
+        let i = self.waiting.iter().position(|&(at, _)| at <= now)?;
+        let spare = self.free_spares.pop_front()?;
+        let (_, member) = self.waiting.remove(i);
+        self.targets.push(member);
+        if let Some(f) = self.failures.iter_mut().rev().find(|f| f.member == member) {
+            (f.spare, f.rebuild_start_ns) = (Some(spare), Some(now));
+        }
+        self.start_ns.get_or_insert(now);
+        self.end_ns = None;
+        Some((member, spare))
+    }
+
+    /// The earliest instant a waiting member may start, if a spare is free for it.
+    pub fn next_wait(&self) -> Option<Ns> {
+        if self.free_spares.is_empty() {
+            return None;
+        }
+        self.waiting.iter().map(|&(at, _)| at).min()
+    }
+
+    /// Member `member`'s rebuild finished at `now`.
+    pub fn member_done(&mut self, now: Ns, member: u32) {
+        self.targets.retain(|&t| t != member);
+        if let Some(f) = self.failures.iter_mut().rev().find(|f| f.member == member) {
+            f.rebuild_end_ns = Some(now);
+        }
+    }
+
+    /// Marks the end of the rebuild once nothing is left to rebuild or in flight.
+    pub fn settle(&mut self, now: Ns) {
+        if self.targets.is_empty() && self.in_flight.is_empty() && self.start_ns.is_some() && self.end_ns.is_none() {
+            self.end_ns = Some(now);
+        }
+    }
+
+    /// Whether another stripe may start at `now`: room in the buffer, the
+    /// rate limit's pace, the host idle if so asked. When only the pace
+    /// stops it, returns the instant to look again.
+    pub fn may_start(&self, now: Ns, host_busy: bool) -> Result<(), Option<Ns>> {
+        if self.targets.is_empty() || self.in_flight.len() as u32 >= self.cfg.stripes_in_flight() || (self.cfg.only_when_idle && host_busy) {
+            return Err(None);
+        }
+        if now < self.next_start_ns {
+            return Err(Some(self.next_start_ns));
+        }
+        Ok(())
+    }
+
+    /// A wake-up at `at` is needed; true when none is pending at or before it.
+    pub fn want_wake(&mut self, at: Ns) -> bool {
+        if self.wake_at.is_some_and(|w| w <= at) {
+            return false;
+        }
+        self.wake_at = Some(at);
+        true
+    }
+
+    /// A wake-up fired at `now`.
+    pub fn woke(&mut self, now: Ns) {
+        if self.wake_at.is_some_and(|w| w <= now) {
+            self.wake_at = None;
+        }
+    }
+
+    /// Next stripe (from the cursor, wrapping) that is not in flight and
+    /// that some target still lacks; `None` when there is none.
+    pub fn next_stripe(&mut self, state: &super::ArrayState) -> Option<u64> {
+        for _ in 0..self.stripes {
+            let s = self.cursor;
+            self.cursor = (self.cursor + 1) % self.stripes;
+            if !self.in_flight.contains(&s) && self.targets.iter().any(|&t| !state.alive(t, s)) {
+                return Some(s);
+            }
+        }
+        None
+    }
+
+    /// Stripe `s` starts reconstruction at `now`, writing `bytes` to spares.
+    pub fn started(&mut self, now: Ns, s: u64, bytes: u64) {
+        self.in_flight.push(s);
+        if self.cfg.max_bytes_per_s > 0 {
+            self.next_start_ns = self.next_start_ns.max(now) + crate::config::transfer_ns(bytes, self.cfg.max_bytes_per_s);
+        }
+    }
+
+    /// Stripe `s`'s reconstruction is done, `bytes` written (`None`: the
+    /// stripe was lost while it ran, and counts as lost).
+    pub fn stripe_done(&mut self, s: u64, bytes: Option<u64>) {
+        self.in_flight.retain(|&x| x != s);
+        if let Some(b) = bytes {
+            self.bytes_rebuilt += b;
+            self.stripes_rebuilt += 1;
+        }
+    }
+
+    /// Bytes one member holds of one stripe.
+    pub fn member_stripe_bytes(&self) -> u64 {
+        self.member_stripe_bytes
+    }
+}
