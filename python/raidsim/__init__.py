@@ -22,7 +22,7 @@ from ._native import (
 from .api import presets, simulate, trace_stats
 from .config import Config
 from .counting import CountReport, count
-from .report import Report
+from .report import Report, plot_rebuild
 from .workload import Workload
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
     "TraceError",
     "Workload",
     "WorkloadError",
+    "plot_rebuild",
     "presets",
     "simulate",
     "trace_stats",

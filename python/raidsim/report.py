@@ -8,6 +8,14 @@ from typing import Any, Dict, Optional
 
 import pandas as pd
 
+from ._native import ConfigError
+
+#: The phases of a run with a failure, as the report's ``rebuild`` section names their response times:
+#: requests completed before the first failure, while degraded with no rebuild running (no spare yet, or
+#: ``rebuild.delay_ns``), while a rebuild ran, and after the last rebuild ended.
+REBUILD_PHASES = (("before", "response_before"), ("degraded", "response_degraded"),
+                  ("during", "response_during"), ("after", "response_after"))
+
 
 class Report:
     """The outcome of one simulation run.
@@ -37,7 +45,10 @@ class Report:
 
     def summary(self) -> pd.DataFrame:
         """One row: requests, IOPS, MB/s, Eq. 5 throughput, response times in ms,
-        and the report's warnings joined (empty when there are none)."""
+        and the report's warnings joined (empty when there are none). A run with a
+        failure adds ``rebuild_s``, ``recovery_mb_per_s``, ``mean_ms_during_rebuild``
+        (NaN where the rebuild did not finish or no request completed during it) and
+        ``data_loss_events``."""
         h = self._data["host"]
         row = {
             "requests": h["requests"],
@@ -51,6 +62,15 @@ class Report:
             "p99_ms": h["response"]["p99_ns"] / 1e6,
             "warnings": "; ".join(self._data["warnings"]),
         }
+        rb = self._data.get("rebuild")
+        if rb is not None:  # only when the run configured a failure: no zeros for a rebuild that never was
+            during = rb["response_during"]
+            row.update({
+                "rebuild_s": _scaled(rb["duration_ns"], 1e-9),
+                "recovery_mb_per_s": _scaled(rb["recovery_bytes_per_s"], 1e-6),
+                "mean_ms_during_rebuild": during["mean_ns"] / 1e6 if during["count"] else float("nan"),
+                "data_loss_events": len(rb["data_loss_events"]),
+            })
         return pd.DataFrame([row])
 
     def latency(self) -> pd.DataFrame:
@@ -58,18 +78,33 @@ class Report:
         h = self._data["host"]
         rows = []
         for name, key in (("all", "response"), ("read", "read_response"), ("write", "write_response")):
-            s = h[key]
-            rows.append({
-                "class": name,
-                "count": s["count"],
-                "mean_ms": s["mean_ns"] / 1e6,
-                "p50_ms": s["p50_ns"] / 1e6,
-                "p90_ms": s["p90_ns"] / 1e6,
-                "p99_ms": s["p99_ns"] / 1e6,
-                "p99.9_ms": s["p999_ns"] / 1e6,
-                "max_ms": s["max_ns"] / 1e6,
-            })
+            rows.append({"class": name, **_latency_ms(h[key], empty=0.0)})
         return pd.DataFrame(rows).set_index("class")
+
+    def rebuild(self) -> pd.DataFrame:
+        """Response-time summary (ms) by phase of a failure, in the columns of :meth:`latency`.
+
+        One row per phase: ``before`` the first failure, ``degraded`` (a member failed, no
+        rebuild running: no spare, or ``rebuild.delay_ns``), ``during`` a rebuild, ``after`` the
+        last rebuild ended; a request counts in the phase in which it completed, so the counts
+        sum to the host's requests. A phase in which no request completed has count 0 and NaN
+        times, not zeros. The rest of the section (failure times, the spare, recovery speed,
+        data-loss events) is ``to_dict()["rebuild"]``.
+
+        Raises :class:`raidsim.ConfigError` when the run configured no failure
+        (``array.failures`` empty): there is no rebuild to describe.
+        """
+        rb = self._rebuild_section()
+        rows = [{"phase": phase, **_latency_ms(rb[key])} for phase, key in REBUILD_PHASES]
+        return pd.DataFrame(rows).set_index("phase")
+
+    def _rebuild_section(self) -> Dict[str, Any]:
+        rb = self._data.get("rebuild")
+        if rb is None:
+            raise ConfigError("this run configured no failure (array.failures is empty), so it has no rebuild to "
+                              "report; fail a member, e.g. array.failures = [{member = 0, at_ns = 500000000}], "
+                              "with array.spares = 1 to rebuild it onto a spare")
+        return rb
 
     def devices(self) -> pd.DataFrame:
         """Device counters: one row per device, pages read/written by cause, erases, WA."""
@@ -115,7 +150,8 @@ class Report:
         return pd.DataFrame(self._data["stats"], columns=["path", "value", "unit", "description"])
 
     def save(self, directory: str | os.PathLike) -> str:
-        """Writes report.json, config.toml (resolved, sorted) and the tables as CSV; returns the directory."""
+        """Writes report.json, config.toml (resolved, sorted) and the tables as CSV (rebuild.csv when the
+        run configured a failure); returns the directory."""
         out = os.fspath(directory)
         os.makedirs(out, exist_ok=True)
         with open(os.path.join(out, "report.json"), "w") as f:
@@ -127,6 +163,8 @@ class Report:
         self.devices().to_csv(os.path.join(out, "devices.csv"))
         self.time_series().to_csv(os.path.join(out, "time_series.csv"), index=False)
         self.stats().to_csv(os.path.join(out, "stats.csv"), index=False)
+        if self._data.get("rebuild") is not None:
+            self.rebuild().to_csv(os.path.join(out, "rebuild.csv"))
         return out
 
     def to_text(self) -> str:
@@ -137,18 +175,70 @@ class Report:
             notes.append(f"{w['wrapped_out_of_range']} requests beyond the capacity were wrapped")
         if w.get("malformed_skipped"):
             notes.append(f"{w['malformed_skipped']} malformed trace lines skipped (first: {w['first_malformed']})")
-        summary = self.summary().drop(columns=["warnings"])
+        summary = self.summary().drop(columns=["warnings", *_SUMMARY_REBUILD_COLUMNS], errors="ignore")
         with pd.option_context("display.width", 120, "display.max_columns", 30):
             parts = [
                 "Host", _pretty(summary).to_string(index=False), "",
                 "Response time", _pretty(self.latency()).to_string(), "",
                 "Devices", _pretty(self.devices().T).to_string(),
             ]
+            if self._data.get("rebuild") is not None:
+                parts += ["", *self._rebuild_text()]
         if self.warnings:
             parts += ["", "Warnings"] + [f"- {n}" for n in self.warnings]
         if notes:
             parts += ["", "Notes"] + [f"- {n}" for n in notes]
         return "\n".join(parts)
+
+    def _rebuild_text(self) -> list:
+        """The rebuild section of :meth:`to_text`: failures, rebuild window, recovery speed, data loss,
+        and the response times by phase."""
+        rb = self._rebuild_section()
+        names = [d["name"] for d in self._data["devices"]]
+
+        def device(i: Optional[int]) -> str:
+            return names[i] if i is not None and 0 <= i < len(names) else f"device {i}"
+
+        spares = f"{rb['spares']} spare{'' if rb['spares'] == 1 else 's'}"
+        lines = [f"Rebuild ({str(rb['policy']).upper()}, {spares})"]
+        for f in rb["failures"]:
+            what = f"member[{f['member']}] failed at {_seconds(f['at_ns'])}"
+            if f["spare"] is None:
+                what += "; no spare: degraded to the end of the run"
+            elif f["rebuild_end_ns"] is None:
+                what += f"; rebuilding onto {device(f['spare'])} from {_seconds(f['rebuild_start_ns'])}, unfinished"
+            elif len(rb["failures"]) == 1:  # the rebuild line below gives its window
+                what += f"; rebuilt onto {device(f['spare'])}"
+            else:
+                what += (f"; rebuilt onto {device(f['spare'])} from {_seconds(f['rebuild_start_ns'])} "
+                         f"to {_seconds(f['rebuild_end_ns'])}")
+            lines.append(f"{'failure':18s}{what}")
+        if rb["start_ns"] is None:
+            window = "none started (no spare)"
+        elif rb["end_ns"] is None:
+            window = f"from {_seconds(rb['start_ns'])}, unfinished at the end of the run"
+        else:
+            window = f"{_seconds(rb['start_ns'])} to {_seconds(rb['end_ns'])}: {_seconds(rb['duration_ns'])}"
+        lines.append(f"{'rebuild':18s}{window}")
+        recovery = "-" if rb["recovery_bytes_per_s"] is None else f"{rb['recovery_bytes_per_s'] / 1e6:,.2f} MB/s"
+        lines.append(f"{'recovery':18s}{recovery} ({rb['lost_bytes']:,} bytes, {rb['stripes_rebuilt']:,} stripes "
+                     f"rebuilt)")
+        means = []
+        for phase, key in REBUILD_PHASES:
+            s = rb[key]
+            if s["count"] or phase != "degraded":  # degraded only when something completed in it
+                means.append(f"{phase} " + (f"{s['mean_ns'] / 1e6:,.4f} ms" if s["count"] else "-"))
+        lines.append(f"{'response mean':18s}{', '.join(means)}")
+        if not rb["data_loss_events"]:
+            lines.append(f"{'data loss':18s}none")
+        for e in rb["data_loss_events"]:
+            lines.append(f"{'data loss':18s}member[{e['member']}] at {_seconds(e['at_ns'])}: "
+                         f"{e['stripes_lost']:,} stripes, {e['bytes_lost']:,} bytes lost")
+        if rb["data_loss_events"] or rb["failed_reads"] or rb["failed_writes"]:
+            lines.append(f"{'failed requests':18s}{rb['failed_reads']:,} reads, {rb['failed_writes']:,} writes "
+                         "(they touched lost data)")
+        table = _pretty(self.rebuild()).replace("nan", "-")
+        return lines + ["", "Response time by phase", table.to_string()]
 
     def __str__(self) -> str:
         return self.to_text()
@@ -156,6 +246,94 @@ class Report:
     def __repr__(self) -> str:
         h = self._data["host"]
         return f"<Report {h['requests']} requests, mean {h['response']['mean_ns'] / 1e6:.4f} ms>"
+
+
+def plot_rebuild(report: Report, path: str | os.PathLike, *, title: Optional[str] = None) -> str:
+    """A PNG of what the host saw through a failure and its rebuild; returns ``path``.
+
+    Top: mean response time (ms) of the requests completed in each interval of the report's time
+    series (``metrics.interval_ns`` sets the width); bottom: completed requests per second. An
+    interval in which nothing completed is a gap, not a zero. Vertical lines mark each failure, each
+    rebuild's start and end (the rebuild shaded) and each data-loss event. Raises
+    :class:`raidsim.ConfigError` when the run configured no failure.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .study_report import save_figure
+
+    rb = report._rebuild_section()
+    data = report.to_dict()
+    ts = report.time_series()
+    width_s = data["time_series"]["interval_ns"] / 1e9
+    mid = ts["start_s"] + width_s / 2
+    served = ts["iops"] > 0
+    fig, (ax, ax_iops) = plt.subplots(2, 1, figsize=(8, 5.2), sharex=True, height_ratios=[2, 1])
+    ax.plot(mid, ts["mean_latency_ms"].where(served), color="tab:blue", lw=1.4, label="mean response time")
+    ax_iops.plot(mid, ts["iops"], color="tab:gray", lw=1.2)
+    labelled = set()
+
+    def mark(ns: Optional[int], label: str, **style: Any) -> None:
+        if ns is None:
+            return
+        for a in (ax, ax_iops):
+            a.axvline(ns / 1e9, lw=1.3, **style)
+        if label not in labelled:  # one legend entry a kind
+            ax.plot([], [], lw=1.3, label=label, **style)
+            labelled.add(label)
+
+    for f in rb["failures"]:
+        mark(f["at_ns"], "failure", color="tab:red", ls="-")
+        mark(f["rebuild_start_ns"], "rebuild start", color="tab:orange", ls="--")
+        mark(f["rebuild_end_ns"], "rebuild end", color="tab:green", ls="--")
+        if f["rebuild_start_ns"] is not None:
+            end = f["rebuild_end_ns"] if f["rebuild_end_ns"] is not None else data["host"]["duration_ns"]
+            for a in (ax, ax_iops):
+                a.axvspan(f["rebuild_start_ns"] / 1e9, end / 1e9, color="tab:orange", alpha=0.08, lw=0)
+    for e in rb["data_loss_events"]:
+        mark(e["at_ns"], "data loss", color="black", ls=":")
+    ax.set_ylabel("mean response time (ms)")
+    ax.set_ylim(bottom=0)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8, loc="upper right")
+    ax_iops.set_ylabel("completed (IOPS)")
+    ax_iops.set_xlabel(f"simulated time (s); intervals of {width_s * 1e3:g} ms")
+    ax_iops.set_ylim(bottom=0)
+    ax_iops.grid(True, alpha=0.3)
+    if title is None:
+        level = str((data.get("array") or {}).get("level", "array")).upper()
+        members = sum(d["name"].startswith("member[") for d in data["devices"])
+        spares = f"{rb['spares']} spare{'' if rb['spares'] == 1 else 's'}"
+        title = (f"{level} of {members} members, {spares}: what the host sees through a failure "
+                 f"and its {str(rb['policy']).upper()} rebuild")
+    ax.set_title(title, fontsize=10)
+    out = os.fspath(path)
+    if os.path.dirname(out):
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+    return save_figure(fig, out, dpi=110)
+
+
+#: The columns summary() adds for a run with a failure (to_text shows them in its rebuild section).
+_SUMMARY_REBUILD_COLUMNS = ("rebuild_s", "recovery_mb_per_s", "mean_ms_during_rebuild", "data_loss_events")
+
+
+def _latency_ms(s: Dict[str, Any], empty: float = float("nan")) -> Dict[str, Any]:
+    """A latency summary of the report (ns) as a table row in ms; ``empty`` for the times when it counted
+    nothing (the core writes zeros there)."""
+    def ms(key: str) -> float:
+        return s[key] / 1e6 if s["count"] else empty
+    return {"count": s["count"], "mean_ms": ms("mean_ns"), "p50_ms": ms("p50_ns"), "p90_ms": ms("p90_ns"),
+            "p99_ms": ms("p99_ns"), "p99.9_ms": ms("p999_ns"), "max_ms": ms("max_ns")}
+
+
+def _scaled(value: Optional[float], scale: float) -> float:
+    return float("nan") if value is None else value * scale
+
+
+def _seconds(ns: Optional[int]) -> str:
+    return "-" if ns is None else f"{ns / 1e9:,.4f} s"
 
 
 def _pretty(df: pd.DataFrame) -> pd.DataFrame:

@@ -47,6 +47,7 @@ pub mod metrics;
 pub mod report;
 pub mod sim;
 pub mod ssd;
+pub mod verify_cases;
 pub mod workload;
 
 pub use error::{Error, Result};

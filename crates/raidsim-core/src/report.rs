@@ -166,6 +166,22 @@ pub struct Report {
     pub warnings: Vec<String>,
     /// Failures and reconstruction (absent when no failure is configured).
     pub rebuild: Option<RebuildReport>,
+    /// `sim.verify`: the byte check (absent when it is off).
+    pub verify: Option<VerifyReport>,
+}
+
+/// What `sim.verify` found: every host read, and every sector written read
+/// back after the run, against the last version written.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct VerifyReport {
+    /// 512-byte sectors checked as host reads returned them.
+    pub sectors_checked_on_reads: u64,
+    /// Sectors ever written, read back through the array after the run.
+    pub sectors_checked_after_run: u64,
+    /// Sectors whose bytes differed from their last write (expected: 0).
+    pub mismatches: u64,
+    /// The first few mismatches, described.
+    pub first_mismatches: Vec<String>,
 }
 
 /// Failures, reconstruction onto spares, and what the host saw meanwhile.
@@ -346,7 +362,7 @@ impl Report {
                 if s.mean_ns > 0.0 { s.half_width_ns / s.mean_ns * 100.0 } else { f64::INFINITY }
             ));
         }
-        Self { host, devices, workload, time_series: host_metrics.time_series(), stats, array, stop, warnings, rebuild: None }
+        Self { host, devices, workload, time_series: host_metrics.time_series(), stats, array, stop, warnings, rebuild: None, verify: None }
     }
 
     /// Adds the failures-and-rebuild section (and its statistics).

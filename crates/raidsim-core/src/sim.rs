@@ -285,7 +285,7 @@ impl Simulation {
             total_pages,
         });
         let controller = (cfg.array.level != RaidLevel::Single)
-            .then(|| ArrayController::new(&cfg.array, &cfg.rebuild, resolved.member_capacity_bytes(), resolved.member_page_bytes()));
+            .then(|| ArrayController::new(&cfg.array, &cfg.rebuild, resolved.member_capacity_bytes(), resolved.member_page_bytes(), cfg.sim.verify));
         let controller = controller.transpose()?;
         let source = build_source(&cfg.workload, resolved.capacity_bytes, cfg.sim.seed)?;
         let closed_loop = match &cfg.workload {
@@ -497,12 +497,28 @@ impl Simulation {
         Ok(())
     }
 
+    /// Test-only fault: read-modify-write updates write no parity (see
+    /// `sim.verify`). Errors for a single drive.
+    #[doc(hidden)]
+    pub fn inject_fault_skip_rmw_parity(&mut self) -> Result<()> {
+        self.controller.as_mut().ok_or_else(no_controller)?.inject_fault_skip_rmw_parity();
+        Ok(())
+    }
+
     /// The report of what has run so far.
     pub fn report(&self) -> Report {
         let stop = self.stop_rule.as_ref().map(crate::metrics::BatchMeans::report);
         let mut report = Report::new(&self.resolved, &self.host, &self.members, self.source.report(), stop);
         if let Some(c) = self.controller.as_ref().filter(|_| !self.resolved.config.array.failures.is_empty()) {
             report.set_rebuild(crate::report::RebuildReport::new(c, &self.host, &self.resolved));
+        }
+        report.verify = self.controller.as_ref().and_then(ArrayController::verify_report);
+        if let Some(v) = report.verify.as_ref().filter(|v| v.mismatches > 0) {
+            report.warnings.push(format!(
+                "sim.verify: {} sectors did not read back their last write; first: {}",
+                v.mismatches,
+                v.first_mismatches.join("; ")
+            ));
         }
         report
     }

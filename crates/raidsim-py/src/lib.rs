@@ -82,6 +82,15 @@ fn disk_parameters(layers: Vec<(String, String)>) -> PyResult<String> {
 }
 
 /// `(name, TOML text)` of every packaged preset.
+/// Runs `raidsim verify` scenario `case` of `seed` with verified bytes;
+/// returns its outcome as JSON.
+#[pyfunction]
+#[pyo3(signature = (seed, case, fault=false))]
+fn verify_case(py: Python<'_>, seed: u64, case: u64, fault: bool) -> PyResult<String> {
+    let outcome = py.allow_threads(|| raidsim_core::verify_cases::run_case(seed, case, fault)).map_err(to_py_err)?;
+    Ok(outcome.to_json())
+}
+
 #[pyfunction]
 fn presets() -> Vec<(&'static str, &'static str)> {
     raidsim_core::config::PRESETS.to_vec()
@@ -290,6 +299,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Counting>()?;
     m.add_function(wrap_pyfunction!(resolve_config, m)?)?;
     m.add_function(wrap_pyfunction!(presets, m)?)?;
+    m.add_function(wrap_pyfunction!(verify_case, m)?)?;
     m.add_function(wrap_pyfunction!(trace_stats, m)?)?;
     m.add_function(wrap_pyfunction!(detect_format, m)?)?;
     m.add_function(wrap_pyfunction!(trace_formats, m)?)?;

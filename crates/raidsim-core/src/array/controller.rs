@@ -21,6 +21,7 @@
 //! event type.
 
 use super::rebuild::{DataLossEvent, RebuildProcess};
+use super::verify::{ByteVerifier, SECTOR};
 use super::{ArrayGeometry, ArrayState, Planner, StripePlan, StripeSet};
 use crate::config::{ArrayConfig, RebuildConfig, StripeOrder};
 use crate::device::{Cause, DeviceRequest, Op};
@@ -145,13 +146,27 @@ pub struct ArrayController {
     epoch: u64,
     rebuild: RebuildProcess,
     phase: ArrayPhase,
+    /// `sim.verify`: the members' bytes, and each host write's version.
+    verifier: Option<(ByteVerifier, FxHashMap<u32, u64>)>,
 }
 
 impl ArrayController {
     /// A controller for `cfg` over members of `member_capacity_bytes` each,
     /// counting pages of `page_bytes`.
-    pub fn new(cfg: &ArrayConfig, rebuild: &RebuildConfig, member_capacity_bytes: u64, page_bytes: u64) -> Result<Self> {
+    pub fn new(cfg: &ArrayConfig, rebuild: &RebuildConfig, member_capacity_bytes: u64, page_bytes: u64, verify: bool) -> Result<Self> {
         let geometry = ArrayGeometry::new(cfg, member_capacity_bytes);
+        let code = match (cfg.xor_code(), cfg.level) {
+            (Some((code, p)), _) => Some((code, p.or_else(|| raidsim_codes::default_prime(code, geometry.data_units as usize)))),
+            (None, crate::config::RaidLevel::Raid6) => Some((raidsim_codes::Code::Rs, None)),
+            (None, _) => None,
+        };
+        if verify && cfg.parity_granularity == crate::config::ParityGranularity::Disksim {
+            return Err(Error::config(
+                "sim.verify",
+                "array.parity_granularity = \"disksim\" counts DiskSim's parity I/O, which is not correct on real data (a partly written unit counts as whole): verify another granularity",
+            ));
+        }
+        let verifier = verify.then(|| (ByteVerifier::new(geometry.clone(), code), FxHashMap::default()));
         let planner = Planner::new(cfg, geometry, page_bytes)?;
         let stripes = planner.geometry().stripes();
         let rebuild = RebuildProcess::new(rebuild, stripes, planner.member_stripe_bytes(), cfg.members, cfg.spares);
@@ -171,6 +186,7 @@ impl ArrayController {
             epoch: 0,
             rebuild,
             phase: ArrayPhase::Healthy,
+            verifier,
         })
     }
 
@@ -192,6 +208,28 @@ impl ArrayController {
     /// The planner (its geometry).
     pub fn planner(&self) -> &Planner {
         &self.planner
+    }
+
+    /// Test-only fault: read-modify-write updates leave parity unwritten,
+    /// so that `sim.verify` can be shown to catch a broken parity update.
+    #[doc(hidden)]
+    pub fn inject_fault_skip_rmw_parity(&mut self) {
+        self.planner.fault_skip_rmw_parity = true;
+    }
+
+    /// `sim.verify`: what the byte check found (absent when it is off).
+    pub fn verify_report(&self) -> Option<crate::report::VerifyReport> {
+        let (v, _) = self.verifier.as_ref()?;
+        let (final_checked, final_bad, final_examples) = v.final_check(&self.state, &self.rebuild.lost);
+        let mut examples = v.examples.clone();
+        examples.extend(final_examples);
+        examples.truncate(5);
+        Some(crate::report::VerifyReport {
+            sectors_checked_on_reads: v.sectors_checked,
+            sectors_checked_after_run: final_checked,
+            mismatches: v.mismatches + final_bad,
+            first_mismatches: examples,
+        })
     }
 
     /// Member `member` fails at `now`: operations already issued run to
@@ -330,6 +368,16 @@ impl ArrayController {
             port.host_done(now, host, false);
             return Ok(());
         }
+        if let Some((v, versions)) = self.verifier.as_mut() {
+            if offset_bytes % SECTOR != 0 || len_bytes % SECTOR != 0 {
+                return Err(Error::Workload(format!(
+                    "sim.verify checks whole 512-byte sectors; request [{offset_bytes}, +{len_bytes}) is not aligned"
+                )));
+            }
+            if op == Op::Write {
+                versions.insert(host, v.next_version());
+            }
+        }
         self.plans.clear();
         self.planner.plan_reusing(op, offset_bytes, len_bytes, &mut self.state, &mut self.plans, &mut self.pool)?;
         if self.plans.is_empty() {
@@ -388,6 +436,7 @@ impl ArrayController {
             sj.epoch = epoch;
             let s = sj.plan.stripe;
             match sj.owner {
+                Owner::Rebuild if self.rebuild.lost.contains(s) => sj.plan.reset(s),
                 Owner::Rebuild => self.planner.plan_rebuild(s, &mut self.state, &self.rebuild.targets, &mut sj.plan)?,
                 Owner::Host { job, op, offset, len } => {
                     if self.rebuild.lost.contains(s) {
@@ -404,6 +453,17 @@ impl ArrayController {
                     }
                 }
             }
+        }
+        let sj = self.stripe_jobs.get_mut(id)?;
+        if sj.plan.locks_stripe && !sj.holds_lock {
+            // Replanned into a plan that needs the lock (a read that became degraded).
+            sj.holds_lock = true;
+            let s = sj.plan.stripe;
+            if let Some(waiters) = self.locks.get_mut(&s) {
+                waiters.push_back(id);
+                return Ok(());
+            }
+            self.locks.insert(s, VecDeque::new());
         }
         self.run_phase(port, now, id, false)
     }
@@ -448,6 +508,24 @@ impl ArrayController {
     /// A phase of stripe job `id` has finished.
     fn phase_done<P: ArrayPort>(&mut self, port: &mut P, now: Ns, id: u32) -> Result<()> {
         let sj = self.stripe_jobs.get_mut(id)?;
+        // A read from a member that failed meanwhile returns an error, not
+        // data: the stripe is planned again (degraded) and read again.
+        let s = sj.plan.stripe;
+        if !sj.in_writes && sj.epoch != self.epoch && sj.plan.reads.iter().any(|r| !self.state.alive(r.member, s)) {
+            return self.begin(port, now, id);
+        }
+        if let Some((v, versions)) = self.verifier.as_mut() {
+            match (sj.owner, sj.in_writes) {
+                (Owner::Host { op: Op::Read, offset, len, .. }, false) => v.check_read(&self.state, &sj.plan, offset, len),
+                (Owner::Host { job, op: Op::Write, offset, len }, true) => {
+                    let version = versions.get(&job).copied().ok_or_else(|| Error::Internal(format!("verify: host job {job} has no version")))?;
+                    v.apply_write(&self.state, &sj.plan, offset, len, version)?;
+                }
+                (Owner::Rebuild, false) => v.prepare_rebuild(id, &self.state, &sj.plan),
+                (Owner::Rebuild, true) => v.apply_rebuild(id, &self.state),
+                _ => {}
+            }
+        }
         if !sj.in_writes {
             let parity = sj.plan.parity_bytes;
             if parity > 0 && self.xor_bytes_per_s > 0 {
@@ -505,6 +583,9 @@ impl ArrayController {
             let failed = left.1;
             self.waiting.remove(&host);
             self.host_jobs -= 1;
+            if let Some((_, versions)) = self.verifier.as_mut() {
+                versions.remove(&host);
+            }
             port.host_done(now, host, !failed);
         } else if let Some((owner, plan, epoch)) = self.waiting.get_mut(&host).and_then(VecDeque::pop_front) {
             return self.start_stripe(port, now, owner, plan, epoch);

@@ -11,6 +11,7 @@ pub mod count;
 pub mod geometry;
 pub mod planner;
 pub mod rebuild;
+pub mod verify;
 
 pub use controller::{ArrayController, ArrayPhase, ArrayPort};
 pub use count::{count_pages, MemberPages};

@@ -204,6 +204,11 @@ pub struct Planner {
     /// Scratch: data cells to pre-read, parity cells to rewrite.
     need_data: Vec<bool>,
     need_parity: Vec<bool>,
+    /// Test-only fault: read-modify-write plans write no parity.
+    #[doc(hidden)]
+    pub fault_skip_rmw_parity: bool,
+    /// Mirrored writes take the stripe lock (hot spares are configured).
+    lock_mirrored_writes: bool,
 }
 
 /// Pages touched by `[offset, offset + len)`.
@@ -240,6 +245,8 @@ impl Planner {
         };
         Ok(Self {
             cover,
+            fault_skip_rmw_parity: false,
+            lock_mirrored_writes: cfg.spares > 0,
             need_data: vec![false; cells],
             need_parity: vec![false; 2 * geom.codeword_rows as usize],
             page_bytes,
@@ -336,10 +343,11 @@ impl Planner {
     }
 
     /// RAID-0/1/10 writes: every surviving copy; the first is the user's,
-    /// the rest mirrors. While a rebuild copies units onto a spare, writes
-    /// are serialized with it per stripe, or a copy could miss the update.
+    /// the rest mirrors. With hot spares configured, writes are serialized
+    /// per stripe, so that a rebuild never copies a unit while a write to
+    /// it is in flight (the copy would miss the update).
     fn plan_mirrored_write(&mut self, s: u64, state: &ArrayState, plan: &mut StripePlan) {
-        plan.locks_stripe = state.rebuilding();
+        plan.locks_stripe = self.lock_mirrored_writes || state.rebuilding();
         for d in 0..self.geom.data_units {
             let span = self.spans[d as usize];
             if span.is_empty() {
@@ -416,6 +424,15 @@ impl Planner {
                     if c != col && state.alive(other, s) {
                         for (x, y) in subtract((a, b), user) {
                             plan.reads.push(op(other, Op::Read, base + x, y - x, Cause::DegradedRead));
+                        }
+                        // The user's read of a page it only partly wants is
+                        // widened to the whole page within the lost range, so
+                        // the decode has every byte (its page counts once).
+                        let (ua, ub) = (user.0.max(a), user.1.min(b));
+                        if ua < ub {
+                            for (x, y) in subtract((ua, ub), (sp.lo, sp.hi)) {
+                                plan.reads.push(op(other, Op::Read, base + x, y - x, Cause::User));
+                            }
                         }
                     }
                 }
@@ -552,7 +569,7 @@ impl Planner {
                 if let Some(cause) = read {
                     plan.reads.push(op(m, Op::Read, base + lo, hi - lo, cause));
                 }
-                if rewritten {
+                if rewritten && !(self.fault_skip_rmw_parity && method == Method::Rmw) {
                     plan.writes.push(op(m, Op::Write, base + lo, hi - lo, Cause::Parity));
                     plan.parity_bytes += hi - lo;
                 }

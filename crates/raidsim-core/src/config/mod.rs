@@ -483,6 +483,12 @@ impl ResolvedConfig {
         config.workload.validate()?;
         config.array.validate()?;
         config.rebuild.validate()?;
+        if config.sim.verify && config.array.level == RaidLevel::Single {
+            return Err(Error::config(
+                "sim.verify",
+                "checks an array's bytes; a single drive has none to check (use level \"raid0\" with members = 1)",
+            ));
+        }
         validate_precondition(&config.precondition)?;
         config.sim.stop.validate()?;
         let members = resolve_members(&config)?;
