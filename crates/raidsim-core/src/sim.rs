@@ -512,6 +512,21 @@ impl Simulation {
         if let Some(c) = self.controller.as_ref().filter(|_| !self.resolved.config.array.failures.is_empty()) {
             report.set_rebuild(crate::report::RebuildReport::new(c, &self.host, &self.resolved));
         }
+        for &(index, member) in &self.failures_at_request {
+            report.warnings.push(format!(
+                "the failure of member {member} at request {index} never happened: the host issued only {} requests",
+                self.host.arrived_count()
+            ));
+        }
+        let last_done = self.host.span_ns().2;
+        if let Some(end) = report.rebuild.as_ref().and_then(|r| r.end_ns).filter(|&e| e > last_done) {
+            report.warnings.push(format!(
+                "the rebuild ended at {:.3} s, {:.3} s after the host's last request completed: that part of it competed with \
+                 no host I/O, so its duration and the response during it do not describe a loaded rebuild",
+                end as f64 / 1e9,
+                (end - last_done) as f64 / 1e9
+            ));
+        }
         report.verify = self.controller.as_ref().and_then(ArrayController::verify_report);
         if let Some(v) = report.verify.as_ref().filter(|v| v.mismatches > 0) {
             report.warnings.push(format!(

@@ -53,3 +53,26 @@ fn verification_leaves_timing_unchanged() {
     assert!(check.sectors_checked_on_reads > 0 && check.sectors_checked_after_run > 0);
     assert_eq!(serde_json::to_string(&plain).expect("json"), serde_json::to_string(&verified).expect("json"));
 }
+
+#[test]
+fn data_lost_beyond_tolerance_is_left_out_of_the_check_not_reported_as_corrupt() {
+    let o = [
+        "ssd.geometry.channels=1",
+        "ssd.geometry.planes_per_die=1",
+        "ssd.geometry.blocks_per_plane=64",
+        "array.level=raid5",
+        "array.members=4",
+        "array.stripe_unit_bytes=8192",
+        "workload.requests=1500",
+        "workload.processes=4",
+        "sim.verify=true",
+        "array.failures=[{member = 1, at_request = 200}, {member = 2, at_request = 600}]",
+    ];
+    let r = simulate(config("", &o)).expect("a data loss under verify is recorded, not an error");
+    let rb = r.rebuild.as_ref().expect("rebuild section");
+    assert_eq!(rb.data_loss_events.len(), 1);
+    assert!(rb.failed_reads + rb.failed_writes > 0);
+    let v = r.verify.as_ref().expect("verify section");
+    assert_eq!(v.mismatches, 0, "{:?}", v.first_mismatches);
+    assert!(v.sectors_checked_on_reads > 0);
+}

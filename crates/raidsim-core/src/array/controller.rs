@@ -514,7 +514,8 @@ impl ArrayController {
         if !sj.in_writes && sj.epoch != self.epoch && sj.plan.reads.iter().any(|r| !self.state.alive(r.member, s)) {
             return self.begin(port, now, id);
         }
-        if let Some((v, versions)) = self.verifier.as_mut() {
+        // A stripe lost meanwhile holds no data to check (its host job fails or failed).
+        if let Some((v, versions)) = self.verifier.as_mut().filter(|_| !self.rebuild.lost.contains(s)) {
             match (sj.owner, sj.in_writes) {
                 (Owner::Host { op: Op::Read, offset, len, .. }, false) => v.check_read(&self.state, &sj.plan, offset, len),
                 (Owner::Host { job, op: Op::Write, offset, len }, true) => {
