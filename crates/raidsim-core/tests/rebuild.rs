@@ -290,3 +290,19 @@ fn without_a_spare_the_array_stays_degraded() {
     assert_eq!((rb.start_ns, rb.end_ns, rb.stripes_rebuilt), (None, None, 0));
     assert_eq!(rb.response_degraded.count, 1);
 }
+
+#[test]
+fn a_delay_beyond_the_host_s_requests_starts_the_rebuild_late_and_says_so() {
+    // The largest delay TOML holds: the rebuild starts that long after the
+    // failure, long after the host's last request, with a warning.
+    let r = idle(&[
+        "array.level=raid5",
+        "array.members=5",
+        "array.spares=1",
+        "array.failures=[{member = 2, at_ns = 1000}]",
+        "rebuild.delay_ns=9223372036854775807",
+    ]);
+    let rb = rebuild(&r);
+    assert_eq!(rb.start_ns, Some(1000 + i64::MAX as u64));
+    assert!(r.warnings.iter().any(|w| w.contains("after the host's last request")), "{:?}", r.warnings);
+}

@@ -128,7 +128,8 @@ impl RebuildProcess {
     /// Member `member` failed at `now`.
     pub fn failed(&mut self, now: Ns, member: u32) {
         self.failures.push(FailureRecord { member, at_ns: now, spare: None, rebuild_start_ns: None, rebuild_end_ns: None });
-        self.waiting.push((now + self.cfg.delay_ns, member));
+        // A delay past the end of time means the rebuild never starts, not a wrapped instant.
+        self.waiting.push((now.saturating_add(self.cfg.delay_ns), member));
     }
 
     /// Takes a free spare for the first waiting member whose delay is over;
@@ -215,7 +216,7 @@ impl RebuildProcess {
     pub fn started(&mut self, now: Ns, s: u64, bytes: u64) {
         self.in_flight.push(s);
         if self.cfg.max_bytes_per_s > 0 {
-            self.next_start_ns = self.next_start_ns.max(now) + crate::config::transfer_ns(bytes, self.cfg.max_bytes_per_s);
+            self.next_start_ns = self.next_start_ns.max(now).saturating_add(crate::config::transfer_ns(bytes, self.cfg.max_bytes_per_s));
         }
     }
 

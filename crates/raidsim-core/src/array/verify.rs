@@ -107,6 +107,11 @@ impl ByteVerifier {
         self.geom.parity_units > 0
     }
 
+    /// A unit lives in one place (parity levels, RAID-0), not in copies.
+    fn one_place(&self) -> bool {
+        self.parity() || self.geom.copies == 1 && self.geom.level != crate::config::RaidLevel::Raid1
+    }
+
     fn cell(&self, addr: u64) -> Cell {
         let u = self.geom.unit_bytes;
         let w = self.geom.stripe_data_bytes();
@@ -120,7 +125,7 @@ impl ByteVerifier {
     fn places(&self, addr: u64, out: &mut Vec<(u32, u64)>) {
         out.clear();
         let c = self.cell(addr);
-        if self.parity() || self.geom.copies == 1 && self.geom.level != crate::config::RaidLevel::Raid1 {
+        if self.one_place() {
             out.push((self.geom.data_member(c.s, c.d), self.geom.row_offset(c.s, c.row) + c.x));
             return;
         }
@@ -134,7 +139,7 @@ impl ByteVerifier {
         let u = self.geom.unit_bytes;
         let w = self.geom.stripe_data_bytes();
         (0..self.geom.data_units).find_map(|d| {
-            if self.parity() || self.geom.copies == 1 && self.geom.level != crate::config::RaidLevel::Raid1 {
+            if self.one_place() {
                 let row = (offset / u).checked_sub(s * self.geom.codeword_rows)?;
                 (self.geom.data_member(s, d) == member && row < self.geom.codeword_rows)
                     .then(|| s * w + (row * u64::from(self.geom.data_units) + u64::from(d)) * u + offset % u)
