@@ -34,3 +34,20 @@ def test_a_broken_parity_update_fails_the_command_and_names_a_replayable_case(ca
 def test_bad_case_counts_are_refused(cases):
     with pytest.raises(raidsim.ConfigError, match="cases"):
         run_cases(cases)
+
+
+def test_an_interrupt_reports_the_cases_that_ran(monkeypatch, capsys):
+    # Ctrl-C after three scenarios: their totals are printed, marked, exit 130.
+    real = raidsim._native.verify_case
+    calls = []
+
+    def stop_after_three(seed, case, fault):
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        calls.append(case)
+        return real(seed, case, fault)
+
+    monkeypatch.setattr(raidsim._native, "verify_case", stop_after_three)
+    assert main(["verify", "--cases", "1000000", "--json", "--no-progress"]) == 130
+    out = json.loads(capsys.readouterr().out)
+    assert out["interrupted"] is True and out["cases"] == 3 and out["mismatches"] == 0

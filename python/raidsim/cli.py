@@ -268,7 +268,9 @@ def _verify(args: argparse.Namespace) -> int:
 
     result = run_cases(args.cases, args.seed, progress=False if args.no_progress else None, fault=args.inject_fault)
     print(json.dumps(result, indent=2) if args.json else format_result(result))
-    return EXIT_OK if result["first_failure"] is None else EXIT_INPUT
+    if result["first_failure"] is not None:
+        return EXIT_INPUT
+    return EXIT_INTERRUPTED if result["interrupted"] else EXIT_OK
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -33,7 +33,8 @@ def run_cases(cases: int, seed: int = 1, *, progress: Optional[bool] = None, fau
         from tqdm import tqdm
 
         bar = tqdm(total=cases, unit="case", desc="verifying")
-    total = {"cases": 0, "mismatches": 0, "data_loss_events": 0, "sectors_checked": 0, "first_failure": None}
+    total = {"cases": 0, "mismatches": 0, "data_loss_events": 0, "sectors_checked": 0, "first_failure": None,
+             "interrupted": False}
     try:
         for case in range(cases):
             out = json.loads(_native.verify_case(seed, case, fault))
@@ -46,6 +47,9 @@ def run_cases(cases: int, seed: int = 1, *, progress: Optional[bool] = None, fau
             if bar is not None:
                 bar.update(1)
                 bar.set_postfix(mismatches=total["mismatches"])
+    except KeyboardInterrupt:
+        # What ran is still evidence: report it, marked, instead of losing it.
+        total["interrupted"] = True
     finally:
         if bar is not None:
             bar.close()
@@ -55,7 +59,7 @@ def run_cases(cases: int, seed: int = 1, *, progress: Optional[bool] = None, fau
 def format_result(result: Dict[str, Any]) -> str:
     """The text ``raidsim verify`` prints."""
     lines = [
-        f"cases run:         {result['cases']}",
+        f"cases run:         {result['cases']}" + ("  (interrupted)" if result.get("interrupted") else ""),
         f"sectors checked:   {result['sectors_checked']}",
         f"mismatches:        {result['mismatches']}",
         f"data-loss events:  {result['data_loss_events']} (every scenario stays within tolerance: expected 0)",

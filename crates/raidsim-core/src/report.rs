@@ -376,6 +376,14 @@ impl Report {
                 rebuild.stripes_rebuilt
             ));
         }
+        for f in rebuild.failures.iter().filter(|f| f.stripes_given_up > 0) {
+            self.warnings.push(format!(
+                "member {}'s rebuild gave up {} stripes lost to failures beyond tolerance: its end ({}) is not a full reconstruction",
+                f.member,
+                f.stripes_given_up,
+                f.rebuild_end_ns.map_or("not reached".to_string(), |e| format!("{:.3} s", e as f64 / 1e9))
+            ));
+        }
         if !rebuild.data_loss_events.is_empty() {
             let stripes: u64 = rebuild.data_loss_events.iter().map(|e| e.stripes_lost).sum();
             self.warnings.push(format!(

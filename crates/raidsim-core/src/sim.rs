@@ -518,6 +518,10 @@ impl Simulation {
                 self.host.arrived_count()
             ));
         }
+        let array = &self.resolved.config.array;
+        if array.spares > 0 && array.failures.is_empty() {
+            report.warnings.push(format!("array.spares = {} but array.failures is empty: the spares took no part in the run", array.spares));
+        }
         let last_done = self.host.span_ns().2;
         if let Some(end) = report.rebuild.as_ref().and_then(|r| r.end_ns).filter(|&e| e > last_done) {
             report.warnings.push(format!(
@@ -584,13 +588,16 @@ impl Counting {
         for f in &array.failures {
             state.failed[f.member as usize] = true;
         }
-        let tolerated = array.level.tolerates(array.members, array.copies);
-        if array.failures.len() as u32 > tolerated {
+        let failed: Vec<u32> = array.failures.iter().map(|f| f.member).collect();
+        if !array.survives(&failed) {
             return Err(Error::config(
                 "array.failures",
                 format!(
-                    "counting mode applies every failure from the start, and {} exceed what the level tolerates ({tolerated})",
-                    array.failures.len()
+                    "counting mode applies every failure from the start, and {:?} of {} tolerates {}{}, not members {failed:?}",
+                    array.level,
+                    array.members,
+                    array.level.tolerates(array.members, array.copies),
+                    if array.level == RaidLevel::Raid10 { " of each unit's copies" } else { "" }
                 ),
             ));
         }

@@ -235,6 +235,11 @@ fn a_failure_beyond_tolerance_loses_the_stripes_not_yet_rebuilt() {
     let expected = 300_000_000 / (X + T_PROG);
     assert!(rb.stripes_rebuilt.abs_diff(expected) <= 10, "{} rebuilt, ~{expected} expected", rb.stripes_rebuilt);
     assert_eq!(e.bytes_lost, e.stripes_lost * 4 * 4096);
+    // Member 1's rebuild ended by giving up the lost stripes; member 3 found no spare.
+    let (f1, f3) = (&rb.failures[0], &rb.failures[1]);
+    assert_eq!((f1.stripes_given_up, f1.rebuild_end_ns), (e.stripes_lost, Some(300_000_000)));
+    assert_eq!((f3.stripes_given_up, f3.rebuild_start_ns), (0, None));
+    assert!(r.warnings.iter().any(|w| w.contains("gave up") && w.contains(&e.stripes_lost.to_string())), "{:?}", r.warnings);
     // Reads of lost stripes fail; the rest are served.
     let lost_reads = (0..200u64).filter(|i| (i * 7919 % 3000) * 16384 / 16384 >= rb.stripes_rebuilt).count() as u64;
     assert!(rb.failed_reads > 0 && rb.failed_reads.abs_diff(lost_reads) <= 2, "{} failed, ~{lost_reads} expected", rb.failed_reads);
@@ -271,16 +276,44 @@ fn failures_are_checked_as_configuration() {
     };
     let e = err(&["array.level=raid5", "array.members=4", "array.failures=[{member = 0, at_ns = 0}, {member = 1, at_ns = 0}]"]);
     assert!(e.contains("tolerates 1"), "{e}");
+    // RAID-10 of 4 with 2 copies mirrors (0, 1) and (2, 3): one of each pair may fail from the start, not both of one.
+    let r10 = ["array.level=raid10", "array.members=4", "array.copies=2"];
+    let start = |f: &str| {
+        let mut raw = raidsim_core::config::RawConfig::new();
+        for x in r10.iter().copied().chain([f]) {
+            raw.set(x).expect("parses");
+        }
+        raw.resolve()
+    };
+    assert!(start("array.failures=[{member = 0, at_ns = 0}, {member = 3, at_ns = 0}]").is_ok());
+    let e = start("array.failures=[{member = 2, at_ns = 0}, {member = 3, at_ns = 0}]").expect_err("a whole pair").to_string();
+    assert!(e.contains("tolerates 1 of each unit's copies"), "{e}");
+    // Five members, two copies: unit j sits on 2j, 2j+1 (mod 5), so every neighbouring pair, (4, 0) too, holds a unit.
+    let mut raw = raidsim_core::config::RawConfig::new();
+    for x in ["array.level=raid10", "array.members=5", "array.copies=2", "array.failures=[{member = 4, at_ns = 0}, {member = 0, at_ns = 0}]"] {
+        raw.set(x).expect("parses");
+    }
+    assert!(raw.resolve().is_err(), "members 4 and 0 hold copies of unit 2");
     let e = err(&["array.level=raid5", "array.members=4", "array.failures=[{member = 0, at_ns = 5, at_request = 3}]"]);
     assert!(e.contains("exactly one of"), "{e}");
     let e = err(&["array.level=raid5", "array.members=4", "array.failures=[{member = 0}]"]);
     assert!(e.contains("exactly one of"), "{e}");
     let e = err(&["array.failures=[{member = 0, at_ns = 10}]"]);
     assert!(e.contains("single"), "{e}");
+    // An instant past TOML's integer range is named as such, not "a string".
+    let e = raidsim_core::config::RawConfig::new().set("array.failures=[{member = 0, at_ns = 18446744073709551615}]").expect_err("too large");
+    assert!(e.to_string().contains("signed 64-bit") && e.to_string().contains("array.failures"), "{e}");
     let e = err(&["array.level=raid5", "array.members=4", "rebuild.buffer_stripes=0"]);
     assert!(e.contains("rebuild.buffer_stripes"), "{e}");
     let e = err(&["array.level=raid5", "array.members=4", "rebuild.polcy=\"dor\""]);
     assert!(e.contains("policy"), "{e}");
+}
+
+#[test]
+fn spares_without_a_failure_are_named_in_a_warning() {
+    let warned = |o: &[&str]| idle(o).warnings.iter().any(|w| w.contains("spares took no part"));
+    assert!(warned(&["array.level=raid5", "array.members=4", "array.spares=1"]));
+    assert!(!warned(&["array.level=raid5", "array.members=4", "array.spares=1", "array.failures=[{member = 0, at_ns = 0}]"]));
 }
 
 #[test]

@@ -252,17 +252,21 @@ impl ArrayController {
     /// Marks the stripes `member`'s failure lost; records a data-loss event.
     fn record_losses(&mut self, now: Ns, member: u32) {
         let mut lost = 0;
+        let mut given_up = vec![0u64; self.rebuild.targets.len()];
         for s in 0..self.rebuild.stripes {
             if !self.rebuild.lost.contains(s) && self.planner.stripe_lost(s, &self.state) {
                 self.rebuild.lost.insert(s);
                 lost += 1;
                 // Nothing to rebuild there any more.
-                for t in &self.rebuild.targets {
-                    if let Some(set) = self.state.rebuilt[*t as usize].as_mut() {
-                        set.insert(s);
+                for (i, &t) in self.rebuild.targets.iter().enumerate() {
+                    if self.state.rebuilt[t as usize].as_mut().is_some_and(|set| set.insert(s)) {
+                        given_up[i] += 1;
                     }
                 }
             }
+        }
+        for (t, n) in self.rebuild.targets.clone().into_iter().zip(given_up) {
+            self.rebuild.give_up(t, n);
         }
         if lost > 0 {
             let bytes_lost = lost * self.planner.geometry().stripe_data_bytes();
@@ -286,6 +290,7 @@ impl ArrayController {
                     set.insert(s);
                 }
             }
+            self.rebuild.give_up(member, set.len());
             self.state.device_of[member as usize] = spare;
             self.state.rebuilt[member as usize] = Some(set);
             self.epoch += 1;

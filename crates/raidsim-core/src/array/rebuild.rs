@@ -45,8 +45,12 @@ pub struct FailureRecord {
     pub spare: Option<u32>,
     /// When its rebuild started and ended, ns (absent if it did not).
     pub rebuild_start_ns: Option<Ns>,
-    /// End of its rebuild, ns.
+    /// End of its rebuild, ns: when every stripe was rebuilt onto the spare
+    /// or given up as lost.
     pub rebuild_end_ns: Option<Ns>,
+    /// Stripes its rebuild gave up because a failure beyond tolerance lost
+    /// them (before or during it); nonzero means the rebuild was cut short.
+    pub stripes_given_up: u64,
 }
 
 /// Data lost by a failure beyond what the code tolerates.
@@ -127,7 +131,7 @@ impl RebuildProcess {
 
     /// Member `member` failed at `now`.
     pub fn failed(&mut self, now: Ns, member: u32) {
-        self.failures.push(FailureRecord { member, at_ns: now, spare: None, rebuild_start_ns: None, rebuild_end_ns: None });
+        self.failures.push(FailureRecord { member, at_ns: now, spare: None, rebuild_start_ns: None, rebuild_end_ns: None, stripes_given_up: 0 });
         // A delay past the end of time means the rebuild never starts, not a wrapped instant.
         self.waiting.push((now.saturating_add(self.cfg.delay_ns), member));
     }
@@ -153,6 +157,13 @@ impl RebuildProcess {
             return None;
         }
         self.waiting.iter().map(|&(at, _)| at).min()
+    }
+
+    /// `stripes` more stripes of `member`'s rebuild are lost: it gives them up.
+    pub fn give_up(&mut self, member: u32, stripes: u64) {
+        if let Some(f) = self.failures.iter_mut().rev().find(|f| f.member == member) {
+            f.stripes_given_up += stripes;
+        }
     }
 
     /// Member `member`'s rebuild finished at `now`.

@@ -330,18 +330,40 @@ impl ArrayConfig {
                 return Err(Error::config(format!("array.failures[{i}]"), format!("member {} fails twice", f.member)));
             }
         }
-        let tolerated = self.level.tolerates(n, self.copies);
-        let at_start = self.failures.iter().filter(|f| f.at_start()).count() as u32;
-        if at_start > tolerated {
+        let at_start: Vec<u32> = self.failures.iter().filter(|f| f.at_start()).map(|f| f.member).collect();
+        if !self.survives(&at_start) {
             return Err(Error::config(
                 "array.failures",
                 format!(
-                    "{at_start} members failed from the start but {:?} of {n} tolerates {tolerated}: the array would hold no data \
+                    "members {at_start:?} failed from the start but {:?} of {n} tolerates {}{}: the array would hold no data \
                      (fail them later to study data loss)",
-                    self.level
+                    self.level,
+                    self.level.tolerates(n, self.copies),
+                    if self.level == RaidLevel::Raid10 { " of each unit's copies" } else { "" }
                 ),
             ));
         }
         Ok(())
+    }
+
+    /// Whether every stripe keeps its data with the members `failed` lost.
+    /// RAID-10 survives as many failures as no `copies` of one unit share:
+    /// unit `j`'s copies sit on members `j·c .. j·c + c − 1` (mod n), so the
+    /// runs that hold one unit start at the multiples of gcd(c, n).
+    pub fn survives(&self, failed: &[u32]) -> bool {
+        let n = self.members;
+        if self.level != RaidLevel::Raid10 {
+            return failed.len() as u32 <= self.level.tolerates(n, self.copies);
+        }
+        let (c, g) = (self.copies, gcd(self.copies, n));
+        !(0..n).step_by(g as usize).any(|t| (0..c).all(|i| failed.contains(&((t + i) % n))))
+    }
+}
+
+fn gcd(a: u32, b: u32) -> u32 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
     }
 }

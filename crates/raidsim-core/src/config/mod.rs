@@ -247,7 +247,8 @@ impl RawConfig {
     /// bare string.
     pub fn set(&mut self, assignment: &str) -> Result<()> {
         let (key, value) = assignment.split_once('=').ok_or_else(|| Error::config(assignment, "an override must look like `dotted.key=value`"))?;
-        self.set_value(key.trim(), parse_value(value.trim()))
+        let key = key.trim();
+        self.set_value(key, parse_value(key, value.trim())?)
     }
 
     /// Sets `dotted.key` to `value`, creating intermediate tables.
@@ -351,8 +352,23 @@ fn default_workload_kind(table: &mut toml::Table) {
     }
 }
 
-fn parse_value(text: &str) -> toml::Value {
-    format!("v = {text}").parse::<toml::Table>().ok().and_then(|mut t| t.remove("v")).unwrap_or_else(|| toml::Value::String(text.to_string()))
+/// A TOML value, or a bare word taken as a string (`level=raid5`). Text
+/// that can only have meant a TOML array, table or integer is an error when
+/// it does not parse, so `at_ns=18446744073709551615` (past TOML's 64-bit
+/// signed range) says so instead of failing later as "a string".
+fn parse_value(key: &str, text: &str) -> Result<toml::Value> {
+    match format!("v = {text}").parse::<toml::Table>() {
+        Ok(mut t) => t.remove("v").ok_or_else(|| Error::config(key, format!("`{text}` is not one value"))),
+        Err(e) if text.starts_with(['[', '{']) || looks_integer(text) => {
+            Err(Error::config(key, format!("`{text}` is not a TOML value (integers must fit in a signed 64-bit number): {}", e.message())))
+        }
+        Err(_) => Ok(toml::Value::String(text.to_string())),
+    }
+}
+
+fn looks_integer(text: &str) -> bool {
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit() || b == b'_')
 }
 
 /// Keys of one table that say the same thing in two ways: a layer that sets
