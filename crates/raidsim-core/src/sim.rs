@@ -18,11 +18,12 @@
 
 use crate::array::{ArrayController, ArrayGeometry, ArrayPhase, ArrayPort, ArrayState, Planner, StripePlan};
 use crate::config::{RaidLevel, ResolvedConfig, WorkloadConfig};
-use crate::device::{Cause, DeviceRequest, Member, MemberDevice};
+use crate::device::{Cause, DeviceRequest, Member, MemberDevice, Op};
 use crate::engine::{EventQueue, Ns};
 use crate::error::{Error, Result};
 use crate::metrics::HostMetrics;
 use crate::report::Report;
+use crate::ssd::timeline::Timeline;
 use crate::workload::{build_source, HostRequest, RequestSource};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -57,8 +58,11 @@ enum Event {
     Arrival,
     /// A closed-loop process issues its next request.
     ProcessIssue,
-    /// The array controller has spent its overhead on host job `job`.
+    /// Host job `job` has crossed the array's front end (controller
+    /// overhead, and for a write its data over the host link).
     ControllerDone { job: u32 },
+    /// Read `job`'s data has crossed the host link back to the host.
+    HostLinkDone { job: u32 },
     /// Member `member` finished the request with this token.
     MemberDone { member: u32, token: u64 },
     /// Stripe job `stripe_job` has computed its parity and may write.
@@ -180,6 +184,38 @@ struct Preconditioning {
     total_pages: u64,
 }
 
+/// What host requests cross outside the array controller: its overhead,
+/// and (inside one SSD) the SSD's host link, shared by all members.
+struct FrontEnd {
+    overhead_ns: Ns,
+    link_bytes_per_s: u64,
+    link: Timeline,
+}
+
+impl FrontEnd {
+    /// When a request arriving at `now` reaches the planner: after the
+    /// overhead and, for a write, its data's transfer.
+    fn inbound(&mut self, now: Ns, op: Op, len_bytes: u64) -> Ns {
+        let ready = now + self.overhead_ns;
+        if op == Op::Write {
+            self.transfer(now, ready, len_bytes)
+        } else {
+            ready
+        }
+    }
+
+    /// When `bytes` ready at `ready` have crossed the link, booked at `now`.
+    fn transfer(&mut self, now: Ns, ready: Ns, bytes: u64) -> Ns {
+        if self.link_bytes_per_s == 0 {
+            return ready;
+        }
+        // Only the past is forgotten: a later event may still book a gap before `ready`.
+        self.link.advance(now);
+        let d = crate::config::transfer_ns(bytes, self.link_bytes_per_s);
+        self.link.book(ready, d) + d
+    }
+}
+
 /// One simulation run.
 pub struct Simulation {
     preconditioning: Option<Preconditioning>,
@@ -187,6 +223,7 @@ pub struct Simulation {
     queue: EventQueue<Event>,
     members: Vec<Member>,
     controller: Option<ArrayController>,
+    front_end: FrontEnd,
     /// Host jobs the controller finished during one event, and whether
     /// they were served (reused buffer).
     finished_hosts: Vec<(Ns, u32, bool)>,
@@ -292,11 +329,13 @@ impl Simulation {
             WorkloadConfig::Synthetic(s) if s.processes > 0 => Some((s.processes, s.think_time_ns)),
             _ => None,
         };
+        let (overhead_ns, link_bytes_per_s) = resolved.array_front_end();
         let mut sim = Self {
             preconditioning,
             queue: EventQueue::new(),
             members,
             controller,
+            front_end: FrontEnd { overhead_ns, link_bytes_per_s, link: Timeline::default() },
             finished_hosts: Vec::new(),
             failures_at_request: Vec::new(),
             array_members,
@@ -382,7 +421,7 @@ impl Simulation {
                     SimPort { members: &mut self.members, queue: &mut self.queue, finished_hosts: &mut self.finished_hosts, host: &mut self.host };
                 port.submit(now, 0, req)?;
             }
-            Some(c) => self.queue.schedule(now + c.overhead_ns(), Event::ControllerDone { job }),
+            Some(_) => self.queue.schedule(self.front_end.inbound(now, r.op, r.len_bytes), Event::ControllerDone { job }),
         }
         Ok(())
     }
@@ -395,7 +434,11 @@ impl Simulation {
         f(c, &mut port)?;
         let mut finished = std::mem::take(&mut self.finished_hosts);
         for &(at, job, served) in &finished {
-            if served {
+            let read_back = self.jobs.get(job).filter(|j| j.op == Op::Read && self.front_end.link_bytes_per_s > 0).map(|j| j.len_bytes);
+            if let (true, Some(bytes)) = (served, read_back) {
+                let done = self.front_end.transfer(at, at, bytes);
+                self.queue.schedule(done, Event::HostLinkDone { job });
+            } else if served {
                 self.complete_host(at, job);
             } else {
                 self.fail_host(at, job);
@@ -467,6 +510,7 @@ impl Simulation {
                 }
             }
             Event::ControllerDone { job } => self.start_job(now, job)?,
+            Event::HostLinkDone { job } => self.complete_host(now, job),
             Event::MemberDone { member, token } => self.member_done(now, member, token)?,
             Event::ParityReady { stripe_job } => self.with_controller(|c, port| c.parity_ready(port, now, stripe_job))?,
             Event::MemberFails { member } => self.fail(now, member)?,

@@ -127,7 +127,6 @@ pub struct ArrayController {
     planner: Planner,
     state: ArrayState,
     order: StripeOrder,
-    overhead_ns: Ns,
     xor_bytes_per_s: u64,
     stripe_jobs: Slab<StripeJob>,
     /// Per host job (indexed by its id): stripes not finished yet, and
@@ -155,7 +154,7 @@ impl ArrayController {
     /// counting pages of `page_bytes`.
     pub fn new(cfg: &ArrayConfig, rebuild: &RebuildConfig, member_capacity_bytes: u64, page_bytes: u64, verify: bool) -> Result<Self> {
         let geometry = ArrayGeometry::new(cfg, member_capacity_bytes);
-        let code = match (cfg.xor_code(), cfg.level) {
+        let code = match (cfg.xor_code(), cfg.level.code_level()) {
             (Some((code, p)), _) => Some((code, p.or_else(|| raidsim_codes::default_prime(code, geometry.data_units as usize)))),
             (None, crate::config::RaidLevel::Raid6) => Some((raidsim_codes::Code::Rs, None)),
             (None, _) => None,
@@ -174,7 +173,6 @@ impl ArrayController {
             planner,
             state: ArrayState::with_spares(cfg.members, cfg.spares),
             order: cfg.stripe_order,
-            overhead_ns: cfg.controller_overhead_ns,
             xor_bytes_per_s: cfg.xor_bytes_per_s,
             stripe_jobs: Slab::default(),
             stripes_left: Vec::new(),
@@ -188,11 +186,6 @@ impl ArrayController {
             phase: ArrayPhase::Healthy,
             verifier,
         })
-    }
-
-    /// Time the controller spends on a request before planning it, ns.
-    pub fn overhead_ns(&self) -> Ns {
-        self.overhead_ns
     }
 
     /// The rebuild's record: failures, rebuild times, data lost.

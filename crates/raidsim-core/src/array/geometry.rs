@@ -64,12 +64,13 @@ impl ArrayGeometry {
     /// The geometry of `cfg` over members of `member_capacity_bytes` (the smallest one).
     pub fn new(cfg: &ArrayConfig, member_capacity_bytes: u64) -> Self {
         let n = cfg.members;
-        let parity_units = cfg.level.parity_units();
-        let (data_units, copies) = match cfg.level {
+        let level = cfg.level.code_level();
+        let parity_units = level.parity_units();
+        let (data_units, copies) = match level {
             RaidLevel::Single | RaidLevel::Raid0 => (n, 1),
             RaidLevel::Raid1 => (1, n),
             RaidLevel::Raid10 => (n, cfg.copies),
-            RaidLevel::Raid4 | RaidLevel::Raid5 | RaidLevel::Raid6 => (n - parity_units, 1),
+            RaidLevel::Raid4 | RaidLevel::Raid5 | RaidLevel::Cr5 | RaidLevel::Raid6 => (n - parity_units, 1),
         };
         let codeword_rows = match cfg.xor_code() {
             // p − 1 rows of units per codeword; validation has checked p.
@@ -79,7 +80,7 @@ impl ArrayGeometry {
         let rows = member_capacity_bytes / cfg.stripe_unit_bytes / codeword_rows * codeword_rows;
         let dedicated = cfg.level == RaidLevel::Raid6 && cfg.parity_placement == ParityPlacement::Dedicated;
         Self {
-            level: cfg.level,
+            level,
             members: n,
             unit_bytes: cfg.stripe_unit_bytes,
             data_units,
@@ -97,7 +98,7 @@ impl ArrayGeometry {
         match self.level {
             // RAID-10: n members × rows units, each stored `copies` times.
             RaidLevel::Raid10 => self.rows * u64::from(self.members) / u64::from(self.copies) * self.unit_bytes,
-            RaidLevel::Single | RaidLevel::Raid0 | RaidLevel::Raid1 | RaidLevel::Raid4 | RaidLevel::Raid5 | RaidLevel::Raid6 => {
+            RaidLevel::Single | RaidLevel::Raid0 | RaidLevel::Raid1 | RaidLevel::Raid4 | RaidLevel::Raid5 | RaidLevel::Cr5 | RaidLevel::Raid6 => {
                 self.rows * u64::from(self.data_units) * self.unit_bytes
             }
         }
@@ -123,7 +124,7 @@ impl ArrayGeometry {
         }
         let m = match (self.level, self.layout) {
             (RaidLevel::Raid4, _) | (RaidLevel::Raid0, _) | (RaidLevel::Single, _) => d64,
-            (RaidLevel::Raid5, layout) => {
+            (RaidLevel::Raid5 | RaidLevel::Cr5, layout) => {
                 let p = self.p_member(s);
                 match layout {
                     ParityLayout::LeftAsymmetric | ParityLayout::RightAsymmetric => d64 + u64::from(d64 >= p),
@@ -155,9 +156,9 @@ impl ArrayGeometry {
         let k = u64::from(self.data_units);
         match (self.level, self.layout) {
             (RaidLevel::Raid4, _) => n - 1,
-            (RaidLevel::Raid5, ParityLayout::LeftAsymmetric | ParityLayout::LeftSymmetric) => k - s % n,
+            (RaidLevel::Raid5 | RaidLevel::Cr5, ParityLayout::LeftAsymmetric | ParityLayout::LeftSymmetric) => k - s % n,
             (RaidLevel::Raid6, ParityLayout::LeftAsymmetric | ParityLayout::LeftSymmetric) => n - 1 - s % n,
-            (RaidLevel::Raid5 | RaidLevel::Raid6, ParityLayout::RightAsymmetric | ParityLayout::RightSymmetric) => s % n,
+            (RaidLevel::Raid5 | RaidLevel::Cr5 | RaidLevel::Raid6, ParityLayout::RightAsymmetric | ParityLayout::RightSymmetric) => s % n,
             // Levels without parity never ask; answer as RAID-4 would.
             (RaidLevel::Single | RaidLevel::Raid0 | RaidLevel::Raid1 | RaidLevel::Raid10, _) => n - 1,
         }
@@ -176,7 +177,10 @@ impl ArrayGeometry {
         let q = match (self.level, self.layout) {
             (RaidLevel::Raid6, ParityLayout::LeftAsymmetric | ParityLayout::RightAsymmetric) => Some(if p == n - 1 { 0 } else { p + 1 }),
             (RaidLevel::Raid6, ParityLayout::LeftSymmetric | ParityLayout::RightSymmetric) => Some((p + 1) % n),
-            (RaidLevel::Single | RaidLevel::Raid0 | RaidLevel::Raid1 | RaidLevel::Raid10 | RaidLevel::Raid4 | RaidLevel::Raid5, _) => None,
+            (
+                RaidLevel::Single | RaidLevel::Raid0 | RaidLevel::Raid1 | RaidLevel::Raid10 | RaidLevel::Raid4 | RaidLevel::Raid5 | RaidLevel::Cr5,
+                _,
+            ) => None,
         };
         [Some(p as u32), q.map(|q| q as u32)]
     }
@@ -204,7 +208,7 @@ impl ArrayGeometry {
                     UnitCopy { member: (p % n) as u32, member_offset: (p / n) * u }
                 }));
             }
-            RaidLevel::Single | RaidLevel::Raid0 | RaidLevel::Raid4 | RaidLevel::Raid5 | RaidLevel::Raid6 => {
+            RaidLevel::Single | RaidLevel::Raid0 | RaidLevel::Raid4 | RaidLevel::Raid5 | RaidLevel::Cr5 | RaidLevel::Raid6 => {
                 out.push(UnitCopy { member: self.data_member(s, d), member_offset: s * u })
             }
         }

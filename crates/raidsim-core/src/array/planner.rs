@@ -231,7 +231,7 @@ impl Planner {
         let cells = k * geom.codeword_rows as usize;
         // Every parity level is described the same way: RAID-4/5's parity and
         // RS's P and Q each cover the whole row; EVENODD/RDP come from raidsim-codes.
-        let cover = match (cfg.level, cfg.xor_code()) {
+        let cover = match (cfg.level.code_level(), cfg.xor_code()) {
             (_, Some((code, p))) => {
                 let st = raidsim_codes::structure(code, k, p).map_err(|e| Error::config("array.prime", e.to_string()))?;
                 let cells = st.cover.into_iter();

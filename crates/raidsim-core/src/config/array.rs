@@ -24,6 +24,10 @@ pub enum RaidLevel {
     Raid5,
     /// Striping with rotated P and Q parity (Reed–Solomon P+Q, Linux md).
     Raid6,
+    /// RAID-5 across the channels of one SSD (Pan & Xie 2018, "CR5"): each
+    /// member is one channel of the `[ssd]` — its chips and its bus — and
+    /// the SSD's host link and controller are shared in front of them.
+    Cr5,
 }
 
 /// Parity rotation of RAID-5/6, Linux md's algorithms (drivers/md/raid5.c).
@@ -221,22 +225,36 @@ impl Default for ArrayConfig {
 impl RaidLevel {
     /// Member failures the level survives with `members` members.
     pub fn tolerates(self, members: u32, copies: u32) -> u32 {
-        match self {
+        match self.code_level() {
             RaidLevel::Single | RaidLevel::Raid0 => 0,
             RaidLevel::Raid1 => members - 1,
             RaidLevel::Raid10 => copies - 1,
-            RaidLevel::Raid4 | RaidLevel::Raid5 => 1,
+            RaidLevel::Raid4 | RaidLevel::Raid5 | RaidLevel::Cr5 => 1,
             RaidLevel::Raid6 => 2,
         }
     }
 
     /// Parity units per stripe.
     pub fn parity_units(self) -> u32 {
-        match self {
-            RaidLevel::Raid4 | RaidLevel::Raid5 => 1,
+        match self.code_level() {
+            RaidLevel::Raid4 | RaidLevel::Raid5 | RaidLevel::Cr5 => 1,
             RaidLevel::Raid6 => 2,
             RaidLevel::Single | RaidLevel::Raid0 | RaidLevel::Raid1 | RaidLevel::Raid10 => 0,
         }
+    }
+
+    /// The level whose layout and code the planner runs: a RAID level
+    /// inside one SSD is planned as the level it applies to channels.
+    pub fn code_level(self) -> RaidLevel {
+        match self {
+            RaidLevel::Cr5 => RaidLevel::Raid5,
+            level => level,
+        }
+    }
+
+    /// True when the members are the channels of one SSD.
+    pub fn inside_one_ssd(self) -> bool {
+        self == RaidLevel::Cr5
     }
 }
 
@@ -257,11 +275,11 @@ impl ArrayConfig {
     /// Checks the array parameters that do not depend on the members.
     pub fn validate(&self) -> Result<()> {
         let n = self.members;
-        let min = match self.level {
+        let min = match self.level.code_level() {
             RaidLevel::Single => 1,
             RaidLevel::Raid0 | RaidLevel::Raid1 => 1,
             RaidLevel::Raid10 => self.copies.max(2),
-            RaidLevel::Raid4 | RaidLevel::Raid5 => 2,
+            RaidLevel::Raid4 | RaidLevel::Raid5 | RaidLevel::Cr5 => 2,
             RaidLevel::Raid6 => 3,
         };
         if n > MAX_MEMBERS {

@@ -202,10 +202,26 @@ impl RawConfig {
         Self::default()
     }
 
-    /// Parses TOML text; `origin` names the file or preset in errors.
+    /// Parses TOML text; `origin` names the file or preset in errors. A
+    /// top-level `base_preset = "name"` makes the text a layer over that
+    /// preset (the Table 3 SSDs of the CR5M paper are its Table 1 SSD
+    /// reshaped), so each parameter is stated once.
     pub fn from_toml_str(text: &str, origin: &str) -> Result<Self> {
-        let table: toml::Table = text.parse().map_err(|e: toml::de::Error| Error::config("<root>", format!("{origin}: {e}")))?;
-        Ok(Self { table })
+        Self::layer(text, origin, 0)
+    }
+
+    fn layer(text: &str, origin: &str, depth: u32) -> Result<Self> {
+        let mut table: toml::Table = text.parse().map_err(|e: toml::de::Error| Error::config("<root>", format!("{origin}: {e}")))?;
+        let Some(base) = table.remove("base_preset") else { return Ok(Self { table }) };
+        let base = base.as_str().ok_or_else(|| Error::config("base_preset", format!("{origin}: must be a preset's name")))?;
+        if depth >= 4 {
+            return Err(Error::config("base_preset", format!("{origin}: bases nest more than 4 deep (a cycle?)")));
+        }
+        let text = preset(base)
+            .ok_or_else(|| Error::config("base_preset", format!("{origin}: unknown preset `{base}`; valid: {}", preset_names().join(", "))))?;
+        let mut config = Self::layer(text, &format!("preset {base}"), depth + 1)?;
+        config.merge(&Self { table });
+        Ok(config)
     }
 
     /// Reads a TOML file.
@@ -538,6 +554,21 @@ impl ResolvedConfig {
         smallest_capacity(&self.members)
     }
 
+    /// What a host request crosses before and after the array controller
+    /// plans it: `(controller overhead, ns; host link, bytes/s, 0 = none)`.
+    /// An array of drives has its controller's overhead and no link model
+    /// (each drive has its own); inside one SSD (`cr5`) the SSD's
+    /// controller and host link are shared by every channel, so they stand
+    /// in front of the array, once per request.
+    pub fn array_front_end(&self) -> (u64, u64) {
+        let (array, t) = (&self.config.array, &self.config.ssd.timing);
+        if array.level.inside_one_ssd() {
+            (array.controller_overhead_ns + t.controller_overhead_ns, t.host_link_bandwidth_bytes_per_s)
+        } else {
+            (array.controller_overhead_ns, 0)
+        }
+    }
+
     /// The smallest member page (or sector), the unit array page counts are made in.
     pub fn member_page_bytes(&self) -> u64 {
         self.members.iter().map(MemberConfig::page_bytes).min().unwrap_or(4096)
@@ -579,6 +610,9 @@ fn smallest_capacity(members: &[MemberConfig]) -> u64 {
 /// Each member's config: `[hdd]` for disks; for SSDs `[ssd]`, with
 /// `array.member_ssd[i]` merged in.
 fn resolve_members(config: &Config) -> Result<Vec<MemberConfig>> {
+    if config.array.level.inside_one_ssd() {
+        return channel_members(config);
+    }
     if config.member.kind == MemberKind::Hdd {
         let geometry = config.hdd.validate()?;
         return Ok(vec![MemberConfig::Hdd { hdd: config.hdd.clone(), geometry }; (config.array.members + config.array.spares) as usize]);
@@ -603,6 +637,44 @@ fn resolve_members(config: &Config) -> Result<Vec<MemberConfig>> {
         })
         .chain((0..config.array.spares).map(|_| Ok(spare.clone())))
         .collect()
+}
+
+/// `cr5`: each member is one channel of the `[ssd]` — a one-channel SSD
+/// with its chips, dies and planes — whose host link and controller
+/// overhead have moved in front of the array (see
+/// [`ResolvedConfig::array_front_end`]). The controller hands each channel
+/// its page operations directly, so no queue limit applies per channel.
+fn channel_members(config: &Config) -> Result<Vec<MemberConfig>> {
+    let (array, ssd) = (&config.array, &config.ssd);
+    let level = "array.level = \"cr5\"";
+    if config.member.kind != MemberKind::Ssd {
+        return Err(Error::config("member.kind", format!("{level} puts RAID-5 across the channels of one SSD: the members are \"ssd\" channels")));
+    }
+    if array.members != ssd.geometry.channels {
+        return Err(Error::config(
+            "array.members",
+            format!(
+                "{level}: the members are the SSD's channels, so array.members must equal ssd.geometry.channels ({}), got {}",
+                ssd.geometry.channels, array.members
+            ),
+        ));
+    }
+    if !array.member_ssd.is_empty() {
+        return Err(Error::config("array.member_ssd", format!("{level}: the channels of one SSD share its settings")));
+    }
+    if array.spares > 0 || !array.failures.is_empty() {
+        return Err(Error::config(
+            if array.spares > 0 { "array.spares" } else { "array.failures" },
+            format!("{level} loses chips, not whole channels, and rebuilds onto a spare chip of the channel: chip failures are not modelled yet"),
+        ));
+    }
+    let mut channel = ssd.clone();
+    channel.geometry.channels = 1;
+    channel.timing.host_link_bandwidth_bytes_per_s = 0;
+    channel.timing.controller_overhead_ns = 0;
+    channel.queue_depth = u32::MAX;
+    let geometry = channel.validate()?;
+    Ok(vec![MemberConfig::Ssd { ssd: channel, geometry }; array.members as usize])
 }
 
 fn validate_precondition(p: &PreconditionConfig) -> Result<()> {

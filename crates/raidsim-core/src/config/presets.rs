@@ -7,6 +7,9 @@
 pub const PRESETS: &[(&str, &str)] = &[
     ("stripe-unit-table5", include_str!("../../presets/stripe-unit-table5.toml")),
     ("cr5m-table1", include_str!("../../presets/cr5m-table1.toml")),
+    ("cr5-ssd1", include_str!("../../presets/cr5-ssd1.toml")),
+    ("cr5-ssd2", include_str!("../../presets/cr5-ssd2.toml")),
+    ("cr5-ssd3", include_str!("../../presets/cr5-ssd3.toml")),
     ("erasure-code-table6", include_str!("../../presets/erasure-code-table6.toml")),
     ("disksim-ssd-validation", include_str!("../../presets/disksim-ssd-validation.toml")),
     ("hdd-ibm-lightning", include_str!("../../presets/hdd-ibm-lightning.toml")),
