@@ -183,3 +183,14 @@ def test_readme_quotes_the_rebuild_section_its_command_prints():
     printed = p.stdout[p.stdout.index("Rebuild ("):]
     assert [line.rstrip() for line in printed.strip().splitlines()] == \
         [line.rstrip() for line in quoted.strip().splitlines()]
+
+
+@pytest.mark.parametrize("key, value, why", [
+    ("array.failures", [{"member": 1, "at_ns": None}], "None is not a TOML value"),
+    ("rebuild.policy", None, "None is not a TOML value"),
+    ("rebuild.max_bytes_per_s", 2**64 - 1, "signed 64-bit"),
+    ("array.failures", [{"member": 1, "at_ns": float("nan")}], "not a finite number"),
+])
+def test_python_overrides_without_a_toml_form_name_their_key(key, value, why):
+    with pytest.raises(raidsim.ConfigError, match=rf"`{key}`.*{why}"):
+        raidsim.simulate(None, overrides={key: value}, progress=False)

@@ -51,3 +51,11 @@ def test_an_interrupt_reports_the_cases_that_ran(monkeypatch, capsys):
     assert main(["verify", "--cases", "1000000", "--json", "--no-progress"]) == 130
     out = json.loads(capsys.readouterr().out)
     assert out["interrupted"] is True and out["cases"] == 3 and out["mismatches"] == 0
+
+
+@pytest.mark.parametrize("args", [["--cases", "0"], ["--cases", "-1"], ["--seed", "-1"], ["--seed", str(2**64)]])
+def test_bad_arguments_are_usage_errors(args, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["verify", *args, "--no-progress"])
+    assert e.value.code == 2
+    assert "verify: error: argument" in capsys.readouterr().err

@@ -273,6 +273,19 @@ def _verify(args: argparse.Namespace) -> int:
     return EXIT_INTERRUPTED if result["interrupted"] else EXIT_OK
 
 
+def _int_in(low: int, high: int, what: str):
+    """An argparse type: an integer in [low, high), else a usage error (exit 2)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if not low <= value < high:
+            raise argparse.ArgumentTypeError(f"{value} is not {what}")
+        return value
+    return parse
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="raidsim", description="Simulate SSDs and SSD arrays.", epilog=EXIT_CODES)
     parser.add_argument("--version", action="version", version=f"raidsim {__version__}")
@@ -303,8 +316,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, help="parallel processes (default: one per core)")
     p.add_argument("--no-progress", action="store_true")
     p = sub.add_parser("verify", help="random small arrays with real bytes: prove no write is lost through failures and rebuilds")
-    p.add_argument("--cases", type=int, default=1000, help="scenarios to run (default 1000)")
-    p.add_argument("--seed", type=int, default=1, help="seed of the scenarios (default 1)")
+    p.add_argument("--cases", type=_int_in(1, 2**63, "a positive count"), default=1000, help="scenarios to run (default 1000)")
+    p.add_argument("--seed", type=_int_in(0, 2**64, "in [0, 2**64)"), default=1, help="seed of the scenarios (default 1)")
     p.add_argument("--json", action="store_true", help='print {"cases", "mismatches", "data_loss_events", "first_failure", ...}')
     p.add_argument("--inject-fault", action="store_true", help=argparse.SUPPRESS)  # test-only: RMW writes no parity
     p.add_argument("--no-progress", action="store_true")

@@ -8,9 +8,10 @@ table, and asks the core to validate it.
 from __future__ import annotations
 
 import json
+import math
 import os
 import tomllib
-from typing import Any, Iterable, List, Mapping, Tuple, Union
+from typing import Any, Iterable, List, Mapping, Optional, Tuple, Union
 
 from . import _native
 from ._native import ConfigError
@@ -31,10 +32,32 @@ def _nested(key: Any, value: Any) -> dict:
     return out
 
 
+def _toml_problem(value: Any) -> Optional[str]:
+    """Why ``value`` has no TOML form, or None. JSON would carry these over
+    (null, NaN, integers past 64 bits) and the core could then only say the
+    whole dict was not a table; here the key can be named."""
+    if value is None:
+        return "None is not a TOML value (TOML has no null: leave the key out for its default)"
+    if isinstance(value, bool) or isinstance(value, str):
+        return None
+    if isinstance(value, int):
+        return None if -2**63 <= value < 2**63 else f"{value} does not fit in TOML's signed 64-bit integers"
+    if isinstance(value, float):
+        return None if math.isfinite(value) else f"{value} is not a finite number"
+    if isinstance(value, Mapping):
+        return next((p for p in map(_toml_problem, value.values()) if p), None)
+    if isinstance(value, (list, tuple)):
+        return next((p for p in map(_toml_problem, value) if p), None)
+    return None  # json.dumps below names what it cannot encode
+
+
 def _json_layer(key: Any, value: Any) -> Layer:
+    problem = _toml_problem(value)
+    if problem:
+        raise ConfigError(f"config error at `{key}`: {problem}")
     table = _nested(key, value)
     try:
-        return ("json", json.dumps(table))
+        return ("json", json.dumps(table, allow_nan=False))
     except (TypeError, ValueError) as e:  # e.g. a set or an arbitrary object
         raise ConfigError(f"config key `{key}`: {value!r} is not a TOML value ({e})") from None
 

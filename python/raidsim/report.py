@@ -214,7 +214,7 @@ class Report:
                          f"to {_seconds(f['rebuild_end_ns'])}")
             lines.append(f"{'failure':18s}{what}")
         if rb["start_ns"] is None:
-            window = "none started (no spare)"
+            window = "none started (no spare)" if rb["spares"] == 0 else "none started"
         elif rb["end_ns"] is None:
             window = f"from {_seconds(rb['start_ns'])}, unfinished at the end of the run"
         else:

@@ -197,9 +197,12 @@ pub struct RebuildReport {
     pub start_ns: Option<u64>,
     /// Last rebuild end, ns (absent when a rebuild has not finished).
     pub end_ns: Option<u64>,
-    /// `end_ns − start_ns`.
+    /// Time during which a rebuild ran: `end_ns − start_ns` for one
+    /// rebuild; separate rebuilds add up, the gap between them does not.
     pub duration_ns: Option<u64>,
-    /// Bytes reconstructed onto spares: the failed members' contents.
+    /// Bytes reconstructed onto spares for stripes that survived: the
+    /// failed members' contents (a stripe lost while its reconstruction ran
+    /// wrote the spare for nothing and is not counted).
     pub lost_bytes: u64,
     /// Data recovery speed, `lost_bytes` over the rebuild's duration (the
     /// CR5M paper's metric), bytes/s.
@@ -227,7 +230,7 @@ impl RebuildReport {
     pub fn new(controller: &crate::array::ArrayController, host: &HostMetrics, resolved: &ResolvedConfig) -> Self {
         use crate::array::ArrayPhase;
         let r = controller.rebuild();
-        let duration_ns = r.start_ns.zip(r.end_ns).map(|(a, b)| b - a);
+        let duration_ns = r.end_ns.map(|_| r.busy_ns);
         let (failed_reads, failed_writes) = host.failed_counts();
         Self {
             policy: resolved.config.rebuild.policy,
@@ -252,7 +255,7 @@ impl RebuildReport {
     fn stats(&self, out: &mut Stats) {
         let mut s = |p: &str, v: f64, u: &'static str, d: &'static str| out.push(Stat::new(format!("rebuild.{p}"), v, u, d));
         if let Some(d) = self.duration_ns {
-            s("duration_ns", d as f64, "ns", "first rebuild start to last rebuild end");
+            s("duration_ns", d as f64, "ns", "time during which a rebuild ran");
         }
         if let Some(v) = self.recovery_bytes_per_s {
             s("recovery_bytes_per_s", v, "bytes/s", "bytes reconstructed over the rebuild's duration");

@@ -567,6 +567,16 @@ impl Simulation {
             report.warnings.push(format!("array.spares = {} but array.failures is empty: the spares took no part in the run", array.spares));
         }
         let last_done = self.host.span_ns().2;
+        for f in self.controller.as_ref().map(|c| c.rebuild().failures.as_slice()).unwrap_or_default() {
+            if f.at_ns > last_done && self.host.arrived_count() > 0 {
+                report.warnings.push(format!(
+                    "member {} failed at {:.3} s, after the host's last request completed ({:.3} s): no request saw the array degraded",
+                    f.member,
+                    f.at_ns as f64 / 1e9,
+                    last_done as f64 / 1e9
+                ));
+            }
+        }
         if let Some(end) = report.rebuild.as_ref().and_then(|r| r.end_ns).filter(|&e| e > last_done) {
             report.warnings.push(format!(
                 "the rebuild ended at {:.3} s, {:.3} s after the host's last request completed: that part of it competed with \
@@ -628,6 +638,13 @@ impl Counting {
         }
         let geom = ArrayGeometry::new(&array, resolved.member_capacity_bytes());
         let planner = Planner::new(&array, geom, page_bytes)?;
+        if array.spares > 0 || array.failures.iter().any(|f| !f.at_start()) {
+            return Err(Error::config(
+                if array.spares > 0 { "array.spares" } else { "array.failures" },
+                "counting mode has no time and no rebuild: fail members from the start (at_ns = 0) and give no spares, \
+                 or run the timed simulation",
+            ));
+        }
         let mut state = ArrayState::new(array.members);
         for f in &array.failures {
             state.failed[f.member as usize] = true;

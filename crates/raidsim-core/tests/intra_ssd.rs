@@ -146,6 +146,6 @@ fn a_config_file_can_start_from_a_preset() {
     let c = raw.resolve().expect("resolves");
     // cr5-ssd2's own settings, cr5m-table1's below them, the file's on top.
     assert_eq!((c.config.ssd.geometry.channels, c.config.ssd.timing.t_program_ns, c.config.array.stripe_unit_bytes), (8, 200_000, 8192));
-    let e = RawConfig::from_toml_str("base_preset = \"cr5-ssd9\"\n", "test.toml").err().expect("unknown").to_string();
+    let e = RawConfig::from_toml_str("base_preset = \"cr5-ssd9\"\n", "test.toml").expect_err("unknown").to_string();
     assert!(e.contains("base_preset") && e.contains("cr5-ssd1"), "{e}");
 }

@@ -339,3 +339,75 @@ fn a_delay_beyond_the_host_s_requests_starts_the_rebuild_late_and_says_so() {
     assert_eq!(rb.start_ns, Some(1000 + i64::MAX as u64));
     assert!(r.warnings.iter().any(|w| w.contains("after the host's last request")), "{:?}", r.warnings);
 }
+
+#[test]
+fn a_rebuild_whose_every_stripe_is_lost_still_ends() {
+    // Two of RAID-5's members fail at once: every stripe is lost, both
+    // rebuilds give all of them up, and the stripes already in flight finish
+    // for nothing. The rebuild has ended, and says so.
+    let r = idle(&["array.level=raid5", "array.members=4", "array.spares=2", "array.failures=[{member = 0, at_ns = 1}, {member = 1, at_ns = 1}]"]);
+    let rb = rebuild(&r);
+    let stripes = member_pages(&r);
+    assert!(rb.end_ns.is_some(), "{rb:?}");
+    assert_eq!((rb.stripes_rebuilt, rb.lost_bytes), (0, 0));
+    assert!(rb.failures.iter().all(|f| f.rebuild_end_ns.is_some()));
+    assert_eq!(rb.failures[1].stripes_given_up, stripes);
+    assert!(!r.warnings.iter().any(|w| w.contains("had not finished")), "{:?}", r.warnings);
+}
+
+#[test]
+fn separate_rebuilds_add_their_durations_not_the_gap_between() {
+    let r = idle(&[
+        "array.level=raid6",
+        "array.members=5",
+        "array.spares=2",
+        "array.failures=[{member = 1, at_ns = 0}, {member = 3, at_ns = 5000000000}]",
+    ]);
+    let rb = rebuild(&r);
+    let each: Vec<u64> = rb.failures.iter().map(|f| f.rebuild_end_ns.expect("ended") - f.rebuild_start_ns.expect("started")).collect();
+    // The first rebuild ended long before the second failure.
+    assert!(rb.failures[0].rebuild_end_ns < Some(5_000_000_000));
+    assert_eq!(rb.duration_ns, Some(each[0] + each[1]));
+    let speed = rb.recovery_bytes_per_s.expect("a speed");
+    assert!((speed - rb.lost_bytes as f64 * 1e9 / (each[0] + each[1]) as f64).abs() < 1e-6);
+}
+
+#[test]
+fn spares_and_counting_mode_are_checked() {
+    let refused = |o: &[&str]| {
+        let mut raw = raidsim_core::config::RawConfig::new();
+        for x in o {
+            raw.set(x).expect("parses");
+        }
+        raw.resolve().map(|_| ()).expect_err("refused").to_string()
+    };
+    // A spare smaller than the members would shrink the array silently.
+    let small_spare = [
+        "array.level=raid5",
+        "array.members=3",
+        "array.member_ssd=[{geometry={blocks_per_plane=128}}, {geometry={blocks_per_plane=128}}, {geometry={blocks_per_plane=128}}]",
+        "ssd.geometry.blocks_per_plane=64",
+        "array.spares=1",
+    ];
+    assert!(refused(&small_spare).contains("smaller than the smallest member"));
+    // Without the spare the same members give the larger capacity.
+    let members_only = config("", &small_spare[..4]);
+    let with_big_spare = config("", &[&small_spare[..3], &["ssd.geometry.blocks_per_plane=128", "array.spares=1"]].concat());
+    assert_eq!(members_only.capacity_bytes, with_big_spare.capacity_bytes);
+    // Nothing to rebuild from.
+    assert!(refused(&["array.level=raid0", "array.members=3", "array.spares=1"]).contains("no redundancy"));
+    // Counting mode has no time: a failure at a request, or a spare, is refused, not ignored.
+    let timed = config("", &["array.level=raid5", "array.members=4", "array.failures=[{member = 1, at_request = 3}]"]);
+    let e = raidsim_core::count(&timed).expect_err("refused").to_string();
+    assert!(e.contains("counting mode has no time"), "{e}");
+}
+
+#[test]
+fn a_failure_after_the_hosts_last_request_is_named() {
+    let late = |at: &str| {
+        let f = format!("array.failures=[{{member = 1, at_ns = {at}}}]");
+        idle(&["array.level=raid5", "array.members=4", f.as_str()]).warnings.iter().any(|w| w.contains("no request saw the array degraded"))
+    };
+    assert!(late("1000000000000"));
+    assert!(!late("0"));
+}

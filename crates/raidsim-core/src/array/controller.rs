@@ -473,6 +473,9 @@ impl ArrayController {
 
     /// Issues the reads (`writes = false`) or writes of a stripe job; moves on when a phase is empty.
     fn run_phase<P: ArrayPort>(&mut self, port: &mut P, now: Ns, id: u32, writes: bool) -> Result<()> {
+        if writes {
+            self.verify_writes(id)?;
+        }
         let sj = self.stripe_jobs.get_mut(id)?;
         sj.in_writes = writes;
         let ops = if writes { &sj.plan.writes } else { &sj.plan.reads };
@@ -487,6 +490,26 @@ impl ArrayController {
             port.submit(now, device, req)?;
         }
         Ok(())
+    }
+
+    /// `sim.verify`: stripe job `id`'s writes land on the devices they are
+    /// issued to, so the verifier stores them now: a member that fails
+    /// before they complete takes them down with it, and a spare that
+    /// replaces it later does not hold them.
+    fn verify_writes(&mut self, id: u32) -> Result<()> {
+        let sj = self.stripe_jobs.get_mut(id)?;
+        let Some((v, versions)) = self.verifier.as_mut().filter(|_| !self.rebuild.lost.contains(sj.plan.stripe)) else { return Ok(()) };
+        match sj.owner {
+            Owner::Host { job, op: Op::Write, offset, len } => {
+                let version = versions.get(&job).copied().ok_or_else(|| Error::Internal(format!("verify: host job {job} has no version")))?;
+                v.apply_write(&self.state, &sj.plan, offset, len, version)
+            }
+            Owner::Rebuild => {
+                v.apply_rebuild(id, &self.state);
+                Ok(())
+            }
+            Owner::Host { op: Op::Read, .. } => Ok(()),
+        }
     }
 
     /// Device `device` finished a request of stripe job `token`.
@@ -513,16 +536,11 @@ impl ArrayController {
             return self.begin(port, now, id);
         }
         // A stripe lost meanwhile holds no data to check (its host job fails or failed).
-        if let Some((v, versions)) = self.verifier.as_mut().filter(|_| !self.rebuild.lost.contains(s)) {
-            match (sj.owner, sj.in_writes) {
-                (Owner::Host { op: Op::Read, offset, len, .. }, false) => v.check_read(&self.state, &sj.plan, offset, len),
-                (Owner::Host { job, op: Op::Write, offset, len }, true) => {
-                    let version = versions.get(&job).copied().ok_or_else(|| Error::Internal(format!("verify: host job {job} has no version")))?;
-                    v.apply_write(&self.state, &sj.plan, offset, len, version)?;
-                }
-                (Owner::Rebuild, false) => v.prepare_rebuild(id, &self.state, &sj.plan),
-                (Owner::Rebuild, true) => v.apply_rebuild(id, &self.state),
-                _ => {}
+        if let Some((v, _)) = self.verifier.as_mut().filter(|_| !self.rebuild.lost.contains(s) && !sj.in_writes) {
+            match sj.owner {
+                Owner::Host { op: Op::Read, offset, len, .. } => v.check_read(&self.state, &sj.plan, offset, len),
+                Owner::Rebuild => v.prepare_rebuild(id, &self.state, &sj.plan),
+                Owner::Host { op: Op::Write, .. } => {}
             }
         }
         if !sj.in_writes {
@@ -552,6 +570,11 @@ impl ArrayController {
         }
         if !self.rebuild.is_idle() {
             self.pump(port, now)?;
+        } else if self.rebuild.unsettled() {
+            // The stripe just finished was the rebuild's last (its targets
+            // may have ended earlier, giving up stripes lost meanwhile).
+            self.rebuild.settle(now);
+            self.set_phase(port, now);
         }
         Ok(())
     }

@@ -96,8 +96,14 @@ impl ArrayGeometry {
     /// Host-visible bytes.
     pub fn capacity_bytes(&self) -> u64 {
         match self.level {
-            // RAID-10: n members × rows units, each stored `copies` times.
-            RaidLevel::Raid10 => self.rows * u64::from(self.members) / u64::from(self.copies) * self.unit_bytes,
+            // RAID-10: n members × rows units, each stored `copies` times,
+            // in whole stripes of n units: the units past the last whole
+            // stripe would belong to no stripe the rebuild and the loss
+            // accounting know of, so they are not offered to the host.
+            RaidLevel::Raid10 => {
+                let n = u64::from(self.members);
+                self.rows * n / u64::from(self.copies) / n * n * self.unit_bytes
+            }
             RaidLevel::Single | RaidLevel::Raid0 | RaidLevel::Raid1 | RaidLevel::Raid4 | RaidLevel::Raid5 | RaidLevel::Cr5 | RaidLevel::Raid6 => {
                 self.rows * u64::from(self.data_units) * self.unit_bytes
             }
@@ -275,5 +281,26 @@ mod tests {
             assert_eq!(out[1].member, m + 1);
         }
         assert_eq!(g.capacity_bytes(), 2 * (1 << 20));
+    }
+
+    #[test]
+    fn raid10_offers_only_whole_stripes_and_every_copy_fits_on_its_member() {
+        // 5 members, 3 copies, 896 rows: 896·5/3 = 1493 units, but only 298
+        // whole stripes of 5 (1490 units); the 3 units beyond belong to no stripe.
+        let cfg = ArrayConfig { level: RaidLevel::Raid10, members: 5, copies: 3, stripe_unit_bytes: 8192, ..Default::default() };
+        let g = ArrayGeometry::new(&cfg, 896 * 8192);
+        assert_eq!((g.stripes(), g.capacity_bytes()), (298, 1490 * 8192));
+        for (n, c, rows) in [(4u32, 3u32, 7u64), (5, 2, 9), (6, 4, 13), (4, 2, 8)] {
+            let cfg = ArrayConfig { level: RaidLevel::Raid10, members: n, copies: c, stripe_unit_bytes: 4096, ..Default::default() };
+            let g = ArrayGeometry::new(&cfg, rows * 4096);
+            assert_eq!(g.capacity_bytes(), g.stripes() * g.stripe_data_bytes(), "{n}x{c}, {rows} rows");
+            let mut out = Vec::new();
+            for s in 0..g.stripes() {
+                for d in 0..n {
+                    g.unit_copies(s, d, &mut out);
+                    assert!(out.iter().all(|u| u.member_offset < rows * 4096), "{n}x{c}: stripe {s} unit {d} past the member");
+                }
+            }
+        }
     }
 }

@@ -93,6 +93,10 @@ pub struct RebuildProcess {
     pub start_ns: Option<Ns>,
     /// End of the last rebuild (absent while one runs or waits).
     pub end_ns: Option<Ns>,
+    /// Time during which a rebuild ran, ns: separate rebuilds (a second
+    /// failure after the first rebuild ended) add up, the gap between them does not.
+    pub busy_ns: Ns,
+    busy_since: Option<Ns>,
     /// Bytes written to spares.
     pub bytes_rebuilt: u64,
     /// Stripe reconstructions done.
@@ -119,6 +123,8 @@ impl RebuildProcess {
             lost: StripeSet::new(stripes),
             start_ns: None,
             end_ns: None,
+            busy_ns: 0,
+            busy_since: None,
             bytes_rebuilt: 0,
             stripes_rebuilt: 0,
         }
@@ -147,6 +153,7 @@ impl RebuildProcess {
             (f.spare, f.rebuild_start_ns) = (Some(spare), Some(now));
         }
         self.start_ns.get_or_insert(now);
+        self.busy_since.get_or_insert(now);
         self.end_ns = None;
         Some((member, spare))
     }
@@ -178,7 +185,15 @@ impl RebuildProcess {
     pub fn settle(&mut self, now: Ns) {
         if self.targets.is_empty() && self.in_flight.is_empty() && self.start_ns.is_some() && self.end_ns.is_none() {
             self.end_ns = Some(now);
+            if let Some(since) = self.busy_since.take() {
+                self.busy_ns += now - since;
+            }
         }
+    }
+
+    /// True when a rebuild has started and its end is not recorded yet.
+    pub fn unsettled(&self) -> bool {
+        self.start_ns.is_some() && self.end_ns.is_none()
     }
 
     /// Whether another stripe may start at `now`: room in the buffer, the

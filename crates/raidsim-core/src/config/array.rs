@@ -333,6 +333,12 @@ impl ArrayConfig {
                 "level \"single\" has no array controller to fail a member or rebuild onto a spare; use level \"raid0\" with members = 1",
             ));
         }
+        if self.spares > 0 && self.level.tolerates(n, self.copies) == 0 {
+            return Err(Error::config(
+                "array.spares",
+                format!("{:?} of {n} keeps no redundancy: a failed member cannot be rebuilt onto a spare", self.level),
+            ));
+        }
         for (i, f) in self.failures.iter().enumerate() {
             let triggers = [f.at_ns.is_some(), f.at_request.is_some(), f.at_random_mean_ns.is_some()];
             if triggers.iter().filter(|&&t| t).count() != 1 {

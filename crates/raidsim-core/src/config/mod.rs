@@ -535,10 +535,22 @@ impl ResolvedConfig {
                 format!("{} bytes is not a whole number of {page}-byte {what}", config.array.stripe_unit_bytes),
             ));
         }
+        let n = config.array.members as usize;
+        let (array_members, spares) = members.split_at(n.min(members.len()));
+        let member_capacity = smallest_capacity(array_members);
+        if let Some(small) = spares.iter().map(MemberConfig::capacity_bytes).find(|&c| c < member_capacity) {
+            return Err(Error::config(
+                "array.spares",
+                format!(
+                    "a spare (the [ssd]/[hdd] drive, {small} bytes) is smaller than the smallest member ({member_capacity} bytes): it \
+                     could not take a member's place; give [ssd] the members' size or drop the spares"
+                ),
+            ));
+        }
         let capacity_bytes = if config.array.level == RaidLevel::Single {
-            smallest_capacity(&members)
+            member_capacity
         } else {
-            let g = crate::array::ArrayGeometry::new(&config.array, smallest_capacity(&members));
+            let g = crate::array::ArrayGeometry::new(&config.array, member_capacity);
             if g.rows == 0 {
                 return Err(Error::config("array.stripe_unit_bytes", "is larger than a member"));
             }
@@ -549,9 +561,10 @@ impl ResolvedConfig {
         Ok(resolved)
     }
 
-    /// Bytes of the smallest member: every member holds that many rows of stripe units.
+    /// Bytes of the smallest member: every member holds that many rows of
+    /// stripe units (spares, at least as large, hold the same).
     pub fn member_capacity_bytes(&self) -> u64 {
-        smallest_capacity(&self.members)
+        smallest_capacity(&self.members[..(self.config.array.members as usize).min(self.members.len())])
     }
 
     /// What a host request crosses before and after the array controller
