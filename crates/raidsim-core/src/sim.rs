@@ -16,6 +16,7 @@
 //!       └── closed loop ◄── host completion ◄── stripe done ◄── MemberDone (per phase)
 //! ```
 
+use crate::array::mirroring::Remap;
 use crate::array::{ArrayController, ArrayGeometry, ArrayPhase, ArrayPort, ArrayState, Planner, StripePlan};
 use crate::config::{RaidLevel, ResolvedConfig, WorkloadConfig};
 use crate::device::{Cause, DeviceRequest, Member, MemberDevice, Op};
@@ -153,6 +154,15 @@ impl ArrayPort for SimPort<'_> {
 
     fn phase(&mut self, _now: Ns, phase: ArrayPhase) {
         self.host.set_phase(phase);
+    }
+
+    fn mirroring_chip_idle(&self, now: Ns, device: u32) -> bool {
+        self.members.get(device as usize).is_some_and(|m| m.mirroring_chips_idle(now))
+    }
+
+    fn remap(&mut self, device: u32, remap: Remap, offset_bytes: u64, len_bytes: u64) -> Result<()> {
+        let member = self.members.get_mut(device as usize).ok_or_else(|| Error::Internal(format!("device {device} does not exist")))?;
+        member.remap(remap, offset_bytes, len_bytes)
     }
 }
 
@@ -321,8 +331,11 @@ impl Simulation {
             done_pages: 0,
             total_pages,
         });
-        let controller = (cfg.array.level != RaidLevel::Single)
-            .then(|| ArrayController::new(&cfg.array, &cfg.rebuild, resolved.member_capacity_bytes(), resolved.member_page_bytes(), cfg.sim.verify));
+        let controller = (cfg.array.level != RaidLevel::Single).then(|| {
+            let cr5m_data_chips = (cfg.array.level == RaidLevel::Cr5m).then(|| cfg.ssd.geometry.chips_per_channel - 1);
+            let (capacity, page) = (resolved.member_capacity_bytes(), resolved.member_page_bytes());
+            ArrayController::new(&cfg.array, &cfg.rebuild, capacity, page, cfg.sim.verify, cr5m_data_chips)
+        });
         let controller = controller.transpose()?;
         let source = build_source(&cfg.workload, resolved.capacity_bytes, cfg.sim.seed)?;
         let closed_loop = match &cfg.workload {
@@ -585,6 +598,21 @@ impl Simulation {
                 (end - last_done) as f64 / 1e9
             ));
         }
+        if let Some(m) = self.controller.as_ref().and_then(ArrayController::mirroring) {
+            let stats = &mut report.stats;
+            stats.push(crate::metrics::Stat::new(
+                "array.mirroring.mw_subrequests".into(),
+                m.mirroring_writes as f64,
+                "sub-requests",
+                "partial-stripe writes served by mirroring writes (CR5M)",
+            ));
+            stats.push(crate::metrics::Stat::new(
+                "array.mirroring.consolidations".into(),
+                m.consolidations as f64,
+                "stripes",
+                "updates that returned an MW stripe to plain RAID-5",
+            ));
+        }
         report.verify = self.controller.as_ref().and_then(ArrayController::verify_report);
         if let Some(v) = report.verify.as_ref().filter(|v| v.mismatches > 0) {
             report.warnings.push(format!(
@@ -638,6 +666,12 @@ impl Counting {
         }
         let geom = ArrayGeometry::new(&array, resolved.member_capacity_bytes());
         let planner = Planner::new(&array, geom, page_bytes)?;
+        if array.level == RaidLevel::Cr5m {
+            return Err(Error::config(
+                "array.level",
+                "cr5m decides each mirroring write by whether the mirroring chips are idle: counting mode has no time; run the timed simulation",
+            ));
+        }
         if array.spares > 0 || array.failures.iter().any(|f| !f.at_start()) {
             return Err(Error::config(
                 if array.spares > 0 { "array.spares" } else { "array.failures" },

@@ -149,3 +149,97 @@ fn a_config_file_can_start_from_a_preset() {
     let e = RawConfig::from_toml_str("base_preset = \"cr5-ssd9\"\n", "test.toml").expect_err("unknown").to_string();
     assert!(e.contains("base_preset") && e.contains("cr5-ssd1"), "{e}");
 }
+
+fn stat(r: &Report, path: &str) -> f64 {
+    r.stats.iter().find(|s| s.path == path).map(|s| s.value).unwrap_or_else(|| panic!("no stat {path}"))
+}
+
+#[test]
+fn a_mirroring_write_puts_the_page_on_its_data_chip_and_the_mirroring_chip_and_skips_parity() {
+    let r = run_requests("cr5m-ssd1", &[], &[(0, "W", 0, 4096)]);
+    assert_eq!((written(&r, 0, "user"), written(&r, 0, "mirror")), (1, 1));
+    assert!(r.devices.iter().all(|d| d.pages_read.is_empty() && !d.pages_written.contains_key("parity")));
+    // Both copies cross channel 0's bus, one after the other.
+    assert_eq!(r.host.write_response.mean_ns, (2 * WRITE) as f64);
+    // SSD1's channel: chips 0-2 hold data, chip 3 mirrors.
+    assert_eq!(stat(&r, "member[0].chip[3].pages_written"), 1.0);
+    assert_eq!((0..3).map(|c| stat(&r, &format!("member[0].chip[{c}].pages_written"))).sum::<f64>(), 1.0);
+    assert_eq!(stat(&r, "array.mirroring.mw_subrequests"), 1.0);
+}
+
+#[test]
+fn updating_an_mw_stripe_reads_its_current_pages_and_returns_it_to_raid5() {
+    // The paper's R1 and R2 (Figure 3, stripe 1 = D3 D4 on channels 0-1, P1
+    // on 2, D5 on 3). First D8 (stripe 2, channel 3) is mirrored, keeping
+    // channel 3's mirroring chip busy (programming) until about 0.43 ms.
+    // R1 writes D3 and D4: an MW. R2 writes D5 at 0.25 ms: channel 3's
+    // mirroring chip is busy, so it updates parity — by reconstruct-write
+    // over the current D3' and D4', since P1 covers only the old D3 and D4.
+    let r = run_requests("cr5m-ssd1", &[], &[(0, "W", 8 * 4096, 4096), (0, "W", 3 * 4096, 8192), (250_000, "W", 5 * 4096, 4096)]);
+    assert_eq!(stat(&r, "array.mirroring.mw_subrequests"), 2.0);
+    assert_eq!(stat(&r, "array.mirroring.consolidations"), 1.0);
+    assert_eq!((read(&r, 0, "pre_read_rcw"), read(&r, 1, "pre_read_rcw")), (1, 1));
+    assert_eq!(r.devices.iter().map(|d| d.pages_read.get("pre_read_rmw").copied().unwrap_or(0)).sum::<u64>(), 0);
+    assert_eq!(written(&r, 2, "parity"), 1);
+    assert_eq!((written(&r, 0, "mirror"), written(&r, 1, "mirror"), written(&r, 3, "mirror")), (1, 1, 1));
+}
+
+#[test]
+fn mw_limit_zero_is_cr5_on_the_same_data_chips() {
+    // The paper (§4.4): "When MWLIMITER is set to 0, CR5M degrades to CR5".
+    let w = [
+        "workload.requests=4000",
+        "workload.read_fraction=0.3",
+        "workload.size.kind=uniform",
+        "workload.size.min_bytes=4096",
+        "workload.size.max_bytes=16384",
+    ];
+    let mut o = w.to_vec();
+    o.push("array.mw_limit=0");
+    let cr5m = run("cr5m-ssd1", &o);
+    let mut o = w.to_vec();
+    o.push("ssd.geometry.chips_per_channel=3");
+    let cr5 = run("cr5-ssd1", &o);
+    assert_eq!(cr5m.host, cr5.host);
+    for (a, b) in cr5m.devices.iter().zip(&cr5.devices) {
+        assert_eq!((&a.pages_read, &a.pages_written, a.capacity_bytes), (&b.pages_read, &b.pages_written, b.capacity_bytes));
+    }
+    assert_eq!(stat(&cr5m, "array.mirroring.mw_subrequests"), 0.0);
+}
+
+#[test]
+fn on_small_writes_cr5m_saves_parity_writes_and_pre_reads_within_its_mw_limit() {
+    let w = ["workload.requests=20000", "workload.read_fraction=0.2"];
+    let (cr5, cr5m) = (run("cr5-ssd1", &w), run("cr5m-ssd1", &w));
+    let total = |r: &Report, f: &dyn Fn(&raidsim_core::report::DeviceReport) -> u64| r.devices.iter().map(f).sum::<u64>();
+    let parity = |r: &Report| total(r, &|d| d.pages_written.get("parity").copied().unwrap_or(0));
+    let pre_reads = |r: &Report| total(r, &|d| d.pages_read.iter().filter(|(c, _)| c.starts_with("pre_read")).map(|(_, n)| n).sum());
+    assert!(parity(&cr5m) < parity(&cr5) * 3 / 4, "{} vs {}", parity(&cr5m), parity(&cr5));
+    assert!(pre_reads(&cr5m) < pre_reads(&cr5) * 3 / 4, "{} vs {}", pre_reads(&cr5m), pre_reads(&cr5));
+    assert!(cr5m.host.write_response.mean_ns < cr5.host.write_response.mean_ns);
+    // Mirroring chip protection: each channel's MW sub-requests stay within
+    // MWLimit x its average writes per data chip (4 KiB requests: one page each).
+    for m in 0..4 {
+        let mirror = stat(&cr5m, &format!("member[{m}].chip[3].pages_written"));
+        let data = (0..3).map(|c| stat(&cr5m, &format!("member[{m}].chip[{c}].pages_written"))).sum::<f64>() / 3.0;
+        assert!(mirror > 0.0 && mirror <= 1.1 * data + 1.0, "channel {m}: mirroring chip {mirror}, data chip {data}");
+    }
+}
+
+#[test]
+fn an_mw_stripe_is_updated_by_reconstruct_write_even_where_read_modify_write_reads_less() {
+    // SSD2: 8 channels, 7 data units per stripe. Stripe 1 = D7..D13 on
+    // channels 0-5 and 7, P1 on 6. D20 (stripe 2, channel 7) keeps channel 7's
+    // mirroring chip busy; R1 mirrors D7 and D8; R2 writes D13 at 0.25 ms.
+    // A plain stripe would take read-modify-write (2 pre-reads: D13, P1);
+    // an MW stripe's P1 covers the old D7 and D8, so it reads the current six.
+    let r = run_requests("cr5m-ssd2", &[], &[(0, "W", 20 * 4096, 4096), (0, "W", 7 * 4096, 8192), (250_000, "W", 13 * 4096, 4096)]);
+    let sum = |cause: &str| r.devices.iter().map(|d| d.pages_read.get(cause).copied().unwrap_or(0)).sum::<u64>();
+    assert_eq!((sum("pre_read_rcw"), sum("pre_read_rmw")), (6, 0));
+    assert_eq!(written(&r, 6, "parity"), 1);
+    assert_eq!(stat(&r, "array.mirroring.consolidations"), 1.0);
+    // The same update of a stripe never mirrored (no MW at all) reads two pages.
+    let plain = run_requests("cr5m-ssd2", &["array.mw_limit=0"], &[(250_000, "W", 13 * 4096, 4096)]);
+    let rmw: u64 = plain.devices.iter().map(|d| d.pages_read.get("pre_read_rmw").copied().unwrap_or(0)).sum();
+    assert_eq!(rmw, 2);
+}

@@ -20,6 +20,7 @@
 //! it does not know what kind of device a member is, nor the simulation's
 //! event type.
 
+use super::mirroring::{MirrorAction, MirrorWrites, Remap};
 use super::rebuild::{DataLossEvent, RebuildProcess};
 use super::verify::{ByteVerifier, SECTOR};
 use super::{ArrayGeometry, ArrayState, Planner, StripePlan, StripeSet};
@@ -44,6 +45,10 @@ pub trait ArrayPort {
     fn host_done(&mut self, now: Ns, host_job: u32, served: bool);
     /// The array entered `phase` at `now`.
     fn phase(&mut self, now: Ns, phase: ArrayPhase);
+    /// CR5M: whether device `device`'s mirroring chip is idle at `now`.
+    fn mirroring_chip_idle(&self, now: Ns, device: u32) -> bool;
+    /// CR5M: bookkeeping on device `device`'s mapping of `[offset, offset + len)`.
+    fn remap(&mut self, device: u32, remap: Remap, offset_bytes: u64, len_bytes: u64) -> Result<()>;
 }
 
 /// The array's condition, for response times before, during and after a rebuild.
@@ -120,6 +125,8 @@ struct StripeJob {
     holds_lock: bool,
     in_writes: bool,
     outstanding: u32,
+    /// CR5M: what its writes do to the stripe's mirror state, once decided.
+    mirror: Option<MirrorAction>,
 }
 
 /// The array controller's run-time state.
@@ -147,12 +154,22 @@ pub struct ArrayController {
     phase: ArrayPhase,
     /// `sim.verify`: the members' bytes, and each host write's version.
     verifier: Option<(ByteVerifier, FxHashMap<u32, u64>)>,
+    /// CR5M's mirroring writes (`array.level = "cr5m"`).
+    mirroring: Option<MirrorWrites>,
 }
 
 impl ArrayController {
     /// A controller for `cfg` over members of `member_capacity_bytes` each,
-    /// counting pages of `page_bytes`.
-    pub fn new(cfg: &ArrayConfig, rebuild: &RebuildConfig, member_capacity_bytes: u64, page_bytes: u64, verify: bool) -> Result<Self> {
+    /// counting pages of `page_bytes`; `cr5m_data_chips` is the data chips
+    /// of each channel when the level is `cr5m`.
+    pub fn new(
+        cfg: &ArrayConfig,
+        rebuild: &RebuildConfig,
+        member_capacity_bytes: u64,
+        page_bytes: u64,
+        verify: bool,
+        cr5m_data_chips: Option<u32>,
+    ) -> Result<Self> {
         let geometry = ArrayGeometry::new(cfg, member_capacity_bytes);
         let code = match (cfg.xor_code(), cfg.level.code_level()) {
             (Some((code, p)), _) => Some((code, p.or_else(|| raidsim_codes::default_prime(code, geometry.data_units as usize)))),
@@ -169,6 +186,8 @@ impl ArrayController {
         let planner = Planner::new(cfg, geometry, page_bytes)?;
         let stripes = planner.geometry().stripes();
         let rebuild = RebuildProcess::new(rebuild, stripes, planner.member_stripe_bytes(), cfg.members, cfg.spares);
+        let data_units = planner.geometry().data_units;
+        let mirroring = cr5m_data_chips.map(|chips| MirrorWrites::new(cfg.mw_limit, chips, cfg.members, stripes, data_units)).transpose()?;
         Ok(Self {
             planner,
             state: ArrayState::with_spares(cfg.members, cfg.spares),
@@ -185,7 +204,13 @@ impl ArrayController {
             rebuild,
             phase: ArrayPhase::Healthy,
             verifier,
+            mirroring,
         })
+    }
+
+    /// CR5M's mirror state (absent for other levels).
+    pub fn mirroring(&self) -> Option<&MirrorWrites> {
+        self.mirroring.as_ref()
     }
 
     /// The rebuild's record: failures, rebuild times, data lost.
@@ -414,7 +439,8 @@ impl ArrayController {
     /// Starts a stripe job planned at `epoch`, or queues it behind the stripe's lock.
     fn start_stripe<P: ArrayPort>(&mut self, port: &mut P, now: Ns, owner: Owner, plan: StripePlan, epoch: u64) -> Result<()> {
         let (stripe, locks) = (plan.stripe, plan.locks_stripe);
-        let id = self.stripe_jobs.insert(StripeJob { owner, plan, epoch, holds_lock: locks, in_writes: false, outstanding: 0 });
+        let job = StripeJob { owner, plan, epoch, holds_lock: locks, in_writes: false, outstanding: 0, mirror: None };
+        let id = self.stripe_jobs.insert(job);
         if locks {
             if let Some(waiters) = self.locks.get_mut(&stripe) {
                 waiters.push_back(id);
@@ -463,7 +489,73 @@ impl ArrayController {
             }
             self.locks.insert(s, VecDeque::new());
         }
+        if self.mirroring.is_some() {
+            self.decide_mirroring(port, now, id)?;
+        }
         self.run_phase(port, now, id, false)
+    }
+
+    /// CR5M, Algorithm 1: as a host write's stripe job starts (in order,
+    /// holding its stripe's lock), decide between a mirroring write and a
+    /// parity update; an MW stripe's parity update is made reconstruct-write.
+    fn decide_mirroring<P: ArrayPort>(&mut self, port: &mut P, now: Ns, id: u32) -> Result<()> {
+        let Some(mirroring) = self.mirroring.as_mut() else { return Ok(()) };
+        let sj = self.stripe_jobs.get_mut(id)?;
+        let Owner::Host { op: Op::Write, offset, len, .. } = sj.owner else { return Ok(()) };
+        if sj.mirror.is_some() {
+            return Ok(()); // decided when it first started
+        }
+        let geom = self.planner.geometry();
+        let s = sj.plan.stripe;
+        let k = geom.data_units;
+        let written = (0..k)
+            .filter(|&d| sj.plan.writes.iter().any(|w| w.cause == Cause::User && w.member == geom.data_member(s, d)))
+            .fold(0u32, |m, d| m | 1 << d);
+        let all = if k == 32 { u32::MAX } else { (1u32 << k) - 1 };
+        let device_of = &self.state.device_of;
+        let idle = |c: u32| port.mirroring_chip_idle(now, device_of[c as usize]);
+        if let Some(action) = mirroring.decide(&mut sj.plan, written, all, idle) {
+            sj.mirror = Some(action);
+            return Ok(());
+        }
+        // An MW stripe's parity covers its old pages: read the current ones instead.
+        self.plans.clear();
+        let method = self.planner.set_write_method(crate::config::WriteMethod::Rcw);
+        let replanned = self.planner.plan_reusing(Op::Write, offset, len, &mut self.state, &mut self.plans, &mut self.pool);
+        self.planner.set_write_method(method);
+        replanned?;
+        let fresh = self.plans.pop().filter(|p| p.stripe == s && self.plans.is_empty());
+        let mut fresh = fresh.ok_or_else(|| Error::Internal(format!("replanning stripe {s} as reconstruct-write gave other stripes")))?;
+        let sj = self.stripe_jobs.get_mut(id)?;
+        let device_of = &self.state.device_of;
+        let idle = |c: u32| port.mirroring_chip_idle(now, device_of[c as usize]);
+        let mirroring = self.mirroring.as_mut().ok_or_else(|| Error::Internal("cr5m state vanished".into()))?;
+        let action = mirroring.decide(&mut fresh, written, all, idle);
+        sj.mirror = Some(action.ok_or_else(|| Error::Internal(format!("stripe {s}: reconstruct-write planned as read-modify-write")))?);
+        self.pool.push(std::mem::replace(&mut sj.plan, fresh));
+        Ok(())
+    }
+
+    /// CR5M: the mapping bookkeeping stripe job `id`'s writes carry, done as they go out.
+    fn remap_for_mirroring<P: ArrayPort>(&mut self, port: &mut P, id: u32) -> Result<()> {
+        let sj = self.stripe_jobs.get_mut(id)?;
+        let s = sj.plan.stripe;
+        match sj.mirror.unwrap_or(MirrorAction::None) {
+            MirrorAction::None => {}
+            MirrorAction::Mirror(_) => {
+                for w in sj.plan.writes.iter().filter(|w| w.cause == Cause::User) {
+                    port.remap(self.state.device_of[w.member as usize], Remap::KeepAsExpired, w.offset_bytes, w.len_bytes)?;
+                }
+            }
+            MirrorAction::Consolidate => {
+                let geom = self.planner.geometry();
+                for d in 0..geom.data_units {
+                    let m = geom.data_member(s, d);
+                    port.remap(self.state.device_of[m as usize], Remap::DropCopies, geom.row_offset(s, 0), geom.unit_bytes)?;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Stripe job `stripe_job` has computed its parity: issue its writes.
@@ -475,6 +567,9 @@ impl ArrayController {
     fn run_phase<P: ArrayPort>(&mut self, port: &mut P, now: Ns, id: u32, writes: bool) -> Result<()> {
         if writes {
             self.verify_writes(id)?;
+            if self.mirroring.is_some() {
+                self.remap_for_mirroring(port, id)?;
+            }
         }
         let sj = self.stripe_jobs.get_mut(id)?;
         sj.in_writes = writes;

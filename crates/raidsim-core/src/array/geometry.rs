@@ -70,7 +70,7 @@ impl ArrayGeometry {
             RaidLevel::Single | RaidLevel::Raid0 => (n, 1),
             RaidLevel::Raid1 => (1, n),
             RaidLevel::Raid10 => (n, cfg.copies),
-            RaidLevel::Raid4 | RaidLevel::Raid5 | RaidLevel::Cr5 | RaidLevel::Raid6 => (n - parity_units, 1),
+            RaidLevel::Raid4 | RaidLevel::Raid5 | RaidLevel::Cr5 | RaidLevel::Cr5m | RaidLevel::Raid6 => (n - parity_units, 1),
         };
         let codeword_rows = match cfg.xor_code() {
             // p − 1 rows of units per codeword; validation has checked p.
@@ -104,9 +104,14 @@ impl ArrayGeometry {
                 let n = u64::from(self.members);
                 self.rows * n / u64::from(self.copies) / n * n * self.unit_bytes
             }
-            RaidLevel::Single | RaidLevel::Raid0 | RaidLevel::Raid1 | RaidLevel::Raid4 | RaidLevel::Raid5 | RaidLevel::Cr5 | RaidLevel::Raid6 => {
-                self.rows * u64::from(self.data_units) * self.unit_bytes
-            }
+            RaidLevel::Single
+            | RaidLevel::Raid0
+            | RaidLevel::Raid1
+            | RaidLevel::Raid4
+            | RaidLevel::Raid5
+            | RaidLevel::Cr5
+            | RaidLevel::Cr5m
+            | RaidLevel::Raid6 => self.rows * u64::from(self.data_units) * self.unit_bytes,
         }
     }
 
@@ -130,7 +135,7 @@ impl ArrayGeometry {
         }
         let m = match (self.level, self.layout) {
             (RaidLevel::Raid4, _) | (RaidLevel::Raid0, _) | (RaidLevel::Single, _) => d64,
-            (RaidLevel::Raid5 | RaidLevel::Cr5, layout) => {
+            (RaidLevel::Raid5 | RaidLevel::Cr5 | RaidLevel::Cr5m, layout) => {
                 let p = self.p_member(s);
                 match layout {
                     ParityLayout::LeftAsymmetric | ParityLayout::RightAsymmetric => d64 + u64::from(d64 >= p),
@@ -162,9 +167,12 @@ impl ArrayGeometry {
         let k = u64::from(self.data_units);
         match (self.level, self.layout) {
             (RaidLevel::Raid4, _) => n - 1,
-            (RaidLevel::Raid5 | RaidLevel::Cr5, ParityLayout::LeftAsymmetric | ParityLayout::LeftSymmetric) => k - s % n,
+            (RaidLevel::Raid5 | RaidLevel::Cr5 | RaidLevel::Cr5m, ParityLayout::LeftAsymmetric | ParityLayout::LeftSymmetric) => k - s % n,
             (RaidLevel::Raid6, ParityLayout::LeftAsymmetric | ParityLayout::LeftSymmetric) => n - 1 - s % n,
-            (RaidLevel::Raid5 | RaidLevel::Cr5 | RaidLevel::Raid6, ParityLayout::RightAsymmetric | ParityLayout::RightSymmetric) => s % n,
+            (
+                RaidLevel::Raid5 | RaidLevel::Cr5 | RaidLevel::Cr5m | RaidLevel::Raid6,
+                ParityLayout::RightAsymmetric | ParityLayout::RightSymmetric,
+            ) => s % n,
             // Levels without parity never ask; answer as RAID-4 would.
             (RaidLevel::Single | RaidLevel::Raid0 | RaidLevel::Raid1 | RaidLevel::Raid10, _) => n - 1,
         }
@@ -184,7 +192,14 @@ impl ArrayGeometry {
             (RaidLevel::Raid6, ParityLayout::LeftAsymmetric | ParityLayout::RightAsymmetric) => Some(if p == n - 1 { 0 } else { p + 1 }),
             (RaidLevel::Raid6, ParityLayout::LeftSymmetric | ParityLayout::RightSymmetric) => Some((p + 1) % n),
             (
-                RaidLevel::Single | RaidLevel::Raid0 | RaidLevel::Raid1 | RaidLevel::Raid10 | RaidLevel::Raid4 | RaidLevel::Raid5 | RaidLevel::Cr5,
+                RaidLevel::Single
+                | RaidLevel::Raid0
+                | RaidLevel::Raid1
+                | RaidLevel::Raid10
+                | RaidLevel::Raid4
+                | RaidLevel::Raid5
+                | RaidLevel::Cr5
+                | RaidLevel::Cr5m,
                 _,
             ) => None,
         };
@@ -214,7 +229,7 @@ impl ArrayGeometry {
                     UnitCopy { member: (p % n) as u32, member_offset: (p / n) * u }
                 }));
             }
-            RaidLevel::Single | RaidLevel::Raid0 | RaidLevel::Raid4 | RaidLevel::Raid5 | RaidLevel::Cr5 | RaidLevel::Raid6 => {
+            RaidLevel::Single | RaidLevel::Raid0 | RaidLevel::Raid4 | RaidLevel::Raid5 | RaidLevel::Cr5 | RaidLevel::Cr5m | RaidLevel::Raid6 => {
                 out.push(UnitCopy { member: self.data_member(s, d), member_offset: s * u })
             }
         }

@@ -4,11 +4,14 @@
 //! [`planner`] turns a request into phases of member operations tagged with
 //! their cause; [`count`] runs the planner without timing and gives exact
 //! page counts (the stripe-unit paper's Tables 3 and 4 come out of it);
-//! [`controller`] executes plans on the members in simulated time.
+//! [`controller`] executes plans on the members in simulated time;
+//! [`rebuild`] reconstructs failed members onto spares; [`mirroring`] is
+//! CR5M's mirroring write; [`verify`] checks every byte.
 
 pub mod controller;
 pub mod count;
 pub mod geometry;
+pub mod mirroring;
 pub mod planner;
 pub mod rebuild;
 pub mod verify;

@@ -263,7 +263,12 @@ impl Planner {
         })
     }
 
-    /// The geometry.
+    /// Sets the parity update method for partial-stripe writes; returns the previous one.
+    pub fn set_write_method(&mut self, method: WriteMethod) -> WriteMethod {
+        std::mem::replace(&mut self.method, method)
+    }
+
+    /// The geometry planned over.
     pub fn geometry(&self) -> &ArrayGeometry {
         &self.geom
     }

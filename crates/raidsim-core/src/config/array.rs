@@ -28,6 +28,11 @@ pub enum RaidLevel {
     /// member is one channel of the `[ssd]` — its chips and its bus — and
     /// the SSD's host link and controller are shared in front of them.
     Cr5,
+    /// CR5 with a mirroring chip on each channel (Pan & Xie 2018, "CR5M",
+    /// Algorithm 1): a partial-stripe write may write its pages to their
+    /// data chips and to their channels' mirroring chips instead of
+    /// updating parity (`array.mw_limit`).
+    Cr5m,
 }
 
 /// Parity rotation of RAID-5/6, Linux md's algorithms (drivers/md/raid5.c).
@@ -184,6 +189,11 @@ pub struct ArrayConfig {
     pub controller_overhead_ns: u64,
     /// Parity computation speed, bytes of parity per second; 0 = instant.
     pub xor_bytes_per_s: u64,
+    /// `cr5m`: MWLimit of Algorithm 1. A channel takes a mirroring write
+    /// only while its mirroring writes so far are at most `mw_limit` × the
+    /// average writes of one of its data chips; 0 = never (the paper:
+    /// "CR5M degrades to CR5"). The paper's default: 1.1.
+    pub mw_limit: f64,
     /// Member failures (from the start when `at_ns = 0`). Failures at the
     /// start beyond what the level tolerates are refused; later ones beyond
     /// it are recorded as data-loss events.
@@ -215,6 +225,7 @@ impl Default for ArrayConfig {
             read_policy: ReadPolicy::Primary,
             controller_overhead_ns: 0,
             xor_bytes_per_s: 0,
+            mw_limit: 1.1,
             failures: Vec::new(),
             spares: 0,
             member_ssd: Vec::new(),
@@ -229,7 +240,7 @@ impl RaidLevel {
             RaidLevel::Single | RaidLevel::Raid0 => 0,
             RaidLevel::Raid1 => members - 1,
             RaidLevel::Raid10 => copies - 1,
-            RaidLevel::Raid4 | RaidLevel::Raid5 | RaidLevel::Cr5 => 1,
+            RaidLevel::Raid4 | RaidLevel::Raid5 | RaidLevel::Cr5 | RaidLevel::Cr5m => 1,
             RaidLevel::Raid6 => 2,
         }
     }
@@ -237,7 +248,7 @@ impl RaidLevel {
     /// Parity units per stripe.
     pub fn parity_units(self) -> u32 {
         match self.code_level() {
-            RaidLevel::Raid4 | RaidLevel::Raid5 | RaidLevel::Cr5 => 1,
+            RaidLevel::Raid4 | RaidLevel::Raid5 | RaidLevel::Cr5 | RaidLevel::Cr5m => 1,
             RaidLevel::Raid6 => 2,
             RaidLevel::Single | RaidLevel::Raid0 | RaidLevel::Raid1 | RaidLevel::Raid10 => 0,
         }
@@ -247,14 +258,14 @@ impl RaidLevel {
     /// inside one SSD is planned as the level it applies to channels.
     pub fn code_level(self) -> RaidLevel {
         match self {
-            RaidLevel::Cr5 => RaidLevel::Raid5,
+            RaidLevel::Cr5 | RaidLevel::Cr5m => RaidLevel::Raid5,
             level => level,
         }
     }
 
     /// True when the members are the channels of one SSD.
     pub fn inside_one_ssd(self) -> bool {
-        self == RaidLevel::Cr5
+        matches!(self, RaidLevel::Cr5 | RaidLevel::Cr5m)
     }
 }
 
@@ -279,7 +290,7 @@ impl ArrayConfig {
             RaidLevel::Single => 1,
             RaidLevel::Raid0 | RaidLevel::Raid1 => 1,
             RaidLevel::Raid10 => self.copies.max(2),
-            RaidLevel::Raid4 | RaidLevel::Raid5 | RaidLevel::Cr5 => 2,
+            RaidLevel::Raid4 | RaidLevel::Raid5 | RaidLevel::Cr5 | RaidLevel::Cr5m => 2,
             RaidLevel::Raid6 => 3,
         };
         if n > MAX_MEMBERS {
@@ -311,6 +322,9 @@ impl ArrayConfig {
             let kind = if self.code == ErasureCode::Evenodd { raidsim_codes::Code::Evenodd } else { raidsim_codes::Code::Rdp };
             let p = (self.prime > 0).then_some(self.prime as usize);
             raidsim_codes::structure(kind, (n - 2) as usize, p).map_err(|e| Error::config("array.prime", e.to_string()))?;
+        }
+        if !(self.mw_limit >= 0.0 && self.mw_limit.is_finite()) {
+            return Err(Error::config("array.mw_limit", "must be a finite number >= 0"));
         }
         if !(0.0..=1.0).contains(&self.rmw_threshold_fraction) {
             return Err(Error::config("array.rmw_threshold_fraction", "must lie in [0, 1]"));

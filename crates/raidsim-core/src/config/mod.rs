@@ -659,7 +659,8 @@ fn resolve_members(config: &Config) -> Result<Vec<MemberConfig>> {
 /// its page operations directly, so no queue limit applies per channel.
 fn channel_members(config: &Config) -> Result<Vec<MemberConfig>> {
     let (array, ssd) = (&config.array, &config.ssd);
-    let level = "array.level = \"cr5\"";
+    let mirroring = u32::from(array.level == RaidLevel::Cr5m);
+    let level = if mirroring > 0 { "array.level = \"cr5m\"" } else { "array.level = \"cr5\"" };
     if config.member.kind != MemberKind::Ssd {
         return Err(Error::config("member.kind", format!("{level} puts RAID-5 across the channels of one SSD: the members are \"ssd\" channels")));
     }
@@ -686,6 +687,8 @@ fn channel_members(config: &Config) -> Result<Vec<MemberConfig>> {
     channel.timing.host_link_bandwidth_bytes_per_s = 0;
     channel.timing.controller_overhead_ns = 0;
     channel.queue_depth = u32::MAX;
+    // CR5M turns one working chip of each channel into its mirroring chip (Table 3: 3 + m + s).
+    channel.geometry.mirroring_chips_per_channel = mirroring;
     let geometry = channel.validate()?;
     Ok(vec![MemberConfig::Ssd { ssd: channel, geometry }; array.members as usize])
 }

@@ -30,6 +30,11 @@ pub struct GeometryConfig {
     /// Spare (out-of-band, ECC) bytes that cross the channel with every
     /// 512-byte sector: DiskSim moves 528 bytes per sector (16 spare).
     pub spare_bytes_per_sector: u32,
+    /// The last chips of each channel that hold mirror copies, not data
+    /// (CR5M's mirroring chip): not part of the host's capacity. Set by
+    /// `array.level = "cr5m"` for its channels, never by a config file.
+    #[serde(skip)]
+    pub mirroring_chips_per_channel: u32,
 }
 
 impl Default for GeometryConfig {
@@ -46,6 +51,7 @@ impl Default for GeometryConfig {
             page_size_bytes: 4096,
             over_provisioning_fraction: 0.15,
             spare_bytes_per_sector: 0,
+            mirroring_chips_per_channel: 0,
         }
     }
 }
@@ -254,7 +260,18 @@ impl SsdConfig {
         // no data (DiskSim's `ssd_element_metadata_init`).
         let spare_blocks_per_plane = (blocks_per_plane as f64 * g.over_provisioning_fraction).floor() as u64;
         let data_pages = pages_per_block - u64::from(self.ftl.summary_pages_per_block);
-        let logical_pages = planes * (blocks_per_plane - spare_blocks_per_plane) * data_pages;
+        let mirroring = u64::from(g.mirroring_chips_per_channel);
+        if mirroring >= chips {
+            return Err(Error::config(
+                "ssd.geometry.chips_per_channel",
+                format!("{chips} chips per channel leave no data chip beside {mirroring} mirroring"),
+            ));
+        }
+        let data_planes = channels * (chips - mirroring) * dies_per_chip * planes_per_die;
+        let logical_pages = data_planes * (blocks_per_plane - spare_blocks_per_plane) * data_pages;
+        if mirroring > 0 && logical_pages * 3 >= u64::from(u32::MAX) {
+            return Err(Error::config("ssd.geometry", "with a mirroring chip, 3 x the logical pages must stay below 2^32 (use larger pages)"));
+        }
         // With fewer than three spare blocks per plane, a full plane may hold
         // no block with an invalid page when it needs one.
         if spare_blocks_per_plane < 3 {

@@ -237,6 +237,22 @@ impl Member {
         }
     }
 
+    /// CR5M: whether the member's mirroring chips are idle at `now_ns`
+    /// (false when it has none).
+    pub fn mirroring_chips_idle(&self, now_ns: Ns) -> bool {
+        self.as_ssd().is_some_and(|ssd| ssd.mirroring_chips_idle(now_ns))
+    }
+
+    /// CR5M bookkeeping on the member's mapping (an SSD channel with a mirroring chip).
+    pub fn remap(&mut self, remap: crate::array::mirroring::Remap, offset_bytes: u64, len_bytes: u64) -> crate::Result<()> {
+        use crate::array::mirroring::Remap;
+        match (self, remap) {
+            (Member::Ssd(ssd), Remap::KeepAsExpired) => ssd.keep_as_expired(offset_bytes, len_bytes),
+            (Member::Ssd(ssd), Remap::DropCopies) => ssd.drop_copies(offset_bytes, len_bytes),
+            (Member::Hdd(_), _) => Err(crate::Error::Internal("a mirroring write planned for a hard disk".into())),
+        }
+    }
+
     /// The SSD, if the member is one.
     pub fn as_ssd(&self) -> Option<&crate::ssd::Ssd> {
         match self {

@@ -31,6 +31,8 @@ pub struct FlashLayout {
     pub planes: u32,
     /// Total dies.
     pub dies: u32,
+    /// The last chips of each channel hold mirror copies (CR5M), not data.
+    pub mirroring_chips_per_channel: u32,
 }
 
 impl FlashLayout {
@@ -45,6 +47,7 @@ impl FlashLayout {
             pages_per_block: g.pages_per_block,
             planes: d.planes,
             dies: d.dies,
+            mirroring_chips_per_channel: g.mirroring_chips_per_channel,
         }
     }
 
@@ -76,6 +79,18 @@ impl FlashLayout {
     #[inline]
     pub fn channel_of_die(&self, die: u32) -> u32 {
         die / (self.chips_per_channel * self.dies_per_chip)
+    }
+
+    /// Data chips on each channel (the others mirror).
+    #[inline]
+    pub fn data_chips_per_channel(&self) -> u32 {
+        self.chips_per_channel - self.mirroring_chips_per_channel
+    }
+
+    /// True when the die belongs to a mirroring chip.
+    #[inline]
+    pub fn is_mirroring_die(&self, die: u32) -> bool {
+        self.chip_of_die(die) % self.chips_per_channel >= self.data_chips_per_channel()
     }
 
     /// First ppn of a global block.

@@ -68,6 +68,9 @@ pub struct Ftl {
     /// Data pages per block (pages per block less summary pages).
     data_pages_per_block: u32,
     summary_pages_per_block: u32,
+    /// Logical pages the host addresses; `l2p` holds more when the drive
+    /// keeps copies (see [`Ftl::mirror_id`]).
+    logical_pages: u64,
     l2p: Vec<u32>,
     p2l: Vec<u32>,
     valid: Vec<u16>,
@@ -100,7 +103,8 @@ impl Ftl {
             gc_threshold_blocks: d.gc_threshold_blocks as usize,
             data_pages_per_block: g.pages_per_block - ssd.ftl.summary_pages_per_block,
             summary_pages_per_block: ssd.ftl.summary_pages_per_block,
-            l2p: vec![NO_PAGE; d.logical_pages as usize],
+            logical_pages: d.logical_pages,
+            l2p: vec![NO_PAGE; (d.logical_pages * copy_spaces(g.mirroring_chips_per_channel)) as usize],
             p2l: vec![NO_PAGE; d.physical_pages as usize],
             valid: vec![0; d.blocks as usize],
             state,
@@ -119,7 +123,54 @@ impl Ftl {
 
     /// Logical pages the host can address.
     pub fn logical_pages(&self) -> u64 {
-        self.l2p.len() as u64
+        self.logical_pages
+    }
+
+    /// The mapping id of `lpn`'s mirror copy (CR5M's MPPN entry): the
+    /// mapping holds, after the host's pages, one more space for mirror
+    /// copies and one for the old, parity-consistent copies of mirrored
+    /// pages (its EPPN entries), so garbage collection moves every copy
+    /// like any page and finds its entry through the reverse map.
+    pub fn mirror_id(&self, lpn: u64) -> u64 {
+        self.logical_pages + lpn
+    }
+
+    /// The mapping id of `lpn`'s old, parity-consistent copy (EPPN).
+    pub fn expired_id(&self, lpn: u64) -> u64 {
+        2 * self.logical_pages + lpn
+    }
+
+    /// Where `lpn`'s mirror copy is, if it has one.
+    pub fn mirror_of(&self, lpn: u64) -> Option<u32> {
+        let ppn = *self.l2p.get(self.mirror_id(lpn) as usize)?;
+        (ppn != NO_PAGE).then_some(ppn)
+    }
+
+    /// Before a mirrored write of `lpn`: its current copy stays valid as the
+    /// parity-consistent old copy, unless one is kept already (only the
+    /// version parity covers is kept; later versions are simply replaced).
+    pub fn keep_as_expired(&mut self, lpn: u64) -> Result<()> {
+        let expired = self.expired_id(lpn);
+        let slot = self.l2p.get(expired as usize).copied().ok_or_else(|| Error::Internal(format!("lpn {lpn}: this drive keeps no copies")))?;
+        let current = self.l2p[lpn as usize];
+        if slot == NO_PAGE && current != NO_PAGE {
+            self.l2p[expired as usize] = current;
+            self.p2l[current as usize] = expired as u32;
+            self.l2p[lpn as usize] = NO_PAGE;
+        }
+        Ok(())
+    }
+
+    /// `lpn`'s stripe is parity-consistent again: its mirror and old copies go.
+    pub fn drop_copies(&mut self, lpn: u64) -> Result<()> {
+        for id in [self.mirror_id(lpn), self.expired_id(lpn)] {
+            let ppn = self.l2p.get(id as usize).copied().ok_or_else(|| Error::Internal(format!("lpn {lpn}: this drive keeps no copies")))?;
+            if ppn != NO_PAGE {
+                self.invalidate(ppn);
+                self.l2p[id as usize] = NO_PAGE;
+            }
+        }
+        Ok(())
     }
 
     /// Physical page holding `lpn`, if written.
@@ -303,12 +354,23 @@ impl Ftl {
     }
 }
 
+/// Mapping spaces: the host's pages, and with mirroring chips their mirror
+/// copies and their old parity-consistent copies.
+fn copy_spaces(mirroring_chips_per_channel: u32) -> u64 {
+    if mirroring_chips_per_channel > 0 {
+        3
+    } else {
+        1
+    }
+}
+
+/// Static allocation's digits over the data chips (mirroring chips take no data).
 fn static_digits(order: &str, l: &FlashLayout) -> [(u32, u32); 4] {
     let mut digits = [(1, 0); 4];
     for (i, c) in order.chars().enumerate().take(4) {
         digits[i] = match c {
             'C' => (l.channels, l.chips_per_channel * l.dies_per_chip * l.planes_per_die),
-            'W' => (l.chips_per_channel, l.dies_per_chip * l.planes_per_die),
+            'W' => (l.data_chips_per_channel(), l.dies_per_chip * l.planes_per_die),
             'D' => (l.dies_per_chip, l.planes_per_die),
             _ => (l.planes_per_die, 1),
         };

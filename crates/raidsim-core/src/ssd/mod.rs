@@ -78,6 +78,8 @@ pub struct Ssd {
     in_flight: u32,
     queue_depth: u32,
     counters: CauseCounters,
+    /// Pages programmed on each chip (the CR5M paper's Figure 9c), GC excluded.
+    chip_pages_written: Vec<u64>,
     gc_runs: u64,
     summary_pages_written: u64,
 }
@@ -125,6 +127,7 @@ impl Ssd {
             in_flight: 0,
             queue_depth: ssd.queue_depth,
             counters: CauseCounters::default(),
+            chip_pages_written: vec![0; (dies / ssd.geometry.dies_per_chip as usize).max(1)],
             gc_runs: 0,
             summary_pages_written: 0,
             ftl,
@@ -156,6 +159,7 @@ impl Ssd {
     /// Ends preconditioning: counters restart; erase counts (wear) are kept.
     pub fn precondition_done(&mut self) {
         self.counters = CauseCounters::default();
+        self.chip_pages_written.iter_mut().for_each(|c| *c = 0);
         self.gc_runs = 0;
         self.summary_pages_written = 0;
     }
@@ -265,11 +269,16 @@ impl Ssd {
     }
 
     fn read_page(&mut self, now_ns: Ns, lpn: u64, bytes: u64, ready_ns: Ns, cause: Cause) -> Ns {
+        let layout = self.ftl.layout();
+        let plane_of = |ppn: u32| layout.plane_of_block(layout.block_of(ppn));
         // A never-written page is read where static allocation would put it.
-        let plane = match self.ftl.lookup(lpn) {
-            Some(ppn) => self.ftl.layout().plane_of_block(self.ftl.layout().block_of(ppn)),
-            None => self.ftl.static_plane(lpn),
-        };
+        let mut plane = self.ftl.lookup(lpn).map_or_else(|| self.ftl.static_plane(lpn), plane_of);
+        // A mirrored page is read from whichever copy's chip frees first (CR5M §3.1.2).
+        if let Some(mirror) = self.ftl.mirror_of(lpn).map(plane_of) {
+            if self.unit_free_at(mirror) < self.unit_free_at(plane) {
+                plane = mirror;
+            }
+        }
         let route = self.route(now_ns, plane);
         let work = PageWork { before: self.timing.t_command_ns + self.timing.t_read_ns, transfer: self.channel_ns(bytes), after: 0 };
         let x = self.book(route, ready_ns, work);
@@ -278,10 +287,15 @@ impl Ssd {
     }
 
     fn program_page(&mut self, now_ns: Ns, lpn: u64, bytes: u64, ready_ns: Ns, cause: Cause) -> Result<Ns> {
+        // A mirror copy on a mirroring chip (CR5M) is programmed whole, from
+        // the page the controller holds (the data chip's write merged it).
+        let to_mirroring_chip = cause == Cause::Mirror && self.ftl.layout().mirroring_chips_per_channel > 0;
+        let (id, plane, bytes) =
+            if to_mirroring_chip { (self.ftl.mirror_id(lpn), self.mirroring_plane()?, self.page_size_bytes) } else { (lpn, self.place(lpn)?, bytes) };
         let partial = bytes < self.page_size_bytes && self.ftl.lookup(lpn).is_some();
-        let plane = self.place(lpn)?;
         let route = self.route(now_ns, plane);
-        let outcome = self.ftl.write(lpn, plane, ready_ns)?;
+        let outcome = self.ftl.write(id, plane, ready_ns)?;
+        self.chip_pages_written[self.ftl.layout().chip_of_die(self.ftl.layout().die_of_plane(plane)) as usize] += 1;
         let summary_pages = if outcome.sealed_block { u64::from(self.ftl.summary_pages_per_block()) } else { 0 };
         let t = &self.timing;
         let work = PageWork {
@@ -342,18 +356,46 @@ impl Ssd {
         best.1
     }
 
-    /// Dynamic allocation: the die whose unit frees first (lowest index on
-    /// ties), planes round robin inside it, skipping planes too full to collect.
+    /// The unit (die or chip) that serves `plane`.
+    fn unit_of_die(&self, die: u32) -> usize {
+        match self.parallel_unit {
+            ParallelUnit::Die => die as usize,
+            ParallelUnit::Chip => self.ftl.layout().chip_of_die(die) as usize,
+        }
+    }
+
+    /// When the unit serving `plane` has nothing booked any more.
+    fn unit_free_at(&self, plane: u32) -> Ns {
+        self.units[self.unit_of_die(self.ftl.layout().die_of_plane(plane))].last_end()
+    }
+
+    /// True when every mirroring chip is idle at `now_ns` (CR5M writes a
+    /// mirror copy only then, §3.1.2); false when the drive has none.
+    pub fn mirroring_chips_idle(&self, now_ns: Ns) -> bool {
+        let layout = self.ftl.layout();
+        let mut dies = (0..layout.dies).filter(|&d| layout.is_mirroring_die(d)).peekable();
+        dies.peek().is_some() && dies.all(|d| self.units[self.unit_of_die(d)].last_end() <= now_ns)
+    }
+
+    /// Dynamic allocation: the data die whose unit frees first (lowest
+    /// index on ties), planes round robin inside it, skipping planes too
+    /// full to collect.
     fn least_busy_plane(&mut self) -> Result<u32> {
+        self.least_busy_plane_of(false)
+    }
+
+    /// Where a mirror copy goes: the mirroring chip's least busy die.
+    fn mirroring_plane(&mut self) -> Result<u32> {
+        self.least_busy_plane_of(true)
+    }
+
+    fn least_busy_plane_of(&mut self, mirroring: bool) -> Result<u32> {
         let layout = self.ftl.layout();
         let (ppd, n) = (layout.planes_per_die, layout.dies as usize);
-        let dies_per_chip = layout.dies_per_chip as usize;
-        let unit_of = |d: usize| match self.parallel_unit {
-            ParallelUnit::Die => d,
-            ParallelUnit::Chip => d / dies_per_chip,
-        };
-        let best = (0..n).min_by_key(|&d| (self.units[unit_of(d)].last_end(), d)).unwrap_or(0);
-        for die in std::iter::once(best).chain((0..n).filter(|&d| d != best)) {
+        let eligible = |d: usize| layout.is_mirroring_die(d as u32) == mirroring;
+        let best = (0..n).filter(|&d| eligible(d)).min_by_key(|&d| (self.units[self.unit_of_die(d as u32)].last_end(), d));
+        let best = best.ok_or_else(|| Error::Internal(format!("no {} die on this drive", if mirroring { "mirroring" } else { "data" })))?;
+        for die in std::iter::once(best).chain((0..n).filter(|&d| d != best && eligible(d))) {
             for _ in 0..ppd {
                 let slot = self.next_plane_in_die[die];
                 self.next_plane_in_die[die] = (slot + 1) % ppd;
@@ -363,7 +405,11 @@ impl Ssd {
                 }
             }
         }
-        Err(Error::Device("every plane is full: the workload writes more than the drive's logical capacity".into()))
+        Err(Error::Device(if mirroring {
+            "the mirroring chip is full: more pages are mirrored than it holds".into()
+        } else {
+            "every plane is full: the workload writes more than the drive's logical capacity".into()
+        }))
     }
 
     fn gc_time(&self, gc: GcWork) -> Ns {
@@ -381,6 +427,24 @@ impl Ssd {
             self.counters.erases += gc.blocks_erased;
             self.summary_pages_written += gc.summary_pages;
         }
+    }
+
+    /// CR5M, before a mirrored write of `[offset, offset + len)`: each
+    /// page's current copy stays valid as the parity-consistent old copy
+    /// (see [`Ftl::keep_as_expired`]). Bookkeeping only: no flash time.
+    pub fn keep_as_expired(&mut self, offset_bytes: u64, len_bytes: u64) -> Result<()> {
+        self.pages_of(offset_bytes, len_bytes).try_for_each(|lpn| self.ftl.keep_as_expired(lpn))
+    }
+
+    /// CR5M: the pages' stripe is parity-consistent again; their mirror and
+    /// old copies become invalid (garbage collection reclaims them).
+    pub fn drop_copies(&mut self, offset_bytes: u64, len_bytes: u64) -> Result<()> {
+        self.pages_of(offset_bytes, len_bytes).try_for_each(|lpn| self.ftl.drop_copies(lpn))
+    }
+
+    fn pages_of(&self, offset_bytes: u64, len_bytes: u64) -> std::ops::Range<u64> {
+        let page = self.page_size_bytes;
+        offset_bytes / page..(offset_bytes + len_bytes).div_ceil(page).min(self.ftl.logical_pages())
     }
 
     /// Bytes of one flash page.
@@ -422,6 +486,11 @@ impl Ssd {
                     "pages",
                     "flash pages programmed for this cause",
                 ));
+            }
+        }
+        if self.ftl.layout().mirroring_chips_per_channel > 0 {
+            for (chip, &n) in self.chip_pages_written.iter().enumerate() {
+                out.push(Stat::new(format!("{prefix}.chip[{chip}].pages_written"), n as f64, "pages", "pages programmed on this chip, GC aside"));
             }
         }
         out.push(Stat::new(format!("{prefix}.flash.erases"), self.counters.erases as f64, "blocks", "blocks erased during the run"));
