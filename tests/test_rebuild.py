@@ -194,3 +194,14 @@ def test_readme_quotes_the_rebuild_section_its_command_prints():
 def test_python_overrides_without_a_toml_form_name_their_key(key, value, why):
     with pytest.raises(raidsim.ConfigError, match=rf"`{key}`.*{why}"):
         raidsim.simulate(None, overrides={key: value}, progress=False)
+
+
+@pytest.mark.parametrize("value, why", [(None, "None is not a TOML value"), (float("nan"), "not a finite number"),
+                                        (2**64, "signed 64-bit")])
+def test_workload_values_without_a_toml_form_name_their_key(value, why):
+    with pytest.raises(raidsim.ConfigError, match=rf"`workload.requests`.*{why}"):
+        raidsim.simulate(None, workload=raidsim.Workload.synthetic(requests=value), progress=False)
+
+
+def test_a_synthetic_workload_shows_its_request_count():
+    assert "'requests': 1200" in repr(raidsim.Workload.synthetic(requests=1200))

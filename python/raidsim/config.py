@@ -138,7 +138,14 @@ class Config:
         if workload is None:
             return self
         table = workload.to_dict() if hasattr(workload, "to_dict") else dict(workload)
-        return Config(self._layers + [("workload", json.dumps(table))])
+        for key, value in table.items():
+            problem = _toml_problem(value)
+            if problem:
+                raise ConfigError(f"config error at `workload.{key}`: {problem}")
+        try:
+            return Config(self._layers + [("workload", json.dumps(table, allow_nan=False))])
+        except (TypeError, ValueError) as e:
+            raise ConfigError(f"[workload]: a value is not a TOML value ({e})") from None
 
     @property
     def layers(self) -> List[Layer]:

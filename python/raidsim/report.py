@@ -209,9 +209,13 @@ class Report:
                 what += f"; rebuilding onto {device(f['spare'])} from {_seconds(f['rebuild_start_ns'])}, unfinished"
             elif len(rb["failures"]) == 1:  # the rebuild line below gives its window
                 what += f"; rebuilt onto {device(f['spare'])}"
+            elif f["rebuild_end_ns"] == f["rebuild_start_ns"]:
+                what += f"; nothing to rebuild onto {device(f['spare'])}"
             else:
                 what += (f"; rebuilt onto {device(f['spare'])} from {_seconds(f['rebuild_start_ns'])} "
                          f"to {_seconds(f['rebuild_end_ns'])}")
+            if f.get("stripes_given_up"):
+                what += f", {f['stripes_given_up']:,} stripes given up as lost"
             lines.append(f"{'failure':18s}{what}")
         if rb["start_ns"] is None:
             window = "none started (no spare)" if rb["spares"] == 0 else "none started"

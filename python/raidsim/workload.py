@@ -119,8 +119,8 @@ class Workload:
         return dict(self._table)
 
     def __repr__(self) -> str:
-        shown = {k: v for k, v in self._table.items() if k != "requests"}
-        if "requests" in self._table and isinstance(self._table["requests"], list):
+        shown = {k: v for k, v in self._table.items() if k != "requests" or not isinstance(v, list)}
+        if isinstance(self._table.get("requests"), list):
             shown["requests"] = f"<{len(self._table['requests'])} requests>"
         if "packed" in self._table:
             shown["packed"] = f"<{len(self._table['packed']) * 3 // 4 // _PACKED.size} requests>"

@@ -178,6 +178,10 @@ pub struct VerifyReport {
     pub sectors_checked_on_reads: u64,
     /// Sectors ever written, read back through the array after the run.
     pub sectors_checked_after_run: u64,
+    /// Parity sectors and mirror copies compared with the data they hold
+    /// after the run (CR5M's mirrored stripes, whose parity is deferred,
+    /// excepted).
+    pub redundancy_checked_after_run: u64,
     /// Sectors whose bytes differed from their last write (expected: 0).
     pub mismatches: u64,
     /// The first few mismatches, described.

@@ -579,11 +579,11 @@ impl Simulation {
         if array.spares > 0 && array.failures.is_empty() {
             report.warnings.push(format!("array.spares = {} but array.failures is empty: the spares took no part in the run", array.spares));
         }
-        let last_done = self.host.span_ns().2;
+        let last_done = self.host.last_request_end_ns();
         for f in self.controller.as_ref().map(|c| c.rebuild().failures.as_slice()).unwrap_or_default() {
             if f.at_ns > last_done && self.host.arrived_count() > 0 {
                 report.warnings.push(format!(
-                    "member {} failed at {:.3} s, after the host's last request completed ({:.3} s): no request saw the array degraded",
+                    "member {} failed at {:.3} s, after the host's last request ended ({:.3} s): no request saw the array degraded",
                     f.member,
                     f.at_ns as f64 / 1e9,
                     last_done as f64 / 1e9
@@ -592,7 +592,7 @@ impl Simulation {
         }
         if let Some(end) = report.rebuild.as_ref().and_then(|r| r.end_ns).filter(|&e| e > last_done) {
             report.warnings.push(format!(
-                "the rebuild ended at {:.3} s, {:.3} s after the host's last request completed: that part of it competed with \
+                "the rebuild ended at {:.3} s, {:.3} s after the host's last request ended: that part of it competed with \
                  no host I/O, so its duration and the response during it do not describe a loaded rebuild",
                 end as f64 / 1e9,
                 (end - last_done) as f64 / 1e9

@@ -141,7 +141,7 @@ pub fn run_case(seed: u64, case: u64, fault: bool) -> Result<CaseOutcome> {
         overrides,
         mismatches: v.mismatches,
         data_loss_events: report.rebuild.map_or(0, |r| r.data_loss_events.len() as u64),
-        sectors_checked: v.sectors_checked_on_reads + v.sectors_checked_after_run,
+        sectors_checked: v.sectors_checked_on_reads + v.sectors_checked_after_run + v.redundancy_checked_after_run,
         first_mismatches: v.first_mismatches,
     })
 }

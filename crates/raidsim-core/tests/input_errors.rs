@@ -154,3 +154,15 @@ fn malformed_packed_requests_name_the_request() {
     let err = resolve(&["workload.kind=requests", "workload.packed=\"AAAA\""]).expect_err("3 bytes");
     assert!(err.contains("whole number of 25-byte requests"), "{err}");
 }
+
+#[test]
+fn raid10_with_no_whole_stripe_names_the_stripe_unit() {
+    // Three members, one unit each: the three units hold 1.5 copies-worth,
+    // no whole stripe of three units, so the array has no capacity.
+    let member = resolve(&["array.level=raid10", "array.members=3"]).expect("default").member_capacity_bytes();
+    let unit = format!("array.stripe_unit_bytes={member}");
+    let err = resolve(&["array.level=raid10", "array.members=3", unit.as_str()]).expect_err("no whole stripe");
+    assert!(err.contains("array.stripe_unit_bytes") && err.contains("no whole stripe"), "{err}");
+    let half = format!("array.stripe_unit_bytes={}", member / 2);
+    resolve(&["array.level=raid10", "array.members=3", half.as_str()]).expect("two rows make one stripe");
+}

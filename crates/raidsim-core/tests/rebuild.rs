@@ -410,4 +410,16 @@ fn a_failure_after_the_hosts_last_request_is_named() {
     };
     assert!(late("1000000000000"));
     assert!(!late("0"));
+    // Data lost at 0.5 s and 0.6 s; the read at 1 s fails on it. It is
+    // the host's last request, so neither failure came after it.
+    let mut o = SMALL.to_vec();
+    o.extend([
+        "array.level=raid5",
+        "array.members=4",
+        "workload.requests=[[0, \"R\", 0, 4096], [1000000000, \"R\", 0, 4096]]",
+        "array.failures=[{member = 1, at_ns = 500000000}, {member = 2, at_ns = 600000000}]",
+    ]);
+    let r = simulate(config("", &o)).expect("runs");
+    assert_eq!(rebuild(&r).failed_reads, 1);
+    assert!(!r.warnings.iter().any(|w| w.contains("no request saw the array degraded")), "{:?}", r.warnings);
 }

@@ -29,6 +29,34 @@ fn a_parity_update_that_writes_no_parity_is_caught() {
 }
 
 #[test]
+fn stale_parity_is_caught_on_a_healthy_array_too() {
+    // No failure, so no read ever decodes: only the after-run parity check
+    // can see that read-modify-writes left parity stale.
+    for level in ["raid5", "raid6"] {
+        let o = [
+            format!("array.level=\"{level}\""),
+            "array.members=8".into(),
+            "array.stripe_unit_bytes=8192".into(),
+            "ssd.geometry.blocks_per_plane=32".into(),
+            "workload.requests=300".into(),
+            "workload.span_bytes=1048576".into(),
+            "workload.size.kind=\"fixed\"".into(),
+            "workload.size.mean_bytes=4096".into(),
+            "workload.read_fraction=0.0".into(),
+            "sim.verify=true".into(),
+        ];
+        let o: Vec<&str> = o.iter().map(String::as_str).collect();
+        let mut sim = raidsim_core::sim::Simulation::new(config("", &o)).expect("config");
+        sim.inject_fault_skip_rmw_parity().expect("array");
+        sim.run().expect("runs");
+        let v = sim.report().verify.expect("verify section");
+        assert!(v.mismatches > 0, "{level}: stale parity went unnoticed");
+        assert!(v.first_mismatches.iter().any(|m| m.contains("parity of stripe")), "{level}: {:?}", v.first_mismatches);
+        assert!(v.redundancy_checked_after_run > 0);
+    }
+}
+
+#[test]
 fn verification_leaves_timing_unchanged() {
     let base = [
         "array.level=raid6",

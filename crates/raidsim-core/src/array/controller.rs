@@ -238,14 +238,16 @@ impl ArrayController {
     /// `sim.verify`: what the byte check found (absent when it is off).
     pub fn verify_report(&self) -> Option<crate::report::VerifyReport> {
         let (v, _) = self.verifier.as_ref()?;
-        let (final_checked, final_bad, final_examples) = v.final_check(&self.state, &self.rebuild.lost);
+        let deferred = |s: u64| self.mirroring.as_ref().is_some_and(|mw| mw.mirrored(s) != 0);
+        let end = v.final_check(&self.state, &self.rebuild.lost, deferred);
         let mut examples = v.examples.clone();
-        examples.extend(final_examples);
+        examples.extend(end.examples);
         examples.truncate(5);
         Some(crate::report::VerifyReport {
             sectors_checked_on_reads: v.sectors_checked,
-            sectors_checked_after_run: final_checked,
-            mismatches: v.mismatches + final_bad,
+            sectors_checked_after_run: end.sectors_checked,
+            redundancy_checked_after_run: end.redundancy_checked,
+            mismatches: v.mismatches + end.mismatches,
             first_mismatches: examples,
         })
     }

@@ -62,7 +62,8 @@ pub struct DataLossEvent {
     pub member: u32,
     /// Stripes lost by this failure.
     pub stripes_lost: u64,
-    /// Host bytes in those stripes.
+    /// Host bytes in those stripes (whole stripes: in RAID-10, units of a
+    /// lost stripe that kept a copy count too).
     pub bytes_lost: u64,
 }
 

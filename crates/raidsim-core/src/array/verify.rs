@@ -20,7 +20,10 @@
 //! - a rebuild write stores what its plan's reads decode to.
 //!
 //! After the run every sector ever written is read back through the
-//! array's final state. Timing is untouched: the verifier only observes.
+//! array's final state, and the redundancy that protects it is compared
+//! with it: every surviving mirror copy, every surviving parity sector
+//! against its codeword's data re-encoded — so a parity update that left
+//! parity stale is found even when no read ever decoded through it. Timing is untouched: the verifier only observes.
 //! Not checked on bytes: that a write's pre-reads suffice (the verifier
 //! computes parity as a correct controller would from the members); the
 //! planner's property tests count those.
@@ -391,12 +394,17 @@ impl ByteVerifier {
     }
 
     /// Reads back every sector ever written through the array's final
-    /// state (lost stripes excepted): `(sectors checked, mismatches, examples)`.
-    pub fn final_check(&self, state: &ArrayState, lost: &super::StripeSet) -> (u64, u64, Vec<String>) {
-        let (mut checked, mut bad, mut examples) = (0, 0, Vec::new());
+    /// state (lost stripes excepted), then checks the redundancy that holds
+    /// it: every surviving copy of a mirrored unit, and for parity levels
+    /// every surviving parity sector against its data re-encoded (stripes
+    /// `parity_deferred` names excepted: CR5M's mirrored stripes, whose
+    /// parity covers the expired versions).
+    pub fn final_check(&self, state: &ArrayState, lost: &super::StripeSet, parity_deferred: impl Fn(u64) -> bool) -> FinalCheck {
+        let mut out = FinalCheck::default();
         let mut places = Vec::new();
         let mut sectors: Vec<(&u64, &u64)> = self.logical.iter().collect();
         sectors.sort_unstable();
+        let mut codewords: Vec<(u64, u64)> = Vec::new();
         for (&sector, &version) in sectors {
             let addr = sector * SECTOR;
             let c = self.cell(addr);
@@ -404,6 +412,7 @@ impl ByteVerifier {
                 continue;
             }
             self.places(addr, &mut places);
+            let expected = pattern(sector, version);
             let got = match places.iter().find(|&&(m, _)| state.alive(m, c.s)) {
                 Some(&(m, o)) => Some(self.get(state, m, o)),
                 None if self.parity() => {
@@ -413,14 +422,149 @@ impl ByteVerifier {
                 }
                 None => None,
             };
-            checked += 1;
-            if got.as_deref() != Some(&pattern(sector, version)[..]) {
-                bad += 1;
-                if examples.len() < EXAMPLES {
-                    examples.push(format!("after the run, host sector {sector} (byte {addr}) does not read back its last write"));
+            out.sectors_checked += 1;
+            if got.as_deref() != Some(&expected[..]) {
+                out.bad(format!("after the run, host sector {sector} (byte {addr}) does not read back its last write"));
+            }
+            if self.parity() {
+                if !parity_deferred(c.s) {
+                    codewords.push((c.s, c.x));
+                }
+                continue;
+            }
+            for &(m, o) in places.iter().filter(|&&(m, _)| state.alive(m, c.s)) {
+                out.redundancy_checked += 1;
+                if self.get(state, m, o) != expected {
+                    out.bad(format!("after the run, the copy of host sector {sector} on member {m} at byte {o} is stale"));
                 }
             }
         }
-        (checked, bad, examples)
+        codewords.sort_unstable();
+        codewords.dedup();
+        for (s, x) in codewords {
+            self.check_parity(state, s, x, &mut out);
+        }
+        out
+    }
+
+    /// Re-encodes stripe `s`'s data at sector offset `x` (decoded where a
+    /// member is down) and compares each surviving parity sector.
+    fn check_parity(&self, state: &ArrayState, s: u64, x: u64, out: &mut FinalCheck) {
+        let alive = |m: u32, off: u64| state.alive(m, s).then(|| self.get(state, m, off));
+        let Some(cols) = self.decode(s, x, alive) else {
+            out.bad(format!("after the run, stripe {s} cannot be decoded from its surviving members"));
+            return;
+        };
+        let k = self.geom.data_units as usize;
+        let parity = match self.encode(&cols[..k]) {
+            Ok(p) => p,
+            Err(e) => return out.bad(format!("after the run, stripe {s}: {e}")),
+        };
+        let members = self.columns(s);
+        for (j, p) in parity.iter().enumerate() {
+            let m = members[k + j];
+            if !state.alive(m, s) {
+                continue;
+            }
+            for r in 0..self.geom.codeword_rows {
+                let o = self.geom.row_offset(s, r) + x;
+                out.redundancy_checked += 1;
+                if self.get(state, m, o)[..] != p[(r * SECTOR) as usize..((r + 1) * SECTOR) as usize] {
+                    out.bad(format!("after the run, parity of stripe {s} on member {m} at byte {o} does not match its data"));
+                }
+            }
+        }
+    }
+}
+
+/// What [`ByteVerifier::final_check`] found.
+#[derive(Default)]
+pub struct FinalCheck {
+    /// Host sectors read back through the array.
+    pub sectors_checked: u64,
+    /// Parity sectors and mirror copies compared with their data.
+    pub redundancy_checked: u64,
+    /// Sectors (host or redundancy) that differed.
+    pub mismatches: u64,
+    /// The first few, described.
+    pub examples: Vec<String>,
+}
+
+impl FinalCheck {
+    fn bad(&mut self, what: String) {
+        self.mismatches += 1;
+        if self.examples.len() < EXAMPLES {
+            self.examples.push(what);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::array::{Planner, StripeSet};
+    use crate::config::{ArrayConfig, RaidLevel};
+
+    /// A verifier, planner and state of a healthy `level` array of `members`
+    /// members with 4 KiB units, after one host write of `len` bytes at 0.
+    fn written(level: RaidLevel, members: u32, len: u64) -> (ByteVerifier, ArrayState) {
+        let cfg = ArrayConfig { level, members, stripe_unit_bytes: 4096, ..Default::default() };
+        let geom = ArrayGeometry::new(&cfg, 1 << 20);
+        let code = (level == RaidLevel::Raid6).then_some((raidsim_codes::Code::Rs, None));
+        let mut v = ByteVerifier::new(geom.clone(), code);
+        let mut planner = Planner::new(&cfg, geom, 4096).expect("planner");
+        let mut state = ArrayState::new(members);
+        let mut plans = Vec::new();
+        planner.plan(Op::Write, 0, len, &mut state, &mut plans).expect("plan");
+        let version = v.next_version();
+        for p in &plans {
+            let start = p.stripe * v.geom.stripe_data_bytes();
+            let (lo, hi) = (start, (start + v.geom.stripe_data_bytes()).min(len));
+            v.apply_write(&state, p, lo, hi - lo, version).expect("apply");
+        }
+        (v, state)
+    }
+
+    fn check(v: &ByteVerifier, state: &ArrayState) -> FinalCheck {
+        v.final_check(state, &StripeSet::new(v.geom.stripes()), |_| false)
+    }
+
+    /// Flips one byte of member `m` at `offset`.
+    fn corrupt(v: &mut ByteVerifier, state: &ArrayState, m: u32, offset: u64) {
+        let mut bytes = v.get(state, m, offset);
+        bytes[7] ^= 1;
+        v.put(state, m, offset, bytes);
+    }
+
+    #[test]
+    fn stale_parity_is_found_without_a_failure() {
+        for (level, members) in [(RaidLevel::Raid5, 4), (RaidLevel::Raid6, 5)] {
+            // One 4 KiB unit written: every parity sector of stripe 0 is checked.
+            let (mut v, state) = written(level, members, 4096);
+            let clean = check(&v, &state);
+            assert_eq!((clean.mismatches, clean.sectors_checked), (0, 8), "{level:?}");
+            assert_eq!(clean.redundancy_checked, 8 * u64::from(level.parity_units()), "{level:?}");
+            let last_parity = v.geom.parity_members(0).into_iter().flatten().last().expect("parity");
+            corrupt(&mut v, &state, last_parity, 3 * SECTOR);
+            assert_eq!(check(&v, &state).mismatches, 1, "{level:?}: a stale parity sector went unnoticed");
+        }
+    }
+
+    #[test]
+    fn a_stale_mirror_copy_is_found() {
+        let (mut v, state) = written(RaidLevel::Raid1, 2, 4096);
+        let clean = check(&v, &state);
+        assert_eq!((clean.mismatches, clean.sectors_checked, clean.redundancy_checked), (0, 8, 16));
+        corrupt(&mut v, &state, 1, 5 * SECTOR);
+        assert_eq!(check(&v, &state).mismatches, 1);
+    }
+
+    #[test]
+    fn deferred_parity_is_not_compared() {
+        let (mut v, state) = written(RaidLevel::Raid5, 4, 4096);
+        let p = v.geom.parity_members(0)[0].expect("parity");
+        corrupt(&mut v, &state, p, 0);
+        let end = v.final_check(&state, &StripeSet::new(v.geom.stripes()), |s| s == 0);
+        assert_eq!((end.mismatches, end.redundancy_checked), (0, 0));
     }
 }

@@ -554,6 +554,17 @@ impl ResolvedConfig {
             if g.rows == 0 {
                 return Err(Error::config("array.stripe_unit_bytes", "is larger than a member"));
             }
+            if g.stripes() == 0 {
+                // RAID-10 with an odd number of members: a stripe spans two rows of units.
+                return Err(Error::config(
+                    "array.stripe_unit_bytes",
+                    format!(
+                        "{} bytes leaves no whole stripe ({} data bytes) on members of {member_capacity} bytes: make the unit smaller",
+                        g.unit_bytes,
+                        g.stripe_data_bytes()
+                    ),
+                ));
+            }
             g.capacity_bytes()
         };
         let resolved = Self { config, geometry, members, capacity_bytes };

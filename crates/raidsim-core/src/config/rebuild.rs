@@ -38,6 +38,10 @@ pub struct RebuildConfig {
     /// reader processes). SOR uses 1 whatever this says.
     pub buffer_stripes: u32,
     /// Most reconstructed bytes written to spares per second; 0 = no limit.
+    /// It paces stripe *starts*: the i-th stripe (from 0) starts no sooner
+    /// than i stripes' bytes at this rate after the first, so over a
+    /// rebuild of N stripes that each take less than their slot the
+    /// measured `recovery_bytes_per_s` can exceed it by up to N/(N−1).
     pub max_bytes_per_s: u64,
     /// Start a stripe's reconstruction only while no host request is being
     /// served by the array (rebuild in idle time).

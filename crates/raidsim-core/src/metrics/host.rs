@@ -119,6 +119,8 @@ pub struct HostMetrics {
     first_arrival_ns: Option<Ns>,
     last_arrival_ns: Ns,
     last_completion_ns: Ns,
+    /// When the last request that failed on lost data ended.
+    last_failure_ns: Ns,
     fixed_interval: bool,
     interval_ns: u64,
     buckets: Vec<Bucket>,
@@ -145,6 +147,7 @@ impl HostMetrics {
             first_arrival_ns: None,
             last_arrival_ns: 0,
             last_completion_ns: 0,
+            last_failure_ns: 0,
             fixed_interval: interval_ns > 0,
             interval_ns: if interval_ns > 0 { interval_ns } else { 1_000_000 },
             buckets: Vec::with_capacity(256),
@@ -172,10 +175,16 @@ impl HostMetrics {
             Op::Read => self.failed_reads += 1,
             Op::Write => self.failed_writes += 1,
         }
+        self.last_failure_ns = self.last_failure_ns.max(now_ns);
         self.outstanding -= 1;
         if self.outstanding == 0 {
             self.busy_ns += now_ns - self.busy_since_ns;
         }
+    }
+
+    /// When the host's last request ended, served or failed on lost data.
+    pub fn last_request_end_ns(&self) -> Ns {
+        self.last_completion_ns.max(self.last_failure_ns)
     }
 
     /// Reads and writes that failed on lost data.

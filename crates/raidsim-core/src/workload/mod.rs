@@ -71,8 +71,9 @@ pub trait RequestSource: Send + Sync {
     fn report(&self) -> WorkloadReport;
 }
 
-/// Fits `[offset, offset + len)` into `capacity` bytes.
-fn fit(offset: u64, len: u64, capacity: u64, policy: OutOfRange) -> std::result::Result<(u64, bool), String> {
+/// Fits `[offset, offset + len)` into `capacity` bytes. `None`: the source
+/// has no wrap option (listed requests), so the error offers none.
+fn fit(offset: u64, len: u64, capacity: u64, policy: Option<OutOfRange>) -> std::result::Result<(u64, bool), String> {
     let Some(end) = offset.checked_add(len) else {
         return Err(format!("request [{offset}, +{len}) ends beyond 2^64 bytes: a corrupt offset or length"));
     };
@@ -83,11 +84,12 @@ fn fit(offset: u64, len: u64, capacity: u64, policy: OutOfRange) -> std::result:
         return Err(format!("request of {len} bytes is larger than the {capacity}-byte device"));
     }
     match policy {
-        OutOfRange::Error => Err(format!(
+        None => Err(format!("request [{offset}, +{len}) ends beyond the simulated capacity of {capacity} bytes")),
+        Some(OutOfRange::Error) => Err(format!(
             "request [{offset}, +{len}) ends beyond the simulated capacity of {capacity} bytes \
              (set workload.out_of_range = \"wrap\" to wrap it)"
         )),
-        OutOfRange::Wrap => {
+        Some(OutOfRange::Wrap) => {
             let wrapped = offset % capacity;
             Ok((wrapped.min(capacity - len), true))
         }
@@ -165,7 +167,7 @@ impl RequestSource for TraceSource {
         }
         let arrival_ns = arrival as Ns;
         let (offset_bytes, wrapped) =
-            fit(r.offset_bytes, r.len_bytes, self.capacity_bytes, self.out_of_range).map_err(|m| self.reader.line_error(m))?;
+            fit(r.offset_bytes, r.len_bytes, self.capacity_bytes, Some(self.out_of_range)).map_err(|m| self.reader.line_error(m))?;
         self.report.wrapped_out_of_range += u64::from(wrapped);
         let id = self.report.requests;
         self.report.requests += 1;
@@ -198,7 +200,7 @@ impl ListSource {
         let unpacked = crate::config::unpack_requests(packed)?;
         let mut requests = Vec::with_capacity(tuples.len() + unpacked.len());
         for (i, &(t, is_read, offset, len)) in unpacked.iter().enumerate() {
-            fit(offset, len, capacity_bytes, OutOfRange::Error).map_err(|m| Error::Workload(format!("workload.packed[{i}]: {m}")))?;
+            fit(offset, len, capacity_bytes, None).map_err(|m| Error::Workload(format!("workload.packed[{i}]: {m}")))?;
             let op = if is_read { Op::Read } else { Op::Write };
             requests.push(HostRequest { id: 0, arrival_ns: t, op, offset_bytes: offset, len_bytes: len });
         }
@@ -209,7 +211,7 @@ impl ListSource {
                 "W" => Op::Write,
                 other => return Err(Error::Workload(format!("workload.requests[{i}]: op `{other}` is neither \"R\" nor \"W\""))),
             };
-            fit(*offset, *len, capacity_bytes, OutOfRange::Error).map_err(|m| Error::Workload(format!("workload.requests[{i}]: {m}")))?;
+            fit(*offset, *len, capacity_bytes, None).map_err(|m| Error::Workload(format!("workload.requests[{i}]: {m}")))?;
             requests.push(HostRequest { id: 0, arrival_ns: *t, op, offset_bytes: *offset, len_bytes: *len });
         }
         requests.sort_by_key(|r| r.arrival_ns);
@@ -251,9 +253,10 @@ mod tests {
 
     #[test]
     fn wrap_keeps_the_request_inside() {
-        assert_eq!(fit(10, 5, 100, OutOfRange::Wrap), Ok((10, false)));
-        assert_eq!(fit(205, 5, 100, OutOfRange::Wrap), Ok((5, true)));
-        assert_eq!(fit(198, 5, 100, OutOfRange::Wrap), Ok((95, true)));
-        assert!(fit(198, 5, 100, OutOfRange::Error).is_err());
+        assert_eq!(fit(10, 5, 100, Some(OutOfRange::Wrap)), Ok((10, false)));
+        assert_eq!(fit(205, 5, 100, Some(OutOfRange::Wrap)), Ok((5, true)));
+        assert_eq!(fit(198, 5, 100, Some(OutOfRange::Wrap)), Ok((95, true)));
+        assert!(fit(198, 5, 100, Some(OutOfRange::Error)).expect_err("beyond").contains("out_of_range"));
+        assert!(!fit(198, 5, 100, None).expect_err("beyond").contains("out_of_range"), "listed requests have no wrap option");
     }
 }
