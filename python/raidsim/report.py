@@ -196,23 +196,31 @@ class Report:
         rb = self._rebuild_section()
         names = [d["name"] for d in self._data["devices"]]
 
-        def device(i: Optional[int]) -> str:
+        def device(i: Optional[int], failure: Optional[dict] = None) -> str:
+            if failure is not None and failure.get("chip") is not None:
+                return "its spare chip"
             return names[i] if i is not None and 0 <= i < len(names) else f"device {i}"
 
-        spares = f"{rb['spares']} spare{'' if rb['spares'] == 1 else 's'}"
+        chips = any(f.get("chip") is not None for f in rb["failures"])
+        spare_chips = rb.get("spare_chips_per_channel")
+        if chips:
+            spares = f"{spare_chips if spare_chips is not None else '?'} spare chip{'' if spare_chips == 1 else 's'} per channel"
+        else:
+            spares = f"{rb['spares']} spare{'' if rb['spares'] == 1 else 's'}"
         lines = [f"Rebuild ({str(rb['policy']).upper()}, {spares})"]
         for f in rb["failures"]:
-            what = f"member[{f['member']}] failed at {_seconds(f['at_ns'])}"
+            who = f"member[{f['member']}]" if f.get("chip") is None else f"chip {f['chip']} of member[{f['member']}]"
+            what = f"{who} failed at {_seconds(f['at_ns'])}"
             if f["spare"] is None:
                 what += "; no spare: degraded to the end of the run"
             elif f["rebuild_end_ns"] is None:
-                what += f"; rebuilding onto {device(f['spare'])} from {_seconds(f['rebuild_start_ns'])}, unfinished"
+                what += f"; rebuilding onto {device(f['spare'], f)} from {_seconds(f['rebuild_start_ns'])}, unfinished"
             elif len(rb["failures"]) == 1:  # the rebuild line below gives its window
-                what += f"; rebuilt onto {device(f['spare'])}"
+                what += f"; rebuilt onto {device(f['spare'], f)}"
             elif f["rebuild_end_ns"] == f["rebuild_start_ns"]:
-                what += f"; nothing to rebuild onto {device(f['spare'])}"
+                what += f"; nothing to rebuild onto {device(f['spare'], f)}"
             else:
-                what += (f"; rebuilt onto {device(f['spare'])} from {_seconds(f['rebuild_start_ns'])} "
+                what += (f"; rebuilt onto {device(f['spare'], f)} from {_seconds(f['rebuild_start_ns'])} "
                          f"to {_seconds(f['rebuild_end_ns'])}")
             if f.get("stripes_given_up"):
                 what += f", {f['stripes_given_up']:,} stripes given up as lost"

@@ -195,6 +195,8 @@ pub struct RebuildReport {
     pub policy: crate::config::RebuildPolicy,
     /// Hot spares configured.
     pub spares: u32,
+    /// `cr5`/`cr5m`: spare chips per channel.
+    pub spare_chips_per_channel: u32,
     /// Every failure: member, time, spare, its rebuild's start and end.
     pub failures: Vec<crate::array::rebuild::FailureRecord>,
     /// First rebuild start, ns (absent when none started: no spare).
@@ -239,6 +241,7 @@ impl RebuildReport {
         Self {
             policy: resolved.config.rebuild.policy,
             spares: resolved.config.array.spares,
+            spare_chips_per_channel: resolved.config.array.spare_chips_per_channel,
             failures: r.failures.clone(),
             start_ns: r.start_ns,
             end_ns: r.end_ns,

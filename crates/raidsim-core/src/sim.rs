@@ -69,7 +69,7 @@ enum Event {
     /// Stripe job `stripe_job` has computed its parity and may write.
     ParityReady { stripe_job: u32 },
     /// Member `member` fails.
-    MemberFails { member: u32 },
+    MemberFails { member: u32, chip: Option<u32> },
     /// The array controller asked to be woken (a rebuild's delay or pace).
     ControllerWake,
 }
@@ -164,6 +164,11 @@ impl ArrayPort for SimPort<'_> {
         let member = self.members.get_mut(device as usize).ok_or_else(|| Error::Internal(format!("device {device} does not exist")))?;
         member.remap(remap, offset_bytes, len_bytes)
     }
+
+    fn fail_chip(&mut self, device: u32, chip: u32) -> Result<crate::ftl::ChipLoss> {
+        let member = self.members.get_mut(device as usize).ok_or_else(|| Error::Internal(format!("device {device} does not exist")))?;
+        member.fail_chip(chip)
+    }
 }
 
 /// Progress of a run, for progress bars.
@@ -238,7 +243,7 @@ pub struct Simulation {
     /// they were served (reused buffer).
     finished_hosts: Vec<(Ns, u32, bool)>,
     /// `array.failures` triggered by a request index: (index, member), sorted.
-    failures_at_request: Vec<(u64, u32)>,
+    failures_at_request: Vec<(u64, u32, Option<u32>)>,
     /// Array members (devices beyond are hot spares).
     array_members: usize,
     /// `sim.stop`: batch means of response times, when the rule is on.
@@ -367,8 +372,8 @@ impl Simulation {
         let seed = sim.resolved.config.sim.seed;
         for (i, f) in sim.resolved.config.array.failures.iter().enumerate() {
             match (failure_time_ns(f, i, seed), f.at_request) {
-                (Some(at), _) => sim.queue.schedule(at, Event::MemberFails { member: f.member }),
-                (None, Some(index)) => sim.failures_at_request.push((index, f.member)),
+                (Some(at), _) => sim.queue.schedule(at, Event::MemberFails { member: f.member, chip: f.chip }),
+                (None, Some(index)) => sim.failures_at_request.push((index, f.member, f.chip)),
                 (None, None) => return Err(Error::config(format!("array.failures[{i}]"), "has no time")),
             }
         }
@@ -421,9 +426,9 @@ impl Simulation {
             )));
         }
         let index = self.host.arrived_count();
-        while self.failures_at_request.first().is_some_and(|&(i, _)| i <= index) {
-            let (_, member) = self.failures_at_request.remove(0);
-            self.fail(now, member)?;
+        while self.failures_at_request.first().is_some_and(|&(i, _, _)| i <= index) {
+            let (_, member, chip) = self.failures_at_request.remove(0);
+            self.fail(now, member, chip)?;
         }
         self.host.arrived(now);
         let job = self.jobs.insert(HostJob { arrival_ns: now, offset_bytes: r.offset_bytes, len_bytes: r.len_bytes, op: r.op });
@@ -484,9 +489,12 @@ impl Simulation {
         }
     }
 
-    /// Member `member` fails at `now`.
-    fn fail(&mut self, now: Ns, member: u32) -> Result<()> {
-        self.with_controller(|c, port| c.fail_member(port, now, member))
+    /// Member `member` (or its chip `chip`) fails at `now`.
+    fn fail(&mut self, now: Ns, member: u32, chip: Option<u32>) -> Result<()> {
+        match chip {
+            Some(chip) => self.with_controller(|c, port| c.fail_chip(port, now, member, chip)),
+            None => self.with_controller(|c, port| c.fail_member(port, now, member)),
+        }
     }
 
     /// Plans host job `job` and starts its stripes.
@@ -526,7 +534,7 @@ impl Simulation {
             Event::HostLinkDone { job } => self.complete_host(now, job),
             Event::MemberDone { member, token } => self.member_done(now, member, token)?,
             Event::ParityReady { stripe_job } => self.with_controller(|c, port| c.parity_ready(port, now, stripe_job))?,
-            Event::MemberFails { member } => self.fail(now, member)?,
+            Event::MemberFails { member, chip } => self.fail(now, member, chip)?,
             Event::ControllerWake => self.with_controller(|c, port| c.wake(port, now))?,
         }
         Ok(())
@@ -569,7 +577,7 @@ impl Simulation {
         if let Some(c) = self.controller.as_ref().filter(|_| !self.resolved.config.array.failures.is_empty()) {
             report.set_rebuild(crate::report::RebuildReport::new(c, &self.host, &self.resolved));
         }
-        for &(index, member) in &self.failures_at_request {
+        for &(index, member, _) in &self.failures_at_request {
             report.warnings.push(format!(
                 "the failure of member {member} at request {index} never happened: the host issued only {} requests",
                 self.host.arrived_count()

@@ -37,9 +37,15 @@ impl CaseOutcome {
     }
 }
 
+/// Every tenth case is RAID inside one SSD ([`in_ssd_scenario`]).
+const IN_SSD_EVERY: u64 = 10;
+
 /// Draws scenario `case` of `seed` as config assignments.
 pub fn scenario(seed: u64, case: u64) -> Vec<String> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ case.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    if case % IN_SSD_EVERY == IN_SSD_EVERY - 1 {
+        return in_ssd_scenario(&mut rng);
+    }
     let levels = ["raid0", "raid1", "raid10", "raid4", "raid5", "raid6"];
     let level = *levels.choose(&mut rng).unwrap_or(&"raid5");
     let (min, max) = match level {
@@ -117,6 +123,46 @@ pub fn scenario(seed: u64, case: u64) -> Vec<String> {
         if rng.gen_bool(0.3) {
             o.push(format!("rebuild.max_bytes_per_s={}", rng.gen_range(20_000_000u64..200_000_000)));
         }
+    }
+    o
+}
+
+/// `cr5` across the channels of one small SSD, with a chip failing at a
+/// random request in most cases.
+fn in_ssd_scenario(rng: &mut Xoshiro256PlusPlus) -> Vec<String> {
+    let channels: u32 = rng.gen_range(3..=6);
+    let mut o = vec![
+        format!("ssd.geometry.channels={channels}"),
+        format!("ssd.geometry.chips_per_channel={}", rng.gen_range(2..=4)),
+        "ssd.geometry.planes_per_die=1".into(),
+        "ssd.geometry.blocks_per_plane=32".into(),
+        "ssd.geometry.pages_per_block=16".into(),
+        format!("ssd.ftl.allocation=\"{}\"", ["dynamic", "static"].choose(rng).unwrap_or(&"dynamic")),
+        "array.level=\"cr5\"".into(),
+        format!("array.members={channels}"),
+        format!("array.stripe_unit_bytes={}", *[4096u64, 8192].choose(rng).unwrap_or(&4096)),
+        format!("array.layout=\"{}\"", ["left_asymmetric", "left_symmetric"].choose(rng).unwrap_or(&"left_asymmetric")),
+        format!("array.write_method=\"{}\"", ["auto", "rmw", "rcw"].choose(rng).unwrap_or(&"auto")),
+        format!("array.stripe_order=\"{}\"", ["parallel", "sequential"].choose(rng).unwrap_or(&"sequential")),
+        "array.spare_chips_per_channel=1".into(),
+        "sim.verify=true".into(),
+        format!("sim.seed={}", rng.gen::<u32>()),
+    ];
+    let requests: u64 = rng.gen_range(100..=400);
+    o.push(format!("workload.requests={requests}"));
+    o.push(format!("workload.read_fraction={:.2}", rng.gen_range(0.2..0.8)));
+    o.push(format!("workload.mean_interarrival_ns={}", rng.gen_range(20_000..400_000)));
+    o.push(format!("workload.span_bytes={}", if rng.gen_bool(0.25) { 0 } else { rng.gen_range(1u64..=8) * 131_072 }));
+    o.push("workload.alignment_bytes=512".into());
+    o.push("workload.size.kind=\"uniform\"".into());
+    o.push("workload.size.min_bytes=512".into());
+    o.push(format!("workload.size.max_bytes={}", 512 * rng.gen_range(1u64..=64)));
+    o.push("workload.size.quantum_bytes=512".into());
+    if rng.gen_bool(0.8) {
+        let (member, chip) = (rng.gen_range(0..channels), rng.gen_range(0..2));
+        o.push(format!("array.failures=[{{member = {member}, chip = {chip}, at_request = {}}}]", rng.gen_range(1..requests)));
+        o.push(format!("rebuild.policy=\"{}\"", ["dor", "sor"].choose(rng).unwrap_or(&"dor")));
+        o.push(format!("rebuild.buffer_stripes={}", rng.gen_range(1..=8)));
     }
     o
 }

@@ -49,6 +49,9 @@ pub trait ArrayPort {
     fn mirroring_chip_idle(&self, now: Ns, device: u32) -> bool;
     /// CR5M: bookkeeping on device `device`'s mapping of `[offset, offset + len)`.
     fn remap(&mut self, device: u32, remap: Remap, offset_bytes: u64, len_bytes: u64) -> Result<()>;
+    /// `cr5`/`cr5m`: chip `chip` of device `device` (an SSD channel) fails
+    /// and a spare chip takes its place; returns the pages it took.
+    fn fail_chip(&mut self, device: u32, chip: u32) -> Result<crate::ftl::ChipLoss>;
 }
 
 /// The array's condition, for response times before, during and after a rebuild.
@@ -156,6 +159,8 @@ pub struct ArrayController {
     verifier: Option<(ByteVerifier, FxHashMap<u32, u64>)>,
     /// CR5M's mirroring writes (`array.level = "cr5m"`).
     mirroring: Option<MirrorWrites>,
+    /// Bytes of a member's flash page (a chip failure loses pages).
+    page_bytes: u64,
 }
 
 impl ArrayController {
@@ -205,6 +210,7 @@ impl ArrayController {
             phase: ArrayPhase::Healthy,
             verifier,
             mirroring,
+            page_bytes,
         })
     }
 
@@ -269,6 +275,43 @@ impl ArrayController {
         self.pump(port, now)
     }
 
+    /// `cr5`/`cr5m`: chip `chip` of channel `member` fails at `now`. Its
+    /// strips are lost (the rest of the channel serves on); a spare chip
+    /// replaces it and the rebuild reconstructs those strips onto it.
+    pub fn fail_chip<P: ArrayPort>(&mut self, port: &mut P, now: Ns, member: u32, chip: u32) -> Result<()> {
+        let m = member as usize;
+        match self.state.failed.get(m) {
+            None => return Err(Error::Internal(format!("member {member} does not exist"))),
+            Some(true) => return Err(Error::Internal(format!("channel {member} lost a second chip"))),
+            Some(false) => {}
+        }
+        let device = self.state.device_of[m];
+        let loss = port.fail_chip(device, chip)?;
+        let geom = self.planner.geometry();
+        let stripes = self.rebuild.stripes;
+        let mut dead = StripeSet::new(stripes);
+        for &lpn in &loss.current {
+            let row = lpn * self.page_bytes / geom.unit_bytes;
+            dead.insert(row / geom.codeword_rows);
+        }
+        if let Some((v, _)) = self.verifier.as_mut() {
+            for &lpn in &loss.current {
+                v.lose(device, lpn * self.page_bytes, self.page_bytes);
+            }
+        }
+        // The channel's other strips stay readable: it counts as rebuilt there.
+        let mut alive = StripeSet::new(stripes);
+        for s in (0..stripes).filter(|&s| !dead.contains(s)) {
+            alive.insert(s);
+        }
+        self.state.failed[m] = true;
+        self.state.rebuilt[m] = Some(alive);
+        self.epoch += 1;
+        self.rebuild.chip_failed(now, member, chip);
+        self.record_losses(now, member);
+        self.pump(port, now)
+    }
+
     /// Marks the stripes `member`'s failure lost; records a data-loss event.
     fn record_losses(&mut self, now: Ns, member: u32) {
         let mut lost = 0;
@@ -304,15 +347,12 @@ impl ArrayController {
     /// completions, stripe reconstructions; tells the port of phase changes.
     fn pump<P: ArrayPort>(&mut self, port: &mut P, now: Ns) -> Result<()> {
         while let Some((member, spare)) = self.rebuild.next_assignment(now) {
-            let mut set = StripeSet::new(self.rebuild.stripes);
-            for s in 0..self.rebuild.stripes {
-                if self.rebuild.lost.contains(s) {
-                    set.insert(s);
-                }
-            }
-            self.rebuild.give_up(member, set.len());
+            // A member that lost a chip keeps its other strips (and its device).
+            let stripes = self.rebuild.stripes;
+            let set = self.state.rebuilt[member as usize].get_or_insert_with(|| StripeSet::new(stripes));
+            let given_up = (0..stripes).filter(|&s| self.rebuild.lost.contains(s) && set.insert(s)).count() as u64;
+            self.rebuild.give_up(member, given_up);
             self.state.device_of[member as usize] = spare;
-            self.state.rebuilt[member as usize] = Some(set);
             self.epoch += 1;
         }
         if let Some(at) = self.rebuild.next_wait().filter(|&at| at > now) {

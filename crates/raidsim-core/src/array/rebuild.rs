@@ -39,6 +39,10 @@ use std::collections::VecDeque;
 pub struct FailureRecord {
     /// Member index.
     pub member: u32,
+    /// `cr5`/`cr5m`: the chip of the channel that failed (the member, a
+    /// channel, serves on; its spare chip takes the chip's place).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chip: Option<u32>,
     /// When it failed, ns.
     pub at_ns: Ns,
     /// The spare device (index among all devices) it was rebuilt onto, if any.
@@ -75,6 +79,8 @@ pub struct RebuildProcess {
     /// Bytes one member holds of one stripe.
     member_stripe_bytes: u64,
     free_spares: VecDeque<u32>,
+    /// Members that lost a chip: rebuilt onto a spare chip inside them.
+    in_place: Vec<u32>,
     /// Failed members waiting for their rebuild: (earliest start, member).
     pub waiting: Vec<(Ns, u32)>,
     /// Members being rebuilt.
@@ -113,6 +119,7 @@ impl RebuildProcess {
             stripes,
             member_stripe_bytes,
             free_spares: (first_spare..first_spare + spares).collect(),
+            in_place: Vec::new(),
             waiting: Vec::new(),
             targets: Vec::new(),
             cursor: 0,
@@ -138,17 +145,40 @@ impl RebuildProcess {
 
     /// Member `member` failed at `now`.
     pub fn failed(&mut self, now: Ns, member: u32) {
-        self.failures.push(FailureRecord { member, at_ns: now, spare: None, rebuild_start_ns: None, rebuild_end_ns: None, stripes_given_up: 0 });
+        self.failures.push(FailureRecord {
+            member,
+            chip: None,
+            at_ns: now,
+            spare: None,
+            rebuild_start_ns: None,
+            rebuild_end_ns: None,
+            stripes_given_up: 0,
+        });
         // A delay past the end of time means the rebuild never starts, not a wrapped instant.
         self.waiting.push((now.saturating_add(self.cfg.delay_ns), member));
     }
 
-    /// Takes a free spare for the first waiting member whose delay is over;
-    /// returns `(member, spare device)`. Remembers when to look again.
+    /// Chip `chip` of channel `member` failed at `now`; its spare chip is
+    /// inside the member, whose device stays.
+    pub fn chip_failed(&mut self, now: Ns, member: u32, chip: u32) {
+        self.failed(now, member);
+        self.in_place.push(member);
+        if let Some(f) = self.failures.last_mut() {
+            f.chip = Some(chip);
+        }
+    }
+
+    /// Takes a free spare for the first waiting member whose delay is over
+    /// (a member that lost a chip has its own); returns `(member, spare
+    /// device)`. Remembers when to look again.
     pub fn next_assignment(&mut self, now: Ns) -> Option<(u32, u32)> {
         let i = self.waiting.iter().position(|&(at, _)| at <= now)?;
-        let spare = self.free_spares.pop_front()?;
-        let (_, member) = self.waiting.remove(i);
+        let member = self.waiting[i].1;
+        let spare = match self.in_place.iter().position(|&m| m == member) {
+            Some(j) => self.in_place.swap_remove(j),
+            None => self.free_spares.pop_front()?,
+        };
+        self.waiting.remove(i);
         self.targets.push(member);
         if let Some(f) = self.failures.iter_mut().rev().find(|f| f.member == member) {
             (f.spare, f.rebuild_start_ns) = (Some(spare), Some(now));
@@ -161,10 +191,8 @@ impl RebuildProcess {
 
     /// The earliest instant a waiting member may start, if a spare is free for it.
     pub fn next_wait(&self) -> Option<Ns> {
-        if self.free_spares.is_empty() {
-            return None;
-        }
-        self.waiting.iter().map(|&(at, _)| at).min()
+        let has_spare = |m: u32| !self.free_spares.is_empty() || self.in_place.contains(&m);
+        self.waiting.iter().filter(|&&(_, m)| has_spare(m)).map(|&(at, _)| at).min()
     }
 
     /// `stripes` more stripes of `member`'s rebuild are lost: it gives them up.

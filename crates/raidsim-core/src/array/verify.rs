@@ -167,6 +167,14 @@ impl ByteVerifier {
         self.store.insert((device, offset), bytes);
     }
 
+    /// Device `device` lost `[offset, offset + len)` (a failed chip's pages):
+    /// its bytes there are gone until something writes them again.
+    pub fn lose(&mut self, device: u32, offset: u64, len: u64) {
+        for o in (offset..offset + len).step_by(SECTOR as usize) {
+            self.store.remove(&(device, o));
+        }
+    }
+
     fn mismatch(&mut self, what: String) {
         self.mismatches += 1;
         if self.examples.len() < EXAMPLES {

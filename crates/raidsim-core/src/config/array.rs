@@ -144,6 +144,12 @@ pub struct MemberFailure {
     /// mean, ns, seeded from `sim.seed` and the failure's index.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub at_random_mean_ns: Option<u64>,
+    /// `cr5`/`cr5m`: the chip of channel `member` that fails (0-based
+    /// within the channel; in `cr5m` the last is the mirroring chip). Its
+    /// pages are lost and rebuilt onto the channel's spare chip (the CR5M
+    /// paper, §3.2). Other levels lose whole members and take no `chip`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chip: Option<u32>,
 }
 
 impl MemberFailure {
@@ -202,6 +208,10 @@ pub struct ArrayConfig {
     /// (`[rebuild]`). Spares are fresh drives of the `[ssd]`/`[hdd]` kind,
     /// not preconditioned, and serve nothing until a rebuild starts.
     pub spares: u32,
+    /// `cr5`/`cr5m`: spare chips per channel (the paper's `s`), serving
+    /// nothing until a chip of the channel fails and one replaces it. They
+    /// add no capacity; a chip failure needs one on its channel.
+    pub spare_chips_per_channel: u32,
     /// Per-member SSD settings merged over `[ssd]` (heterogeneous arrays);
     /// entry i applies to member i, missing entries use `[ssd]` unchanged.
     pub member_ssd: Vec<toml::Table>,
@@ -228,6 +238,7 @@ impl Default for ArrayConfig {
             mw_limit: 1.1,
             failures: Vec::new(),
             spares: 0,
+            spare_chips_per_channel: 0,
             member_ssd: Vec::new(),
         }
     }
@@ -353,6 +364,9 @@ impl ArrayConfig {
                 format!("{:?} of {n} keeps no redundancy: a failed member cannot be rebuilt onto a spare", self.level),
             ));
         }
+        if self.spare_chips_per_channel > 0 && !self.level.inside_one_ssd() {
+            return Err(Error::config("array.spare_chips_per_channel", format!("{:?} has no channels as members: use array.spares", self.level)));
+        }
         for (i, f) in self.failures.iter().enumerate() {
             let triggers = [f.at_ns.is_some(), f.at_request.is_some(), f.at_random_mean_ns.is_some()];
             if triggers.iter().filter(|&&t| t).count() != 1 {
@@ -364,8 +378,19 @@ impl ArrayConfig {
             if f.member >= n {
                 return Err(Error::config(format!("array.failures[{i}].member"), format!("member {} does not exist (0..{n})", f.member)));
             }
+            if f.chip.is_some() && !self.level.inside_one_ssd() {
+                return Err(Error::config(
+                    format!("array.failures[{i}].chip"),
+                    format!("{:?} loses whole members; only cr5/cr5m lose a chip of a channel", self.level),
+                ));
+            }
             if self.failures[..i].iter().any(|g| g.member == f.member) {
-                return Err(Error::config(format!("array.failures[{i}]"), format!("member {} fails twice", f.member)));
+                let why = if self.level.inside_one_ssd() {
+                    "loses a second chip (a channel loses at most one, as in the CR5M paper)"
+                } else {
+                    "fails twice"
+                };
+                return Err(Error::config(format!("array.failures[{i}]"), format!("member {} {why}", f.member)));
             }
         }
         let at_start: Vec<u32> = self.failures.iter().filter(|f| f.at_start()).map(|f| f.member).collect();

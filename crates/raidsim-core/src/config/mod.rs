@@ -514,7 +514,7 @@ impl ResolvedConfig {
         let geometry = config.ssd.validate()?;
         config.workload.validate()?;
         config.array.validate()?;
-        config.rebuild.validate()?;
+        config.rebuild.validate(config.array.level)?;
         if config.sim.verify && config.array.level == RaidLevel::Single {
             return Err(Error::config(
                 "sim.verify",
@@ -671,7 +671,7 @@ fn resolve_members(config: &Config) -> Result<Vec<MemberConfig>> {
 fn channel_members(config: &Config) -> Result<Vec<MemberConfig>> {
     let (array, ssd) = (&config.array, &config.ssd);
     let mirroring = u32::from(array.level == RaidLevel::Cr5m);
-    let level = if mirroring > 0 { "array.level = \"cr5m\"" } else { "array.level = \"cr5\"" };
+    let level: &str = if mirroring > 0 { "array.level = \"cr5m\"" } else { "array.level = \"cr5\"" };
     if config.member.kind != MemberKind::Ssd {
         return Err(Error::config("member.kind", format!("{level} puts RAID-5 across the channels of one SSD: the members are \"ssd\" channels")));
     }
@@ -687,11 +687,32 @@ fn channel_members(config: &Config) -> Result<Vec<MemberConfig>> {
     if !array.member_ssd.is_empty() {
         return Err(Error::config("array.member_ssd", format!("{level}: the channels of one SSD share its settings")));
     }
-    if array.spares > 0 || !array.failures.is_empty() {
+    if array.spares > 0 {
         return Err(Error::config(
-            if array.spares > 0 { "array.spares" } else { "array.failures" },
-            format!("{level} loses chips, not whole channels, and rebuilds onto a spare chip of the channel: chip failures are not modelled yet"),
+            "array.spares",
+            format!("{level} loses chips, not whole channels: give spare chips (array.spare_chips_per_channel), not spare drives"),
         ));
+    }
+    if mirroring > 0 && !array.failures.is_empty() {
+        return Err(Error::config("array.failures", "chip failures under cr5m (MCR, mirrored strips) are not modelled yet; cr5 takes them"));
+    }
+    let working_chips = ssd.geometry.chips_per_channel;
+    for (i, f) in array.failures.iter().enumerate() {
+        let chip = f.chip.ok_or_else(|| {
+            Error::config(format!("array.failures[{i}].chip"), format!("{level} loses a chip of a channel: name it (0..{working_chips})"))
+        })?;
+        if chip >= working_chips {
+            return Err(Error::config(
+                format!("array.failures[{i}].chip"),
+                format!("channel {} has chips 0..{working_chips} ({} data, {mirroring} mirroring), not {chip}", f.member, working_chips - mirroring),
+            ));
+        }
+        if array.spare_chips_per_channel == 0 {
+            return Err(Error::config(
+                "array.spare_chips_per_channel",
+                format!("is 0, but array.failures[{i}] fails a chip: a failed chip is rebuilt onto a spare chip of its channel"),
+            ));
+        }
     }
     let mut channel = ssd.clone();
     channel.geometry.channels = 1;

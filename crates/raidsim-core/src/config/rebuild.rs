@@ -23,6 +23,11 @@ pub enum RebuildPolicy {
     /// Stripe-oriented: one stripe at a time, reads of the next stripe wait
     /// for the previous stripe's write.
     Sor,
+    /// `cr5`/`cr5m`: mirroring-assisted channel-level reconstruction (the
+    /// CR5M paper's Algorithm 2): DOR's buffer, but strips whose current
+    /// data the mirroring chip holds are copied from it last, and skipped
+    /// when the host rewrote them meanwhile. With no mirrored strip it is DOR.
+    Mcr,
 }
 
 /// `[rebuild]`: reconstruction onto hot spares.
@@ -58,13 +63,19 @@ impl RebuildConfig {
     /// Stripes reconstructed at once under the policy.
     pub fn stripes_in_flight(&self) -> u32 {
         match self.policy {
-            RebuildPolicy::Dor => self.buffer_stripes,
+            RebuildPolicy::Dor | RebuildPolicy::Mcr => self.buffer_stripes,
             RebuildPolicy::Sor => 1,
         }
     }
 
-    /// Checks the parameters.
-    pub fn validate(&self) -> Result<()> {
+    /// Checks the parameters (`level`: the array's, which `mcr` needs to be cr5/cr5m).
+    pub fn validate(&self, level: crate::config::RaidLevel) -> Result<()> {
+        if self.policy == RebuildPolicy::Mcr && !level.inside_one_ssd() {
+            return Err(Error::config(
+                "rebuild.policy",
+                format!("\"mcr\" rebuilds a chip of a cr5/cr5m SSD, not a {level:?} member: use \"dor\" or \"sor\""),
+            ));
+        }
         if self.buffer_stripes == 0 || self.buffer_stripes > 1 << 20 {
             return Err(Error::config("rebuild.buffer_stripes", format!("{}: must lie in 1..=1048576", self.buffer_stripes)));
         }

@@ -253,6 +253,15 @@ impl Member {
         }
     }
 
+    /// Chip `chip` of this member (an SSD channel) fails; a spare chip
+    /// replaces it. Returns the pages lost.
+    pub fn fail_chip(&mut self, chip: u32) -> crate::Result<crate::ftl::ChipLoss> {
+        match self {
+            Member::Ssd(ssd) => ssd.fail_chip(chip),
+            Member::Hdd(_) => Err(crate::Error::Internal("a chip failure planned for a hard disk".into())),
+        }
+    }
+
     /// The SSD, if the member is one.
     pub fn as_ssd(&self) -> Option<&crate::ssd::Ssd> {
         match self {

@@ -58,6 +58,17 @@ pub struct WriteOutcome {
     pub gc: GcWork,
 }
 
+/// What a chip failure took: the logical pages whose copies were on it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ChipLoss {
+    /// Host pages whose current copy was on the chip.
+    pub current: Vec<u64>,
+    /// Host pages whose mirror copy was on it (a mirroring chip, CR5M).
+    pub mirror: Vec<u64>,
+    /// Host pages whose old, parity-consistent copy was on it (CR5M).
+    pub expired: Vec<u64>,
+}
+
 /// The FTL's mapping and block state for one drive.
 pub struct Ftl {
     layout: FlashLayout,
@@ -171,6 +182,45 @@ impl Ftl {
             }
         }
         Ok(())
+    }
+
+    /// Chip `chip` (numbered across the drive) fails and a fresh spare chip
+    /// takes its place: every page mapped to it is unmapped and reported,
+    /// its blocks are erased and their wear record starts again.
+    pub fn fail_chip(&mut self, chip: u32) -> Result<ChipLoss> {
+        let l = &self.layout;
+        let planes_per_chip = l.dies_per_chip * l.planes_per_die;
+        if chip >= l.planes / planes_per_chip {
+            return Err(Error::Internal(format!("chip {chip} does not exist")));
+        }
+        let (bpp, ppb) = (l.blocks_per_plane, l.pages_per_block);
+        let mut loss = ChipLoss::default();
+        for plane in chip * planes_per_chip..(chip + 1) * planes_per_chip {
+            let first = plane * bpp;
+            for ppn in first * ppb..(first + bpp) * ppb {
+                let id = std::mem::replace(&mut self.p2l[ppn as usize], NO_PAGE);
+                if id == NO_PAGE {
+                    continue;
+                }
+                self.l2p[id as usize] = NO_PAGE;
+                let (space, lpn) = (u64::from(id) / self.logical_pages, u64::from(id) % self.logical_pages);
+                match space {
+                    0 => loss.current.push(lpn),
+                    1 => loss.mirror.push(lpn),
+                    _ => loss.expired.push(lpn),
+                }
+            }
+            for b in first..first + bpp {
+                self.valid[b as usize] = 0;
+                self.state[b as usize] = BlockState::Free;
+                self.erase_count[b as usize] = 0;
+                self.last_write_ns[b as usize] = 0;
+            }
+            self.state[first as usize] = BlockState::Open;
+            self.planes[plane as usize] = Plane { free: (first + 1..first + bpp).collect(), open_block: first, next_page: 0 };
+            self.plane_valid[plane as usize] = 0;
+        }
+        Ok(loss)
     }
 
     /// Physical page holding `lpn`, if written.

@@ -80,6 +80,9 @@ pub struct Ssd {
     counters: CauseCounters,
     /// Pages programmed on each chip (the CR5M paper's Figure 9c), GC excluded.
     chip_pages_written: Vec<u64>,
+    /// The chip a spare chip replaced after a failure: reconstruction
+    /// writes go there (the CR5M paper's replacement chip).
+    replacement_chip: Option<u32>,
     gc_runs: u64,
     summary_pages_written: u64,
 }
@@ -128,6 +131,7 @@ impl Ssd {
             queue_depth: ssd.queue_depth,
             counters: CauseCounters::default(),
             chip_pages_written: vec![0; (dies / ssd.geometry.dies_per_chip as usize).max(1)],
+            replacement_chip: None,
             gc_runs: 0,
             summary_pages_written: 0,
             ftl,
@@ -290,8 +294,16 @@ impl Ssd {
         // A mirror copy on a mirroring chip (CR5M) is programmed whole, from
         // the page the controller holds (the data chip's write merged it).
         let to_mirroring_chip = cause == Cause::Mirror && self.ftl.layout().mirroring_chips_per_channel > 0;
-        let (id, plane, bytes) =
-            if to_mirroring_chip { (self.ftl.mirror_id(lpn), self.mirroring_plane()?, self.page_size_bytes) } else { (lpn, self.place(lpn)?, bytes) };
+        let rebuilt_chip = self.replacement_chip.filter(|_| cause == Cause::RebuildWrite);
+        let (id, plane, bytes) = match rebuilt_chip {
+            // A rebuilt mirroring chip receives mirror copies again.
+            Some(chip) if self.ftl.layout().is_mirroring_die(chip * self.ftl.layout().dies_per_chip) => {
+                (self.ftl.mirror_id(lpn), self.least_busy_plane_where(|l, d| l.chip_of_die(d) == chip)?, self.page_size_bytes)
+            }
+            Some(chip) => (lpn, self.least_busy_plane_where(|l, d| l.chip_of_die(d) == chip)?, bytes),
+            None if to_mirroring_chip => (self.ftl.mirror_id(lpn), self.mirroring_plane()?, self.page_size_bytes),
+            None => (lpn, self.place(lpn)?, bytes),
+        };
         let partial = bytes < self.page_size_bytes && self.ftl.lookup(lpn).is_some();
         let route = self.route(now_ns, plane);
         let outcome = self.ftl.write(id, plane, ready_ns)?;
@@ -369,6 +381,14 @@ impl Ssd {
         self.units[self.unit_of_die(self.ftl.layout().die_of_plane(plane))].last_end()
     }
 
+    /// Chip `chip` of this drive fails; a spare chip takes its place and
+    /// receives the reconstruction's writes. Returns what was lost.
+    pub fn fail_chip(&mut self, chip: u32) -> Result<crate::ftl::ChipLoss> {
+        let loss = self.ftl.fail_chip(chip)?;
+        self.replacement_chip = Some(chip);
+        Ok(loss)
+    }
+
     /// True when every mirroring chip is idle at `now_ns` (CR5M writes a
     /// mirror copy only then, §3.1.2); false when the drive has none.
     pub fn mirroring_chips_idle(&self, now_ns: Ns) -> bool {
@@ -390,11 +410,20 @@ impl Ssd {
     }
 
     fn least_busy_plane_of(&mut self, mirroring: bool) -> Result<u32> {
+        self.least_busy_plane_where(|l, d| l.is_mirroring_die(d) == mirroring).map_err(|e| match e {
+            Error::Device(_) if mirroring => Error::Device("the mirroring chip is full: more pages are mirrored than it holds".into()),
+            other => other,
+        })
+    }
+
+    /// The least busy plane among the dies `eligible` accepts (see
+    /// [`Ssd::least_busy_plane`]).
+    fn least_busy_plane_where(&mut self, eligible: impl Fn(&crate::flash::FlashLayout, u32) -> bool) -> Result<u32> {
         let layout = self.ftl.layout();
         let (ppd, n) = (layout.planes_per_die, layout.dies as usize);
-        let eligible = |d: usize| layout.is_mirroring_die(d as u32) == mirroring;
+        let eligible = |d: usize| eligible(layout, d as u32);
         let best = (0..n).filter(|&d| eligible(d)).min_by_key(|&d| (self.units[self.unit_of_die(d as u32)].last_end(), d));
-        let best = best.ok_or_else(|| Error::Internal(format!("no {} die on this drive", if mirroring { "mirroring" } else { "data" })))?;
+        let best = best.ok_or_else(|| Error::Internal("no die of the kind asked for on this drive".into()))?;
         for die in std::iter::once(best).chain((0..n).filter(|&d| d != best && eligible(d))) {
             for _ in 0..ppd {
                 let slot = self.next_plane_in_die[die];
@@ -405,11 +434,7 @@ impl Ssd {
                 }
             }
         }
-        Err(Error::Device(if mirroring {
-            "the mirroring chip is full: more pages are mirrored than it holds".into()
-        } else {
-            "every plane is full: the workload writes more than the drive's logical capacity".into()
-        }))
+        Err(Error::Device("every plane is full: the workload writes more than the drive's logical capacity".into()))
     }
 
     fn gc_time(&self, gc: GcWork) -> Ns {
@@ -488,7 +513,8 @@ impl Ssd {
                 ));
             }
         }
-        if self.ftl.layout().mirroring_chips_per_channel > 0 {
+        // Per-chip wear matters where chips differ: a mirroring chip, a replaced chip.
+        if self.ftl.layout().mirroring_chips_per_channel > 0 || self.replacement_chip.is_some() {
             for (chip, &n) in self.chip_pages_written.iter().enumerate() {
                 out.push(Stat::new(format!("{prefix}.chip[{chip}].pages_written"), n as f64, "pages", "pages programmed on this chip, GC aside"));
             }
