@@ -235,6 +235,9 @@ class Report:
         recovery = "-" if rb["recovery_bytes_per_s"] is None else f"{rb['recovery_bytes_per_s'] / 1e6:,.2f} MB/s"
         lines.append(f"{'recovery':18s}{recovery} ({rb['lost_bytes']:,} bytes, {rb['stripes_rebuilt']:,} stripes "
                      f"rebuilt)")
+        if rb.get("strips_by_copy") or rb.get("stripes_consolidated"):
+            lines.append(f"{'strips':18s}{rb['strips_by_xor']:,} decoded, {rb['strips_by_copy']:,} copied from a replica; "
+                         f"{rb['stripes_consolidated']:,} MW stripes given new parity")
         means = []
         for phase, key in REBUILD_PHASES:
             s = rb[key]

@@ -67,7 +67,7 @@ LOCK = ".sweep.lock"
 # Report causes as `Cause::name` spells them (crates/raidsim-core/src/device/mod.rs). Reports omit
 # causes with no pages, so no small run can list them all; a test keeps this list in step.
 CAUSES = ("user", "pre_read_rmw", "pre_read_rcw", "parity", "mirror", "gc_read", "gc_write", "erase",
-          "degraded_read", "rebuild_read", "rebuild_write", "partial_page_read")
+          "degraded_read", "rebuild_read", "rebuild_write", "partial_page_read", "rebuild_copy_read")
 
 # The keys a study spec may have, at its top level and in each [[cases]] table.
 STUDY_KEYS = ("name", "title", "scaled_down", "base", "cases", "axes", "metrics")

@@ -215,6 +215,14 @@ pub struct RebuildReport {
     pub recovery_bytes_per_s: Option<f64>,
     /// Stripe reconstructions done.
     pub stripes_rebuilt: u64,
+    /// `cr5`/`cr5m`: lost strips recovered by decoding them from the other
+    /// channels (a lost parity of an MW stripe: encoded over the current data).
+    pub strips_by_xor: u64,
+    /// `cr5m`: lost strips recovered by copying a replica (the CR5M paper's
+    /// Figure 12c counts these against `strips_by_xor`).
+    pub strips_by_copy: u64,
+    /// `cr5m`: MW stripes whose parity was rebuilt over their current data.
+    pub stripes_consolidated: u64,
     /// Responses of requests completed before the first failure.
     pub response_before: crate::metrics::LatencySummary,
     /// Completed while degraded with no rebuild running (no spare yet, or `rebuild.delay_ns`).
@@ -249,6 +257,9 @@ impl RebuildReport {
             lost_bytes: r.bytes_rebuilt,
             recovery_bytes_per_s: duration_ns.filter(|&d| d > 0).map(|d| r.bytes_rebuilt as f64 * 1e9 / d as f64),
             stripes_rebuilt: r.stripes_rebuilt,
+            strips_by_xor: r.strips_by_xor,
+            strips_by_copy: r.strips_by_copy,
+            stripes_consolidated: r.stripes_consolidated,
             response_before: host.phase_response(ArrayPhase::Healthy),
             response_degraded: host.phase_response(ArrayPhase::Degraded),
             response_during: host.phase_response(ArrayPhase::Rebuilding),
@@ -271,6 +282,11 @@ impl RebuildReport {
         if self.response_during.count > 0 {
             s("response_during.mean_ns", self.response_during.mean_ns, "ns", "mean response of requests completed during rebuild");
             s("response_during.p99_ns", self.response_during.p99_ns as f64, "ns", "99th-percentile response during rebuild");
+        }
+        if self.strips_by_xor + self.strips_by_copy > 0 {
+            s("strips_by_xor", self.strips_by_xor as f64, "strips", "lost strips decoded from the other channels");
+            s("strips_by_copy", self.strips_by_copy as f64, "strips", "lost strips copied from a replica (CR5M)");
+            s("stripes_consolidated", self.stripes_consolidated as f64, "stripes", "MW stripes given parity over their current data");
         }
         s("data_loss_events", self.data_loss_events.len() as f64, "events", "failures that lost data");
         s("failed_requests", (self.failed_reads + self.failed_writes) as f64, "requests", "host requests that touched lost data");

@@ -127,20 +127,23 @@ pub fn scenario(seed: u64, case: u64) -> Vec<String> {
     o
 }
 
-/// `cr5` across the channels of one small SSD, with a chip failing at a
-/// random request in most cases.
+/// `cr5` or `cr5m` across the channels of one small SSD, with a chip
+/// (in cr5m: data or mirroring) failing at a random request in most cases.
 fn in_ssd_scenario(rng: &mut Xoshiro256PlusPlus) -> Vec<String> {
     let channels: u32 = rng.gen_range(3..=6);
+    let chips: u32 = rng.gen_range(2..=4);
+    let level = *["cr5", "cr5m"].choose(rng).unwrap_or(&"cr5m");
     let mut o = vec![
         format!("ssd.geometry.channels={channels}"),
-        format!("ssd.geometry.chips_per_channel={}", rng.gen_range(2..=4)),
+        format!("ssd.geometry.chips_per_channel={chips}"),
         "ssd.geometry.planes_per_die=1".into(),
         "ssd.geometry.blocks_per_plane=32".into(),
         "ssd.geometry.pages_per_block=16".into(),
         format!("ssd.ftl.allocation=\"{}\"", ["dynamic", "static"].choose(rng).unwrap_or(&"dynamic")),
-        "array.level=\"cr5\"".into(),
+        format!("array.level=\"{level}\""),
+        format!("array.mw_limit={:.1}", [0.0, 0.5, 1.1, 3.0].choose(rng).unwrap_or(&1.1)),
         format!("array.members={channels}"),
-        format!("array.stripe_unit_bytes={}", *[4096u64, 8192].choose(rng).unwrap_or(&4096)),
+        format!("array.stripe_unit_bytes={}", if level == "cr5m" { 4096 } else { *[4096u64, 8192].choose(rng).unwrap_or(&4096) }),
         format!("array.layout=\"{}\"", ["left_asymmetric", "left_symmetric"].choose(rng).unwrap_or(&"left_asymmetric")),
         format!("array.write_method=\"{}\"", ["auto", "rmw", "rcw"].choose(rng).unwrap_or(&"auto")),
         format!("array.stripe_order=\"{}\"", ["parallel", "sequential"].choose(rng).unwrap_or(&"sequential")),
@@ -159,9 +162,9 @@ fn in_ssd_scenario(rng: &mut Xoshiro256PlusPlus) -> Vec<String> {
     o.push(format!("workload.size.max_bytes={}", 512 * rng.gen_range(1u64..=64)));
     o.push("workload.size.quantum_bytes=512".into());
     if rng.gen_bool(0.8) {
-        let (member, chip) = (rng.gen_range(0..channels), rng.gen_range(0..2));
+        let (member, chip) = (rng.gen_range(0..channels), rng.gen_range(0..chips));
         o.push(format!("array.failures=[{{member = {member}, chip = {chip}, at_request = {}}}]", rng.gen_range(1..requests)));
-        o.push(format!("rebuild.policy=\"{}\"", ["dor", "sor"].choose(rng).unwrap_or(&"dor")));
+        o.push(format!("rebuild.policy=\"{}\"", ["dor", "sor", "mcr"].choose(rng).unwrap_or(&"dor")));
         o.push(format!("rebuild.buffer_stripes={}", rng.gen_range(1..=8)));
     }
     o

@@ -306,3 +306,105 @@ fn chip_failures_are_checked() {
     }
     assert!(raw.resolve().expect_err("mcr on raid5").to_string().contains("rebuild.policy"));
 }
+
+/// CR5M SSD1 (channels of 3 data chips + 1 mirroring chip), verified: at
+/// t = 0 a full-stripe write of stripe 0 (D0 D1 D2 on channels 0-2, P0 on
+/// 3, each on chip 0: all idle, lowest first); at 1 ms a one-page write of
+/// D0, a mirroring write: D0' on the data chip whose calendar ends first
+/// (chip 1: chip 0's ends with D0's program), its copy on chip 3, D0 kept
+/// on chip 0 as the parity-consistent old copy; at 1 s
+/// chip `chip` of channel `member` fails.
+fn mw_stripe_then_failure(member: u32, chip: u32, policy: &str) -> Report {
+    let f = format!("array.failures=[{{member = {member}, chip = {chip}, at_ns = 1000000000}}]");
+    let p = format!("rebuild.policy={policy}");
+    run_requests("cr5m-ssd1", &[f.as_str(), p.as_str(), "sim.verify=true"], &[(0, "W", 0, 3 * 4096), (1_000_000, "W", 0, 4096)])
+}
+
+fn verified(r: &Report) {
+    let v = r.verify.as_ref().expect("verify section");
+    assert_eq!(v.mismatches, 0, "{:?}", v.first_mismatches);
+    assert!(v.sectors_checked_after_run >= 24);
+}
+
+/// After checking the bytes: strips decoded, strips copied, stripes given new parity.
+fn strip_counts(r: &Report) -> (u64, u64, u64) {
+    verified(r);
+    let rb = r.rebuild.as_ref().expect("rebuild section");
+    (rb.strips_by_xor, rb.strips_by_copy, rb.stripes_consolidated)
+}
+
+#[test]
+fn mcr_copies_a_strip_whose_data_chip_failed_from_the_mirroring_chip() {
+    // Chip 1 of channel 0 held D0': copied from chip 3, one read and one
+    // write on channel 0, nothing decoded.
+    let r = mw_stripe_then_failure(0, 1, "mcr");
+    assert_eq!(strip_counts(&r), (0, 1, 0));
+    let rb = r.rebuild.as_ref().expect("rebuild section");
+    assert_eq!(rb.lost_bytes, 4096);
+    assert_eq!((read(&r, 0, "rebuild_copy_read"), written(&r, 0, "rebuild_write")), (1, 1));
+    assert!((1..4).all(|m| r.devices[m].pages_read.is_empty()));
+    assert_eq!(rb.duration_ns, Some(READ + WRITE));
+    assert_eq!(stat(&r, "array.mirroring.mw_subrequests"), 1.0);
+}
+
+#[test]
+fn a_lost_old_copy_gets_its_stripe_new_parity() {
+    // Chip 0 of channel 0 held only D0, the old copy P0 covers: nothing the
+    // host reads is lost, but P0 must be rebuilt over D0' D1 D2 (where the
+    // paper is silent) and the stripe's copies reclaimed.
+    let r = mw_stripe_then_failure(0, 0, "mcr");
+    assert_eq!(strip_counts(&r), (0, 0, 1));
+    assert_eq!(r.rebuild.as_ref().expect("rebuild section").lost_bytes, 0);
+    assert!((0..3).all(|m| read(&r, m, "rebuild_copy_read") == 1));
+    assert_eq!(written(&r, 3, "rebuild_write"), 1, "P0 rewritten");
+}
+
+#[test]
+fn a_sibling_mw_stripes_lost_strip_is_decoded_from_the_old_copy() {
+    // D1 (chip 0 of channel 1) is lost; its stripe is MW through D0': D1 =
+    // D0 ⊕ D2 ⊕ P0 with the old D0. Verify fails if D0' were read instead.
+    for policy in ["dor", "mcr"] {
+        let r = mw_stripe_then_failure(1, 0, policy);
+        assert_eq!(strip_counts(&r), (1, 0, 0), "{policy}");
+        let rb = r.rebuild.as_ref().expect("rebuild section");
+        assert_eq!((read(&r, 0, "rebuild_read"), read(&r, 2, "rebuild_read"), read(&r, 3, "rebuild_read")), (1, 1, 1));
+        assert_eq!(written(&r, 1, "rebuild_write"), 1);
+        // Idle: the three reads in parallel, then the write.
+        assert_eq!(rb.duration_ns, Some(READ + WRITE), "{policy}");
+    }
+}
+
+#[test]
+fn a_lost_parity_of_an_mw_stripe_is_rebuilt_over_the_current_data() {
+    let r = mw_stripe_then_failure(3, 0, "mcr");
+    assert_eq!(strip_counts(&r), (1, 0, 1));
+    assert!((0..3).all(|m| read(&r, m, "rebuild_copy_read") == 1));
+    assert_eq!(written(&r, 3, "rebuild_write"), 1);
+}
+
+#[test]
+fn a_failed_mirroring_chip_is_refilled_by_copy() {
+    // Chip 3 of channel 0 held the mirror of D0': copied anew from chip 0.
+    let r = mw_stripe_then_failure(0, 3, "mcr");
+    assert_eq!(strip_counts(&r), (0, 1, 0));
+    let rb = r.rebuild.as_ref().expect("rebuild section");
+    assert_eq!(read(&r, 0, "rebuild_copy_read"), 1);
+    assert_eq!(written(&r, 0, "mirror"), 2, "the MW's copy and the refilled one");
+    assert_eq!(stat(&r, "member[0].chip[3].pages_written"), 2.0);
+    assert_eq!(rb.duration_ns, Some(READ + WRITE));
+}
+
+#[test]
+fn without_mirrored_strips_mcr_is_dor() {
+    let run_with = |policy: &str| {
+        let f = "array.failures=[{member = 1, chip = 0, at_request = 1500}]".to_string();
+        let p = format!("rebuild.policy={policy}");
+        let o = ["array.mw_limit=0", f.as_str(), p.as_str(), "workload.requests=3000", "workload.read_fraction=0.3"];
+        run("cr5m-ssd1", &o)
+    };
+    let (dor, mcr) = (run_with("dor"), run_with("mcr"));
+    assert_eq!(dor.host, mcr.host);
+    let (a, b) = (dor.rebuild.as_ref().expect("dor"), mcr.rebuild.as_ref().expect("mcr"));
+    assert_eq!((a.duration_ns, a.stripes_rebuilt, a.strips_by_copy), (b.duration_ns, b.stripes_rebuilt, 0));
+    assert!(a.stripes_rebuilt > 0);
+}

@@ -21,9 +21,9 @@
 //! event type.
 
 use super::mirroring::{MirrorAction, MirrorWrites, Remap};
-use super::rebuild::{DataLossEvent, RebuildProcess};
+use super::rebuild::{DataLossEvent, MirroredStrips, RebuildProcess};
 use super::verify::{ByteVerifier, SECTOR};
-use super::{ArrayGeometry, ArrayState, Planner, StripePlan, StripeSet};
+use super::{ArrayGeometry, ArrayState, MemberOp, Planner, StripePlan, StripeSet};
 use crate::config::{ArrayConfig, RebuildConfig, StripeOrder};
 use crate::device::{Cause, DeviceRequest, Op};
 use crate::engine::Ns;
@@ -114,7 +114,22 @@ enum Owner {
     /// One stripe of host job `u32`, covering host bytes `[offset, offset + len)`.
     Host { job: u32, op: Op, offset: u64, len: u64 },
     /// A stripe reconstruction.
-    Rebuild,
+    Rebuild(RebuildJob),
+}
+
+/// What a stripe reconstruction does (CR5M's chip failures need more than decoding).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RebuildJob {
+    /// Decode the targets' lost strips from the stripe's survivors.
+    Decode,
+    /// CR5M: rewrite an MW stripe's parity over its current data (its
+    /// parity or an old copy it covered was lost), reclaiming the copies.
+    Consolidate,
+    /// CR5M: copy the current data of a strip of channel `member` from its
+    /// mirroring chip onto the replacement chip.
+    Copy { member: u32 },
+    /// CR5M: copy a mirrored strip of channel `member` onto its new mirroring chip.
+    Remirror { member: u32 },
 }
 
 /// One stripe of a host request, or one stripe reconstruction, being executed.
@@ -161,6 +176,8 @@ pub struct ArrayController {
     mirroring: Option<MirrorWrites>,
     /// Bytes of a member's flash page (a chip failure loses pages).
     page_bytes: u64,
+    /// CR5M: what chip failures left to copy or consolidate.
+    chip_work: Vec<MirroredStrips>,
 }
 
 impl ArrayController {
@@ -187,7 +204,10 @@ impl ArrayController {
                 "array.parity_granularity = \"disksim\" counts DiskSim's parity I/O, which is not correct on real data (a partly written unit counts as whole): verify another granularity",
             ));
         }
-        let verifier = verify.then(|| (ByteVerifier::new(geometry.clone(), code), FxHashMap::default()));
+        let verifier = verify.then(|| {
+            let v = ByteVerifier::new(geometry.clone(), code);
+            (if cr5m_data_chips.is_some() { v.with_mirroring_chips(page_bytes) } else { v }, FxHashMap::default())
+        });
         let planner = Planner::new(cfg, geometry, page_bytes)?;
         let stripes = planner.geometry().stripes();
         let rebuild = RebuildProcess::new(rebuild, stripes, planner.member_stripe_bytes(), cfg.members, cfg.spares);
@@ -211,6 +231,7 @@ impl ArrayController {
             verifier,
             mirroring,
             page_bytes,
+            chip_work: Vec::new(),
         })
     }
 
@@ -289,15 +310,42 @@ impl ArrayController {
         let loss = port.fail_chip(device, chip)?;
         let geom = self.planner.geometry();
         let stripes = self.rebuild.stripes;
+        let stripe_of = |lpn: u64| lpn * self.page_bytes / geom.unit_bytes / geom.codeword_rows;
+        let mirrored = |s: u64| self.mirroring.as_ref().map_or(0, |mw| mw.mirrored(s));
         let mut dead = StripeSet::new(stripes);
+        let mut work =
+            MirroredStrips { member, copy: StripeSet::new(stripes), consolidate: StripeSet::new(stripes), remirror: StripeSet::new(stripes) };
         for &lpn in &loss.current {
-            let row = lpn * self.page_bytes / geom.unit_bytes;
-            dead.insert(row / geom.codeword_rows);
+            let s = stripe_of(lpn);
+            match (0..geom.data_units).find(|&d| geom.data_member(s, d) == member) {
+                // Its current data is on the mirroring chip too (§3.2.2).
+                Some(d) if mirrored(s) >> d & 1 == 1 => _ = work.copy.insert(s),
+                Some(_) => _ = dead.insert(s),
+                // A lost parity of an MW stripe is rebuilt over the current data.
+                None => {
+                    dead.insert(s);
+                    if mirrored(s) != 0 {
+                        work.consolidate.insert(s);
+                    }
+                }
+            }
+        }
+        // Where the paper is silent: an old copy lost leaves its stripe's
+        // parity covering data no longer held, so that parity is rebuilt too.
+        for &lpn in &loss.expired {
+            work.consolidate.insert(stripe_of(lpn));
+        }
+        for &lpn in &loss.mirror {
+            work.remirror.insert(stripe_of(lpn));
         }
         if let Some((v, _)) = self.verifier.as_mut() {
-            for &lpn in &loss.current {
-                v.lose(device, lpn * self.page_bytes, self.page_bytes);
-            }
+            let page = self.page_bytes;
+            loss.current.iter().for_each(|&lpn| v.lose(device, lpn * page, page));
+            loss.expired.iter().for_each(|&lpn| v.lose_expired(device, lpn * page, page));
+            loss.mirror.iter().for_each(|&lpn| v.lose_mirror(device, lpn * page, page));
+        }
+        if !work.is_done() {
+            self.chip_work.push(work);
         }
         // The channel's other strips stay readable: it counts as rebuilt there.
         let mut alive = StripeSet::new(stripes);
@@ -372,7 +420,13 @@ impl ArrayController {
                 }
                 Err(None) => break,
             }
-            let Some(s) = self.rebuild.next_stripe(&self.state) else {
+            let copies_now = self.rebuild.policy() != crate::config::RebuildPolicy::Mcr || self.phase_one_done();
+            let (state, work, targets) = (&self.state, &self.chip_work, self.rebuild.targets.clone());
+            let needs = |s: u64| {
+                targets.iter().any(|&t| !state.alive(t, s))
+                    || work.iter().any(|w| w.consolidate.contains(s) || w.remirror.contains(s) || (copies_now && w.copy.contains(s)))
+            };
+            let Some(s) = self.rebuild.next_stripe(needs) else {
                 break;
             };
             self.start_rebuild_stripe(port, now, s)?;
@@ -386,7 +440,10 @@ impl ArrayController {
     /// Members whose every stripe is rebuilt (or lost) are whole again.
     fn finish_members(&mut self, now: Ns) {
         let stripes = self.rebuild.stripes;
-        while let Some(&t) = self.rebuild.targets.iter().find(|&&t| self.state.rebuilt[t as usize].as_ref().is_some_and(|r| r.len() == stripes)) {
+        let work_left = |t: u32| self.chip_work.iter().any(|w| w.member == t && !w.is_done());
+        while let Some(&t) =
+            self.rebuild.targets.iter().find(|&&t| self.state.rebuilt[t as usize].as_ref().is_some_and(|r| r.len() == stripes) && !work_left(t))
+        {
             self.state.failed[t as usize] = false;
             self.state.rebuilt[t as usize] = None;
             self.epoch += 1;
@@ -411,11 +468,73 @@ impl ArrayController {
     }
 
     fn start_rebuild_stripe<P: ArrayPort>(&mut self, port: &mut P, now: Ns, s: u64) -> Result<()> {
+        let job = if self.chip_work.iter().any(|w| w.consolidate.contains(s)) {
+            RebuildJob::Consolidate
+        } else if self.rebuild.lacks(&self.state, s) {
+            RebuildJob::Decode
+        } else if let Some(w) = self.chip_work.iter().find(|w| w.remirror.contains(s)) {
+            RebuildJob::Remirror { member: w.member }
+        } else if let Some(w) = self.chip_work.iter().find(|w| w.copy.contains(s)) {
+            RebuildJob::Copy { member: w.member }
+        } else {
+            return Err(Error::Internal(format!("stripe {s} was picked for a rebuild it does not need")));
+        };
         let mut plan = self.pool.pop().unwrap_or_default();
-        self.planner.plan_rebuild(s, &mut self.state, &self.rebuild.targets, &mut plan)?;
+        self.plan_rebuild_job(job, s, &mut plan)?;
         let bytes: u64 = plan.writes.iter().map(|w| w.len_bytes).sum();
         self.rebuild.started(now, s, bytes);
-        self.start_stripe(port, now, Owner::Rebuild, plan, self.epoch)
+        let mirror = (job == RebuildJob::Consolidate).then_some(MirrorAction::Consolidate);
+        self.start_stripe(port, now, Owner::Rebuild(job), plan, self.epoch, mirror)
+    }
+
+    /// Plans reconstruction `job` of stripe `s`.
+    fn plan_rebuild_job(&mut self, job: RebuildJob, s: u64, plan: &mut StripePlan) -> Result<()> {
+        if job == RebuildJob::Decode {
+            return self.planner.plan_rebuild(s, &mut self.state, &self.rebuild.targets, plan);
+        }
+        plan.reset(s);
+        plan.locks_stripe = true;
+        let geom = self.planner.geometry();
+        let (offset, unit) = (geom.row_offset(s, 0), geom.unit_bytes * geom.codeword_rows);
+        let op = |member: u32, op: Op, cause: Cause| MemberOp { member, op, offset_bytes: offset, len_bytes: unit, cause };
+        match job {
+            RebuildJob::Decode => {}
+            RebuildJob::Consolidate => {
+                // Every data strip's current version (from its mirror where
+                // its data chip failed), then the parity, and the copy of a
+                // strip only the mirroring chip held.
+                for d in 0..geom.data_units {
+                    plan.reads.push(op(geom.data_member(s, d), Op::Read, Cause::RebuildCopyRead));
+                }
+                let p = geom.parity_members(s)[0].ok_or_else(|| Error::Internal(format!("stripe {s} has no parity")))?;
+                plan.writes.push(op(p, Op::Write, Cause::RebuildWrite));
+                plan.parity_bytes = unit;
+                for w in self.chip_work.iter().filter(|w| w.copy.contains(s) && w.member != p) {
+                    plan.writes.push(op(w.member, Op::Write, Cause::RebuildWrite));
+                }
+                if let Some(mw) = self.mirroring.as_mut() {
+                    mw.parity_rebuilt(s);
+                }
+            }
+            RebuildJob::Copy { member } => {
+                plan.reads.push(op(member, Op::Read, Cause::RebuildCopyRead));
+                plan.writes.push(op(member, Op::Write, Cause::RebuildWrite));
+            }
+            RebuildJob::Remirror { member } => {
+                plan.reads.push(op(member, Op::Read, Cause::RebuildCopyRead));
+                plan.writes.push(op(member, Op::Write, Cause::Mirror));
+            }
+        }
+        Ok(())
+    }
+
+    /// CR5M with MCR: every lost strip that needs decoding or a new parity
+    /// is done, so strips the mirroring chip holds may be copied (Algorithm
+    /// 2's phase two).
+    fn phase_one_done(&self) -> bool {
+        let stripes = self.rebuild.stripes;
+        self.rebuild.targets.iter().all(|&t| self.state.rebuilt[t as usize].as_ref().map_or(true, |r| r.len() == stripes))
+            && self.chip_work.iter().all(|w| w.consolidate.is_empty() && w.remirror.is_empty())
     }
 
     /// Plans host job `host` (its overhead spent) and starts its stripes.
@@ -460,7 +579,7 @@ impl ArrayController {
         match self.order {
             StripeOrder::Parallel => {
                 for plan in plans.drain(..) {
-                    self.start_stripe(port, now, owner(&plan), plan, epoch)?;
+                    self.start_stripe(port, now, owner(&plan), plan, epoch, None)?;
                 }
             }
             StripeOrder::Sequential => {
@@ -470,7 +589,7 @@ impl ArrayController {
                     self.waiting.insert(host, rest);
                 }
                 if let Some((owner, plan, epoch)) = first {
-                    self.start_stripe(port, now, owner, plan, epoch)?;
+                    self.start_stripe(port, now, owner, plan, epoch, None)?;
                 }
             }
         }
@@ -479,9 +598,17 @@ impl ArrayController {
     }
 
     /// Starts a stripe job planned at `epoch`, or queues it behind the stripe's lock.
-    fn start_stripe<P: ArrayPort>(&mut self, port: &mut P, now: Ns, owner: Owner, plan: StripePlan, epoch: u64) -> Result<()> {
+    fn start_stripe<P: ArrayPort>(
+        &mut self,
+        port: &mut P,
+        now: Ns,
+        owner: Owner,
+        plan: StripePlan,
+        epoch: u64,
+        mirror: Option<MirrorAction>,
+    ) -> Result<()> {
         let (stripe, locks) = (plan.stripe, plan.locks_stripe);
-        let job = StripeJob { owner, plan, epoch, holds_lock: locks, in_writes: false, outstanding: 0, mirror: None };
+        let job = StripeJob { owner, plan, epoch, holds_lock: locks, in_writes: false, outstanding: 0, mirror };
         let id = self.stripe_jobs.insert(job);
         if locks {
             if let Some(waiters) = self.locks.get_mut(&stripe) {
@@ -502,8 +629,13 @@ impl ArrayController {
             sj.epoch = epoch;
             let s = sj.plan.stripe;
             match sj.owner {
-                Owner::Rebuild if self.rebuild.lost.contains(s) => sj.plan.reset(s),
-                Owner::Rebuild => self.planner.plan_rebuild(s, &mut self.state, &self.rebuild.targets, &mut sj.plan)?,
+                Owner::Rebuild(_) if self.rebuild.lost.contains(s) => sj.plan.reset(s),
+                Owner::Rebuild(job) => {
+                    let mut plan = std::mem::take(&mut sj.plan);
+                    let planned = self.plan_rebuild_job(job, s, &mut plan);
+                    self.stripe_jobs.get_mut(id)?.plan = plan;
+                    planned?;
+                }
                 Owner::Host { job, op, offset, len } => {
                     if self.rebuild.lost.contains(s) {
                         // The stripe was lost while the job waited: it fails, doing nothing.
@@ -556,15 +688,21 @@ impl ArrayController {
         let all = if k == 32 { u32::MAX } else { (1u32 << k) - 1 };
         let device_of = &self.state.device_of;
         let idle = |c: u32| port.mirroring_chip_idle(now, device_of[c as usize]);
-        if let Some(action) = mirroring.decide(&mut sj.plan, written, all, idle) {
+        // Where the paper is silent: no new mirroring writes until a chip
+        // failure's reconstruction is over, so what it must copy stays put.
+        let may_mirror = !self.state.degraded() && self.chip_work.is_empty();
+        if let Some(action) = mirroring.decide(&mut sj.plan, written, all, may_mirror, false, idle) {
             sj.mirror = Some(action);
             return Ok(());
         }
-        // An MW stripe's parity covers its old pages: read the current ones instead.
+        // An MW stripe's parity covers its old pages: read the current ones
+        // instead, and rewrite all of it before its old copies go.
         self.plans.clear();
         let method = self.planner.set_write_method(crate::config::WriteMethod::Rcw);
+        let granularity = self.planner.set_granularity(crate::config::ParityGranularity::WholeUnit);
         let replanned = self.planner.plan_reusing(Op::Write, offset, len, &mut self.state, &mut self.plans, &mut self.pool);
         self.planner.set_write_method(method);
+        self.planner.set_granularity(granularity);
         replanned?;
         let fresh = self.plans.pop().filter(|p| p.stripe == s && self.plans.is_empty());
         let mut fresh = fresh.ok_or_else(|| Error::Internal(format!("replanning stripe {s} as reconstruct-write gave other stripes")))?;
@@ -572,7 +710,7 @@ impl ArrayController {
         let device_of = &self.state.device_of;
         let idle = |c: u32| port.mirroring_chip_idle(now, device_of[c as usize]);
         let mirroring = self.mirroring.as_mut().ok_or_else(|| Error::Internal("cr5m state vanished".into()))?;
-        let action = mirroring.decide(&mut fresh, written, all, idle);
+        let action = mirroring.decide(&mut fresh, written, all, false, true, idle);
         sj.mirror = Some(action.ok_or_else(|| Error::Internal(format!("stripe {s}: reconstruct-write planned as read-modify-write")))?);
         self.pool.push(std::mem::replace(&mut sj.plan, fresh));
         Ok(())
@@ -590,6 +728,9 @@ impl ArrayController {
                 }
             }
             MirrorAction::Consolidate => {
+                if let Some((v, _)) = self.verifier.as_mut() {
+                    v.consolidate(&self.state, s);
+                }
                 let geom = self.planner.geometry();
                 for d in 0..geom.data_units {
                     let m = geom.data_member(s, d);
@@ -608,6 +749,13 @@ impl ArrayController {
     /// Issues the reads (`writes = false`) or writes of a stripe job; moves on when a phase is empty.
     fn run_phase<P: ArrayPort>(&mut self, port: &mut P, now: Ns, id: u32, writes: bool) -> Result<()> {
         if writes {
+            let sj = self.stripe_jobs.get_mut(id)?;
+            if !self.chip_work.is_empty() && matches!(sj.owner, Owner::Host { op: Op::Write, .. }) {
+                let consolidates = sj.mirror == Some(MirrorAction::Consolidate);
+                let mut plan = std::mem::take(&mut sj.plan);
+                self.host_write_meets_chip_work(&mut plan, consolidates);
+                self.stripe_jobs.get_mut(id)?.plan = plan;
+            }
             self.verify_writes(id)?;
             if self.mirroring.is_some() {
                 self.remap_for_mirroring(port, id)?;
@@ -641,7 +789,7 @@ impl ArrayController {
                 let version = versions.get(&job).copied().ok_or_else(|| Error::Internal(format!("verify: host job {job} has no version")))?;
                 v.apply_write(&self.state, &sj.plan, offset, len, version)
             }
-            Owner::Rebuild => {
+            Owner::Rebuild(_) => {
                 v.apply_rebuild(id, &self.state);
                 Ok(())
             }
@@ -676,7 +824,7 @@ impl ArrayController {
         if let Some((v, _)) = self.verifier.as_mut().filter(|_| !self.rebuild.lost.contains(s) && !sj.in_writes) {
             match sj.owner {
                 Owner::Host { op: Op::Read, offset, len, .. } => v.check_read(&self.state, &sj.plan, offset, len),
-                Owner::Rebuild => v.prepare_rebuild(id, &self.state, &sj.plan),
+                Owner::Rebuild(job) => v.prepare_rebuild(id, &self.state, &sj.plan, job == RebuildJob::Consolidate),
                 Owner::Host { op: Op::Write, .. } => {}
             }
         }
@@ -690,8 +838,8 @@ impl ArrayController {
         }
         let sj = self.stripe_jobs.remove(id)?;
         let (owner, stripe, locked) = (sj.owner, sj.plan.stripe, sj.holds_lock);
-        if owner == Owner::Rebuild {
-            self.rebuilt(&sj.plan);
+        if let Owner::Rebuild(job) = owner {
+            self.rebuilt(job, &sj.plan);
         }
         self.pool.push(sj.plan);
         if locked {
@@ -718,20 +866,80 @@ impl ArrayController {
 
     /// A stripe reconstruction has written its spares (a stripe lost
     /// meanwhile counts as lost, not rebuilt).
-    fn rebuilt(&mut self, plan: &StripePlan) {
-        if self.rebuild.lost.contains(plan.stripe) {
-            self.rebuild.stripe_done(plan.stripe, None);
+    fn rebuilt(&mut self, job: RebuildJob, plan: &StripePlan) {
+        let s = plan.stripe;
+        if self.rebuild.lost.contains(s) {
+            self.rebuild.stripe_done(s, None);
             return;
         }
         let mut bytes = 0;
-        for w in plan.writes.iter().filter(|w| w.cause == Cause::RebuildWrite) {
-            if let Some(set) = self.state.rebuilt[w.member as usize].as_mut() {
-                set.insert(plan.stripe);
+        let geom = self.planner.geometry();
+        let (mut decoded, mut copied) = (0, 0);
+        for w in plan.writes.iter().filter(|w| matches!(w.cause, Cause::RebuildWrite | Cause::Mirror)) {
+            let was_lost = !self.state.alive(w.member, s);
+            let parity = geom.parity_members(s).contains(&Some(w.member));
+            // A consolidation's parity on a channel that lost nothing recovers nothing.
+            let recovered = match job {
+                RebuildJob::Decode => was_lost,
+                RebuildJob::Consolidate if parity => was_lost,
+                RebuildJob::Consolidate | RebuildJob::Copy { .. } | RebuildJob::Remirror { .. } => true,
+            };
+            match job {
+                RebuildJob::Decode => decoded += u64::from(recovered),
+                RebuildJob::Consolidate if parity => decoded += u64::from(recovered),
+                _ => copied += 1,
             }
-            bytes += w.len_bytes;
+            if let Some(set) = self.state.rebuilt[w.member as usize].as_mut() {
+                set.insert(s);
+            }
+            for work in self.chip_work.iter_mut().filter(|work| work.member == w.member) {
+                if w.cause == Cause::Mirror {
+                    work.remirror.remove(s);
+                } else {
+                    work.copy.remove(s);
+                }
+            }
+            if recovered {
+                bytes += w.len_bytes;
+            }
+        }
+        if job == RebuildJob::Consolidate {
+            self.rebuild.stripes_consolidated += 1;
+            self.chip_work.iter_mut().for_each(|w| _ = w.consolidate.remove(s));
+        }
+        // Strips are counted where a chip failed (the CR5M paper's Figure 12c).
+        if self.rebuild.failures.iter().any(|f| f.chip.is_some()) {
+            self.rebuild.strips_by_xor += decoded;
+            self.rebuild.strips_by_copy += copied;
         }
         self.epoch += 1;
-        self.rebuild.stripe_done(plan.stripe, Some(bytes));
+        self.rebuild.stripe_done(s, Some(bytes));
+    }
+
+    /// CR5M: a host write of stripe `plan.stripe` goes out while chip
+    /// failures left work. A strip it writes needs no copy any more. If it
+    /// reclaims the stripe's copies, a strip only a mirror held (read by
+    /// its reconstruct-write) is written onto the replacement chip with it,
+    /// so that reclaiming the mirror loses nothing.
+    fn host_write_meets_chip_work(&mut self, plan: &mut StripePlan, consolidates: bool) {
+        let s = plan.stripe;
+        let geom = self.planner.geometry();
+        for work in &mut self.chip_work {
+            if plan.writes.iter().any(|w| w.cause == Cause::User && w.member == work.member) {
+                work.copy.remove(s);
+                work.remirror.remove(s);
+            }
+            if !consolidates {
+                continue;
+            }
+            work.consolidate.remove(s);
+            work.remirror.remove(s);
+            if work.copy.remove(s) {
+                let (offset_bytes, len_bytes) = (geom.row_offset(s, 0), geom.unit_bytes * geom.codeword_rows);
+                plan.writes.push(MemberOp { member: work.member, op: Op::Write, offset_bytes, len_bytes, cause: Cause::RebuildWrite });
+                self.rebuild.strips_by_copy += 1;
+            }
+        }
     }
 
     fn host_stripe_done<P: ArrayPort>(&mut self, port: &mut P, now: Ns, host: u32) -> Result<()> {
@@ -747,7 +955,7 @@ impl ArrayController {
             }
             port.host_done(now, host, !failed);
         } else if let Some((owner, plan, epoch)) = self.waiting.get_mut(&host).and_then(VecDeque::pop_front) {
-            return self.start_stripe(port, now, owner, plan, epoch);
+            return self.start_stripe(port, now, owner, plan, epoch, None);
         }
         Ok(())
     }

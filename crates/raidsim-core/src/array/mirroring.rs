@@ -22,8 +22,11 @@
 //!   fewer pages (ties to reconstruct-write), as in CR5 — except on an MW
 //!   stripe, whose parity covers the old pages and not the current ones:
 //!   there the update reads the current version of every page it does not
-//!   write (reconstruct-write, the paper's request R2), and the stripe
-//!   returns to plain RAID-5 (its mirror and old copies are invalidated);
+//!   write (reconstruct-write, the paper's request R2) and rewrites the
+//!   whole parity unit (a unit of several pages, or a write of part of a
+//!   page, would otherwise leave parity sectors covering the old copies
+//!   about to be reclaimed), and the stripe returns to plain RAID-5 (its
+//!   mirror and old copies are invalidated);
 //! - every channel the sub-request writes counts one more write.
 //!
 //! Where the paper is silent: `MWLimit = 0` never mirrors (the paper says so
@@ -117,12 +120,21 @@ impl MirrorWrites {
 
     /// Algorithm 1 for host write `plan` of stripe `s` (planned by the RAID-5
     /// planner), `written` its data units (bit d = unit d written, `all` the
-    /// full mask); `idle(c)` tells
+    /// full mask); `may_mirror = false` rules out an MW; `idle(c)` tells
     /// whether channel c's mirroring chip is idle now. Rewrites `plan` into
     /// an MW when Algorithm 1 says so and returns the action to carry out as
     /// its writes go out; `None` when the plan is a read-modify-write of an
-    /// MW stripe and must be made again as reconstruct-write.
-    pub fn decide(&mut self, plan: &mut StripePlan, written: u32, all: u32, mut idle: impl FnMut(u32) -> bool) -> Option<MirrorAction> {
+    /// MW stripe and must be made again as a reconstruct-write of whole
+    /// units (`replanned = true` then).
+    pub fn decide(
+        &mut self,
+        plan: &mut StripePlan,
+        written: u32,
+        all: u32,
+        may_mirror: bool,
+        replanned: bool,
+        mut idle: impl FnMut(u32) -> bool,
+    ) -> Option<MirrorAction> {
         let s = plan.stripe;
         let mirrored = self.mirrored(s);
         let involved = |p: &StripePlan| {
@@ -132,11 +144,14 @@ impl MirrorWrites {
             m
         };
         if written == all {
+            if mirrored != 0 && !replanned {
+                return None;
+            }
             self.count_writes(&involved(plan), false);
             return Some(if mirrored != 0 { self.consolidated(s) } else { MirrorAction::None });
         }
         let data_channels: Vec<u32> = plan.writes.iter().filter(|w| w.cause == Cause::User).map(|w| w.member).collect();
-        if data_channels.iter().all(|&c| self.under_limit(c) && idle(c)) {
+        if may_mirror && data_channels.iter().all(|&c| self.under_limit(c) && idle(c)) {
             plan.reads.clear();
             plan.parity_bytes = 0;
             plan.writes.retain(|w| w.cause == Cause::User);
@@ -149,11 +164,18 @@ impl MirrorWrites {
             self.mirroring_writes += 1;
             return Some(MirrorAction::Mirror(written));
         }
-        if mirrored != 0 && plan.reads.iter().any(|r| r.cause == Cause::PreReadRmw) {
-            return None; // replan as reconstruct-write, then decide again
+        if mirrored != 0 && !replanned {
+            return None; // replan as a whole-unit reconstruct-write, then decide again
         }
         self.count_writes(&involved(plan), false);
         Some(if mirrored != 0 { self.consolidated(s) } else { MirrorAction::None })
+    }
+
+    /// A reconstruction rebuilt stripe `s`'s parity over its current data.
+    pub fn parity_rebuilt(&mut self, s: u64) {
+        if let Some(m) = self.mirrored.get_mut(s as usize) {
+            *m = 0;
+        }
     }
 
     fn consolidated(&mut self, s: u64) -> MirrorAction {

@@ -157,6 +157,21 @@ impl StripeSet {
         new
     }
 
+    /// Removes `s`; true when it was in the set.
+    pub fn remove(&mut self, s: u64) -> bool {
+        let Some(w) = self.bits.get_mut((s / 64) as usize) else { return false };
+        let bit = 1u64 << (s % 64);
+        let was = *w & bit != 0;
+        *w &= !bit;
+        self.len -= u64::from(was);
+        was
+    }
+
+    /// The stripes in the set, in order.
+    pub fn iter(&self) -> impl Iterator<Item = u64> + '_ {
+        self.bits.iter().enumerate().flat_map(|(i, &w)| (0..64).filter(move |b| w >> b & 1 == 1).map(move |b| i as u64 * 64 + b))
+    }
+
     /// Stripes in the set.
     pub fn len(&self) -> u64 {
         self.len
@@ -266,6 +281,11 @@ impl Planner {
     /// Sets the parity update method for partial-stripe writes; returns the previous one.
     pub fn set_write_method(&mut self, method: WriteMethod) -> WriteMethod {
         std::mem::replace(&mut self.method, method)
+    }
+
+    /// Sets the parity granularity; returns the previous one.
+    pub fn set_granularity(&mut self, granularity: ParityGranularity) -> ParityGranularity {
+        std::mem::replace(&mut self.granularity, granularity)
     }
 
     /// The geometry planned over.

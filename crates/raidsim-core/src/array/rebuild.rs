@@ -108,6 +108,37 @@ pub struct RebuildProcess {
     pub bytes_rebuilt: u64,
     /// Stripe reconstructions done.
     pub stripes_rebuilt: u64,
+    /// CR5M: lost strips recovered by decoding (XOR of the other channels,
+    /// a parity rebuilt over the current data) and by copying a replica
+    /// (the CR5M paper's Figure 12c); MW stripes whose parity was rebuilt.
+    pub strips_by_xor: u64,
+    /// See `strips_by_xor`.
+    pub strips_by_copy: u64,
+    /// See `strips_by_xor`.
+    pub stripes_consolidated: u64,
+}
+
+/// CR5M: what a chip failure leaves to do besides the strips it killed.
+#[derive(Clone, Debug)]
+pub struct MirroredStrips {
+    /// The channel that lost the chip.
+    pub member: u32,
+    /// Stripes whose strip on `member` only the mirroring chip holds now:
+    /// copied onto the replacement chip (MCR's phase two).
+    pub copy: super::StripeSet,
+    /// MW stripes whose parity, or an old copy it covers, was lost: their
+    /// parity is rebuilt over the current data and their copies reclaimed.
+    pub consolidate: super::StripeSet,
+    /// Stripes whose mirror copy on `member` was lost (its mirroring chip
+    /// failed): copied anew from the data chip.
+    pub remirror: super::StripeSet,
+}
+
+impl MirroredStrips {
+    /// Nothing is left to do.
+    pub fn is_done(&self) -> bool {
+        self.copy.is_empty() && self.consolidate.is_empty() && self.remirror.is_empty()
+    }
 }
 
 impl RebuildProcess {
@@ -135,7 +166,15 @@ impl RebuildProcess {
             busy_since: None,
             bytes_rebuilt: 0,
             stripes_rebuilt: 0,
+            strips_by_xor: 0,
+            strips_by_copy: 0,
+            stripes_consolidated: 0,
         }
+    }
+
+    /// The reconstruction policy.
+    pub fn policy(&self) -> crate::config::RebuildPolicy {
+        self.cfg.policy
     }
 
     /// The rebuild is idle: nothing waits, nothing is being rebuilt.
@@ -255,16 +294,21 @@ impl RebuildProcess {
     }
 
     /// Next stripe (from the cursor, wrapping) that is not in flight and
-    /// that some target still lacks; `None` when there is none.
-    pub fn next_stripe(&mut self, state: &super::ArrayState) -> Option<u64> {
+    /// that `needs` work; `None` when there is none.
+    pub fn next_stripe(&mut self, needs: impl Fn(u64) -> bool) -> Option<u64> {
         for _ in 0..self.stripes {
             let s = self.cursor;
             self.cursor = (self.cursor + 1) % self.stripes;
-            if !self.in_flight.contains(&s) && self.targets.iter().any(|&t| !state.alive(t, s)) {
+            if !self.in_flight.contains(&s) && needs(s) {
                 return Some(s);
             }
         }
         None
+    }
+
+    /// Whether some target still lacks stripe `s`.
+    pub fn lacks(&self, state: &super::ArrayState, s: u64) -> bool {
+        self.targets.iter().any(|&t| !state.alive(t, s))
     }
 
     /// Stripe `s` starts reconstruction at `now`, writing `bytes` to spares.

@@ -47,8 +47,16 @@ pub struct ByteVerifier {
     store: FxHashMap<(u32, u64), Sector>,
     logical: FxHashMap<u64, u64>,
     next_version: u64,
-    /// Reconstructed bytes of rebuild stripe jobs between their reads and writes.
-    pending_rebuilds: FxHashMap<u32, Vec<(u32, u64, Sector)>>,
+    /// CR5M: mirror copies on each channel's mirroring chip, and the old,
+    /// parity-consistent versions of mirrored sectors.
+    mirror_chip: bool,
+    /// Bytes of a flash page (a mirror copy is programmed whole).
+    page_bytes: u64,
+    mirror: FxHashMap<(u32, u64), Sector>,
+    expired: FxHashMap<(u32, u64), Sector>,
+    /// Reconstructed bytes of rebuild stripe jobs between their reads and
+    /// writes: member, offset, bytes, and whether they go to the mirroring chip.
+    pending_rebuilds: FxHashMap<u32, Vec<(u32, u64, Sector, bool)>>,
     /// Sectors checked on host reads.
     pub sectors_checked: u64,
     /// Sectors that differed from the last version written.
@@ -93,11 +101,23 @@ impl ByteVerifier {
             store: FxHashMap::default(),
             logical: FxHashMap::default(),
             next_version: 0,
+            mirror_chip: false,
+            page_bytes: SECTOR,
+            mirror: FxHashMap::default(),
+            expired: FxHashMap::default(),
             pending_rebuilds: FxHashMap::default(),
             sectors_checked: 0,
             mismatches: 0,
             examples: Vec::new(),
         }
+    }
+
+    /// CR5M: the members have mirroring chips, whose copies and the old
+    /// versions parity covers are kept apart from the current data.
+    pub fn with_mirroring_chips(mut self, page_bytes: u64) -> Self {
+        self.mirror_chip = true;
+        self.page_bytes = page_bytes;
+        self
     }
 
     /// A new write version.
@@ -157,9 +177,59 @@ impl ByteVerifier {
         })
     }
 
+    /// The current bytes of `member` at `offset` (from the mirror where
+    /// the data chip lost them, as the drive reads them).
     fn get(&self, state: &ArrayState, member: u32, offset: u64) -> Sector {
-        let device = state.device_of[member as usize];
-        self.store.get(&(device, offset)).cloned().unwrap_or_else(|| vec![0u8; SECTOR as usize].into_boxed_slice())
+        let key = (state.device_of[member as usize], offset);
+        self.store.get(&key).or_else(|| self.mirror.get(&key)).cloned().unwrap_or_else(|| vec![0u8; SECTOR as usize].into_boxed_slice())
+    }
+
+    /// The version parity covers: CR5M's old copy of a mirrored sector, else the current one.
+    fn consistent(&self, state: &ArrayState, member: u32, offset: u64) -> Sector {
+        let key = (state.device_of[member as usize], offset);
+        self.expired.get(&key).cloned().unwrap_or_else(|| self.get(state, member, offset))
+    }
+
+    /// CR5M: stripe `s`'s parity covers its current data again; its
+    /// mirror and old copies are reclaimed.
+    pub fn consolidate(&mut self, state: &ArrayState, s: u64) {
+        for d in 0..self.geom.data_units {
+            let device = state.device_of[self.geom.data_member(s, d) as usize];
+            for r in 0..self.geom.codeword_rows {
+                let base = self.geom.row_offset(s, r);
+                for o in (base..base + self.geom.unit_bytes).step_by(SECTOR as usize) {
+                    self.mirror.remove(&(device, o));
+                    self.expired.remove(&(device, o));
+                }
+            }
+        }
+    }
+
+    /// CR5M: the pages of device `device` that `[offset, offset + len)`
+    /// touches take, where the data chip lost them, their mirror's bytes.
+    fn merge_from_mirror(&mut self, device: u32, offset: u64, len: u64) {
+        let page = self.page_bytes;
+        for o in (offset / page * page..(offset + len).div_ceil(page) * page).step_by(SECTOR as usize) {
+            if !self.store.contains_key(&(device, o)) {
+                if let Some(bytes) = self.mirror.get(&(device, o)).cloned() {
+                    self.store.insert((device, o), bytes);
+                }
+            }
+        }
+    }
+
+    /// CR5M: device `device`'s old copies of `[offset, offset + len)` are lost.
+    pub fn lose_expired(&mut self, device: u32, offset: u64, len: u64) {
+        for o in (offset..offset + len).step_by(SECTOR as usize) {
+            self.expired.remove(&(device, o));
+        }
+    }
+
+    /// CR5M: device `device`'s mirror copies of `[offset, offset + len)` are lost.
+    pub fn lose_mirror(&mut self, device: u32, offset: u64, len: u64) {
+        for o in (offset..offset + len).step_by(SECTOR as usize) {
+            self.mirror.remove(&(device, o));
+        }
     }
 
     fn put(&mut self, state: &ArrayState, member: u32, offset: u64, bytes: Sector) {
@@ -269,7 +339,7 @@ impl ByteVerifier {
                 Some((m, o)) => Some(self.get(state, m, o)),
                 None if self.parity() => {
                     let c = self.cell(addr);
-                    let read = |m: u32, o: u64| Self::covered(&plan.reads, m, o).then(|| self.get(state, m, o));
+                    let read = |m: u32, o: u64| Self::covered(&plan.reads, m, o).then(|| self.consistent(state, m, o));
                     self.decode_by_row(c, &read).or_else(|| {
                         self.decode(c.s, c.x, read).map(|cols| {
                             let r = c.row * SECTOR;
@@ -298,7 +368,7 @@ impl ByteVerifier {
             for w in plan.writes.iter().filter(|w| w.cause == Cause::Parity) {
                 for o in (w.offset_bytes..w.offset_bytes + w.len_bytes).step_by(SECTOR as usize) {
                     let x = o % self.geom.unit_bytes;
-                    let alive = |m: u32, off: u64| state.alive(m, s).then(|| self.get(state, m, off));
+                    let alive = |m: u32, off: u64| state.alive(m, s).then(|| self.consistent(state, m, off));
                     let cols = self.decode(s, x, alive).ok_or_else(|| Error::Internal(format!("verify: stripe {s} cannot be decoded")))?;
                     for (d, col) in cols.iter().enumerate().take(self.geom.data_units as usize) {
                         for r in 0..self.geom.codeword_rows {
@@ -309,12 +379,45 @@ impl ByteVerifier {
                 }
             }
         }
+        let mirror_chip = self.mirror_chip;
+        let to_mirroring_chip = |w: &MemberOp| mirror_chip && w.cause == Cause::Mirror;
+        // CR5M: a mirroring write keeps the version parity covers, once.
+        for w in plan.writes.iter().filter(|w| to_mirroring_chip(w)) {
+            for o in (w.offset_bytes..w.offset_bytes + w.len_bytes).step_by(SECTOR as usize) {
+                let key = (state.device_of[w.member as usize], o);
+                if !self.expired.contains_key(&key) {
+                    let current = self.get(state, w.member, o);
+                    self.expired.insert(key, current);
+                }
+            }
+        }
+        // CR5M: a page whose data chip failed is merged from its mirror
+        // when part of it is written (flash programs whole pages).
+        if mirror_chip {
+            // (A rebuild write in a host plan copies such a page whole.)
+            for w in plan.writes.iter().filter(|w| matches!(w.cause, Cause::User | Cause::RebuildWrite)) {
+                self.merge_from_mirror(state.device_of[w.member as usize], w.offset_bytes, w.len_bytes);
+            }
+        }
         for w in plan.writes.iter().filter(|w| matches!(w.cause, Cause::User | Cause::Mirror)) {
+            let mirrored = to_mirroring_chip(w);
             for o in (w.offset_bytes..w.offset_bytes + w.len_bytes).step_by(SECTOR as usize) {
                 match self.host_of(s, w.member, o) {
+                    Some(_) if mirrored => {}
                     Some(addr) => self.put(state, w.member, o, pattern(addr / SECTOR, version)),
                     None => self.mismatch(format!("stripe {s}: user data written over parity on member {} at {o}", w.member)),
                 }
+            }
+        }
+        // The mirroring chip programs whole pages: each page touched is
+        // copied as the data chip now holds it.
+        for w in plan.writes.iter().filter(|w| to_mirroring_chip(w)) {
+            let page = self.page_bytes;
+            let device = state.device_of[w.member as usize];
+            let (lo, hi) = (w.offset_bytes / page * page, (w.offset_bytes + w.len_bytes).div_ceil(page) * page);
+            for o in (lo..hi).step_by(SECTOR as usize) {
+                let bytes = self.store.get(&(device, o)).cloned().unwrap_or_else(|| vec![0u8; SECTOR as usize].into_boxed_slice());
+                self.mirror.insert((device, o), bytes);
             }
         }
         let k = self.geom.data_units;
@@ -365,14 +468,23 @@ impl ByteVerifier {
 
     /// A stripe reconstruction (stripe job `job`) has read its survivors:
     /// decode what it will write now, while its reads' devices are current.
-    pub fn prepare_rebuild(&mut self, job: u32, state: &ArrayState, plan: &StripePlan) {
+    /// A plan that reads current copies (CR5M) copies them and, where it
+    /// rewrites parity, encodes it over the current data (`consolidates`).
+    pub fn prepare_rebuild(&mut self, job: u32, state: &ArrayState, plan: &StripePlan, consolidates: bool) {
         let s = plan.stripe;
+        let copies = plan.reads.iter().any(|r| r.cause == Cause::RebuildCopyRead);
         let mut out = Vec::new();
-        for w in plan.writes.iter().filter(|w| w.cause == Cause::RebuildWrite) {
+        for w in plan.writes.iter().filter(|w| matches!(w.cause, Cause::RebuildWrite | Cause::Mirror)) {
             for o in (w.offset_bytes..w.offset_bytes + w.len_bytes).step_by(SECTOR as usize) {
-                let bytes = if self.parity() {
-                    let (x, row) = (o % self.geom.unit_bytes, o / self.geom.unit_bytes - s * self.geom.codeword_rows);
-                    let read = |m: u32, off: u64| Self::covered(&plan.reads, m, off).then(|| self.get(state, m, off));
+                let (x, row) = (o % self.geom.unit_bytes, o / self.geom.unit_bytes - s * self.geom.codeword_rows);
+                let bytes = if copies {
+                    match self.host_of(s, w.member, o) {
+                        Some(_) => Some(self.get(state, w.member, o)),
+                        None if consolidates => self.current_parity(state, s, x, row, w.member),
+                        None => None,
+                    }
+                } else if self.parity() {
+                    let read = |m: u32, off: u64| Self::covered(&plan.reads, m, off).then(|| self.consistent(state, m, off));
                     let col = self.columns(s).iter().position(|&m| m == w.member);
                     self.decode(s, x, read)
                         .zip(col)
@@ -386,7 +498,7 @@ impl ByteVerifier {
                     })
                 };
                 match bytes {
-                    Some(b) => out.push((w.member, o, b)),
+                    Some(b) => out.push((w.member, o, b, w.cause == Cause::Mirror)),
                     None => self.mismatch(format!("stripe {s}: rebuild of member {} at {o} read too little to reconstruct it", w.member)),
                 }
             }
@@ -394,10 +506,28 @@ impl ByteVerifier {
         self.pending_rebuilds.insert(job, out);
     }
 
+    /// Row `row` of parity member `member`'s sector at `x` of stripe `s`,
+    /// encoded over the current data.
+    fn current_parity(&self, state: &ArrayState, s: u64, x: u64, row: u64, member: u32) -> Option<Sector> {
+        let data: Vec<Vec<u8>> = (0..self.geom.data_units)
+            .map(|d| {
+                let m = self.geom.data_member(s, d);
+                (0..self.geom.codeword_rows).flat_map(|r| self.get(state, m, self.geom.row_offset(s, r) + x).into_vec()).collect()
+            })
+            .collect();
+        let kind = self.geom.parity_members(s).iter().position(|&p| p == Some(member))?;
+        let parity = self.encode(&data).ok()?;
+        Some(parity[kind][(row * SECTOR) as usize..((row + 1) * SECTOR) as usize].to_vec().into_boxed_slice())
+    }
+
     /// Stripe job `job`'s reconstruction has written its spares.
     pub fn apply_rebuild(&mut self, job: u32, state: &ArrayState) {
-        for (member, offset, bytes) in self.pending_rebuilds.remove(&job).unwrap_or_default() {
-            self.put(state, member, offset, bytes);
+        for (member, offset, bytes, to_mirror) in self.pending_rebuilds.remove(&job).unwrap_or_default() {
+            if to_mirror {
+                self.mirror.insert((state.device_of[member as usize], offset), bytes);
+            } else {
+                self.put(state, member, offset, bytes);
+            }
         }
     }
 
@@ -424,7 +554,7 @@ impl ByteVerifier {
             let got = match places.iter().find(|&&(m, _)| state.alive(m, c.s)) {
                 Some(&(m, o)) => Some(self.get(state, m, o)),
                 None if self.parity() => {
-                    let alive = |m: u32, off: u64| state.alive(m, c.s).then(|| self.get(state, m, off));
+                    let alive = |m: u32, off: u64| state.alive(m, c.s).then(|| self.consistent(state, m, off));
                     self.decode(c.s, c.x, alive)
                         .map(|cols| cols[c.d as usize][(c.row * SECTOR) as usize..((c.row + 1) * SECTOR) as usize].to_vec().into_boxed_slice())
                 }

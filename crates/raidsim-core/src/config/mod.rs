@@ -693,8 +693,15 @@ fn channel_members(config: &Config) -> Result<Vec<MemberConfig>> {
             format!("{level} loses chips, not whole channels: give spare chips (array.spare_chips_per_channel), not spare drives"),
         ));
     }
-    if mirroring > 0 && !array.failures.is_empty() {
-        return Err(Error::config("array.failures", "chip failures under cr5m (MCR, mirrored strips) are not modelled yet; cr5 takes them"));
+    if mirroring > 0 && array.stripe_unit_bytes != u64::from(ssd.geometry.page_size_bytes) {
+        // Mirror state is kept per strip and copies per page: they agree only for one-page strips.
+        return Err(Error::config(
+            "array.stripe_unit_bytes",
+            format!(
+                "{level} mirrors strips of one flash page, as the paper does ({} bytes), got {}",
+                ssd.geometry.page_size_bytes, array.stripe_unit_bytes
+            ),
+        ));
     }
     let working_chips = ssd.geometry.chips_per_channel;
     for (i, f) in array.failures.iter().enumerate() {

@@ -50,11 +50,15 @@ pub enum Cause {
     /// Inside an SSD: reading a page's old contents so that a write of part
     /// of the page can program it whole (flash programs whole pages).
     PartialPageRead,
+    /// Reading a page's current contents for a rebuild that copies rather
+    /// than decodes (CR5M: a mirror copy onto the replacement chip, a page
+    /// onto a new mirroring chip, the current data a parity is rebuilt from).
+    RebuildCopyRead,
 }
 
 impl Cause {
     /// Number of causes.
-    pub const COUNT: usize = 12;
+    pub const COUNT: usize = 13;
     /// Every cause, in index order.
     pub const ALL: [Cause; Cause::COUNT] = [
         Cause::User,
@@ -69,6 +73,7 @@ impl Cause {
         Cause::RebuildRead,
         Cause::RebuildWrite,
         Cause::PartialPageRead,
+        Cause::RebuildCopyRead,
     ];
 
     /// Position in [`Cause::ALL`].
@@ -96,6 +101,7 @@ impl Cause {
             Cause::RebuildRead => "rebuild_read",
             Cause::RebuildWrite => "rebuild_write",
             Cause::PartialPageRead => "partial_page_read",
+            Cause::RebuildCopyRead => "rebuild_copy_read",
         }
     }
 }

@@ -157,6 +157,12 @@ impl Ftl {
         (ppn != NO_PAGE).then_some(ppn)
     }
 
+    /// Where `lpn`'s old, parity-consistent copy is, if it has one.
+    pub fn expired_of(&self, lpn: u64) -> Option<u32> {
+        let ppn = *self.l2p.get(self.expired_id(lpn) as usize)?;
+        (ppn != NO_PAGE).then_some(ppn)
+    }
+
     /// Before a mirrored write of `lpn`: its current copy stays valid as the
     /// parity-consistent old copy, unless one is kept already (only the
     /// version parity covers is kept; later versions are simply replaced).

@@ -275,14 +275,21 @@ impl Ssd {
     fn read_page(&mut self, now_ns: Ns, lpn: u64, bytes: u64, ready_ns: Ns, cause: Cause) -> Ns {
         let layout = self.ftl.layout();
         let plane_of = |ppn: u32| layout.plane_of_block(layout.block_of(ppn));
-        // A never-written page is read where static allocation would put it.
-        let mut plane = self.ftl.lookup(lpn).map_or_else(|| self.ftl.static_plane(lpn), plane_of);
-        // A mirrored page is read from whichever copy's chip frees first (CR5M §3.1.2).
-        if let Some(mirror) = self.ftl.mirror_of(lpn).map(plane_of) {
-            if self.unit_free_at(mirror) < self.unit_free_at(plane) {
-                plane = mirror;
-            }
-        }
+        let current = self.ftl.lookup(lpn).map(plane_of);
+        let mirror = self.ftl.mirror_of(lpn).map(plane_of);
+        // Decoding through parity needs the version parity covers: a
+        // mirrored page's old copy (CR5M's EPPN), where one is kept.
+        let expired = matches!(cause, Cause::DegradedRead | Cause::RebuildRead).then(|| self.ftl.expired_of(lpn).map(plane_of)).flatten();
+        let plane = match (expired, current, mirror) {
+            (Some(old), _, _) => old,
+            // A mirrored page is read from whichever copy's chip frees first (CR5M §3.1.2).
+            (None, Some(c), Some(m)) if self.unit_free_at(m) < self.unit_free_at(c) => m,
+            (None, Some(c), _) => c,
+            // Its data chip failed: the mirroring chip still holds it (§3.2.2).
+            (None, None, Some(m)) => m,
+            // A never-written page is read where static allocation would put it.
+            (None, None, None) => self.ftl.static_plane(lpn),
+        };
         let route = self.route(now_ns, plane);
         let work = PageWork { before: self.timing.t_command_ns + self.timing.t_read_ns, transfer: self.channel_ns(bytes), after: 0 };
         let x = self.book(route, ready_ns, work);
@@ -304,7 +311,9 @@ impl Ssd {
             None if to_mirroring_chip => (self.ftl.mirror_id(lpn), self.mirroring_plane()?, self.page_size_bytes),
             None => (lpn, self.place(lpn)?, bytes),
         };
-        let partial = bytes < self.page_size_bytes && self.ftl.lookup(lpn).is_some();
+        // The rest of the page comes from its current copy, or from its
+        // mirror when its data chip failed (CR5M).
+        let partial = bytes < self.page_size_bytes && (self.ftl.lookup(lpn).is_some() || self.ftl.mirror_of(lpn).is_some());
         let route = self.route(now_ns, plane);
         let outcome = self.ftl.write(id, plane, ready_ns)?;
         self.chip_pages_written[self.ftl.layout().chip_of_die(self.ftl.layout().die_of_plane(plane)) as usize] += 1;
