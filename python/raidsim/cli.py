@@ -93,6 +93,12 @@ def _run(args: argparse.Namespace) -> int:
         print(report.to_text())
         if args.out:
             print(f"\nwrote {args.out}/report.json, config.toml and CSV tables")
+    # sim.verify found bytes that did not survive: a simulator defect, not a result.
+    verify = report.to_dict().get("verify") or {}
+    if verify.get("mismatches"):
+        print(f"raidsim: error: sim.verify found {verify['mismatches']} mismatched sectors (see the warnings); "
+              "please report this run", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -201,8 +201,8 @@ class Report:
                 return "its spare chip"
             return names[i] if i is not None and 0 <= i < len(names) else f"device {i}"
 
-        chips = any(f.get("chip") is not None for f in rb["failures"])
         spare_chips = rb.get("spare_chips_per_channel")
+        chips = bool(spare_chips) or any(f.get("chip") is not None for f in rb["failures"])
         if chips:
             spares = f"{spare_chips if spare_chips is not None else '?'} spare chip{'' if spare_chips == 1 else 's'} per channel"
         else:
@@ -226,7 +226,7 @@ class Report:
                 what += f", {f['stripes_given_up']:,} stripes given up as lost"
             lines.append(f"{'failure':18s}{what}")
         if rb["start_ns"] is None:
-            window = "none started (no spare)" if rb["spares"] == 0 else "none started"
+            window = "none started (no spare)" if rb["spares"] == 0 and not chips else "none started"
         elif rb["end_ns"] is None:
             window = f"from {_seconds(rb['start_ns'])}, unfinished at the end of the run"
         else:

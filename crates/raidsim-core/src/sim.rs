@@ -577,9 +577,10 @@ impl Simulation {
         if let Some(c) = self.controller.as_ref().filter(|_| !self.resolved.config.array.failures.is_empty()) {
             report.set_rebuild(crate::report::RebuildReport::new(c, &self.host, &self.resolved));
         }
-        for &(index, member, _) in &self.failures_at_request {
+        for &(index, member, chip) in &self.failures_at_request {
+            let what = chip.map_or_else(|| format!("member {member}"), |c| format!("chip {c} of member {member}"));
             report.warnings.push(format!(
-                "the failure of member {member} at request {index} never happened: the host issued only {} requests",
+                "the failure of {what} at request {index} never happened: the host issued only {} requests",
                 self.host.arrived_count()
             ));
         }

@@ -22,7 +22,7 @@
 
 use super::mirroring::{MirrorAction, MirrorWrites, Remap};
 use super::rebuild::{DataLossEvent, MirroredStrips, RebuildProcess};
-use super::verify::{ByteVerifier, SECTOR};
+use super::verify::{ByteVerifier, RebuildBytes, SECTOR};
 use super::{ArrayGeometry, ArrayState, MemberOp, Planner, StripePlan, StripeSet};
 use crate::config::{ArrayConfig, RebuildConfig, StripeOrder};
 use crate::device::{Cause, DeviceRequest, Op};
@@ -130,6 +130,18 @@ enum RebuildJob {
     Copy { member: u32 },
     /// CR5M: copy a mirrored strip of channel `member` onto its new mirroring chip.
     Remirror { member: u32 },
+}
+
+impl RebuildJob {
+    /// What the verifier stores for its writes.
+    fn bytes(self) -> RebuildBytes {
+        match self {
+            RebuildJob::Decode => RebuildBytes::Decode,
+            RebuildJob::Consolidate => RebuildBytes::Consolidate,
+            RebuildJob::Copy { .. } => RebuildBytes::Copy,
+            RebuildJob::Remirror { .. } => RebuildBytes::Remirror,
+        }
+    }
 }
 
 /// One stripe of a host request, or one stripe reconstruction, being executed.
@@ -315,19 +327,18 @@ impl ArrayController {
         let mut dead = StripeSet::new(stripes);
         let mut work =
             MirroredStrips { member, copy: StripeSet::new(stripes), consolidate: StripeSet::new(stripes), remirror: StripeSet::new(stripes) };
+        // Its current data is on the mirroring chip too (§3.2.2): it stays
+        // readable there and is copied.
+        for &lpn in &loss.current_mirrored {
+            work.copy.insert(stripe_of(lpn));
+        }
         for &lpn in &loss.current {
             let s = stripe_of(lpn);
-            match (0..geom.data_units).find(|&d| geom.data_member(s, d) == member) {
-                // Its current data is on the mirroring chip too (§3.2.2).
-                Some(d) if mirrored(s) >> d & 1 == 1 => _ = work.copy.insert(s),
-                Some(_) => _ = dead.insert(s),
-                // A lost parity of an MW stripe is rebuilt over the current data.
-                None => {
-                    dead.insert(s);
-                    if mirrored(s) != 0 {
-                        work.consolidate.insert(s);
-                    }
-                }
+            dead.insert(s);
+            // A lost parity of an MW stripe is rebuilt over the current data.
+            let parity = (0..geom.data_units).all(|d| geom.data_member(s, d) != member);
+            if parity && mirrored(s) != 0 {
+                work.consolidate.insert(s);
             }
         }
         // Where the paper is silent: an old copy lost leaves its stripe's
@@ -340,7 +351,7 @@ impl ArrayController {
         }
         if let Some((v, _)) = self.verifier.as_mut() {
             let page = self.page_bytes;
-            loss.current.iter().for_each(|&lpn| v.lose(device, lpn * page, page));
+            loss.current.iter().chain(&loss.current_mirrored).for_each(|&lpn| v.lose(device, lpn * page, page));
             loss.expired.iter().for_each(|&lpn| v.lose_expired(device, lpn * page, page));
             loss.mirror.iter().for_each(|&lpn| v.lose_mirror(device, lpn * page, page));
         }
@@ -522,7 +533,8 @@ impl ArrayController {
             }
             RebuildJob::Remirror { member } => {
                 plan.reads.push(op(member, Op::Read, Cause::RebuildCopyRead));
-                plan.writes.push(op(member, Op::Write, Cause::Mirror));
+                // The replacement chip is the mirroring chip: the drive files it as a mirror copy.
+                plan.writes.push(op(member, Op::Write, Cause::RebuildWrite));
             }
         }
         Ok(())
@@ -642,10 +654,18 @@ impl ArrayController {
                         sj.plan.reset(s);
                         self.stripes_left[job as usize].1 = true;
                     } else {
-                        self.plans.clear();
-                        self.planner.plan_reusing(op, offset, len, &mut self.state, &mut self.plans, &mut self.pool)?;
-                        let fresh = self.plans.pop().filter(|p| p.stripe == s && self.plans.is_empty());
-                        let fresh = fresh.ok_or_else(|| Error::Internal(format!("replanning stripe {s} of host job {job} gave other stripes")))?;
+                        // CR5M: a write already decided as a mirroring write or
+                        // an MW stripe's update is made again as the update
+                        // (a mirroring write planned anew could skip a lost strip).
+                        let mw_stripe = op == Op::Write && matches!(sj.mirror, Some(MirrorAction::Mirror(_) | MirrorAction::Consolidate));
+                        if mw_stripe {
+                            sj.mirror = Some(MirrorAction::Consolidate);
+                            if let Some(mw) = self.mirroring.as_mut() {
+                                mw.parity_rebuilt(s);
+                            }
+                        }
+                        let fresh = self.replan_host_stripe(op, offset, len, s, mw_stripe)?;
+                        let sj = self.stripe_jobs.get_mut(id)?;
                         let old = std::mem::replace(&mut sj.plan, fresh);
                         self.pool.push(old);
                     }
@@ -667,6 +687,25 @@ impl ArrayController {
             self.decide_mirroring(port, now, id)?;
         }
         self.run_phase(port, now, id, false)
+    }
+
+    /// Plans host stripe `s` (host bytes `[offset, offset + len)`) anew; an
+    /// MW stripe's update (`mw_stripe`) as a reconstruct-write of whole
+    /// units, so that parity covers the current pages before the old go.
+    fn replan_host_stripe(&mut self, op: Op, offset: u64, len: u64, s: u64, mw_stripe: bool) -> Result<StripePlan> {
+        self.plans.clear();
+        let configured = mw_stripe.then(|| {
+            let method = self.planner.set_write_method(crate::config::WriteMethod::Rcw);
+            (method, self.planner.set_granularity(crate::config::ParityGranularity::WholeUnit))
+        });
+        let planned = self.planner.plan_reusing(op, offset, len, &mut self.state, &mut self.plans, &mut self.pool);
+        if let Some((method, granularity)) = configured {
+            self.planner.set_write_method(method);
+            self.planner.set_granularity(granularity);
+        }
+        planned?;
+        let fresh = self.plans.pop().filter(|p| p.stripe == s && self.plans.is_empty());
+        fresh.ok_or_else(|| Error::Internal(format!("replanning stripe {s} gave other stripes")))
     }
 
     /// CR5M, Algorithm 1: as a host write's stripe job starts (in order,
@@ -697,15 +736,7 @@ impl ArrayController {
         }
         // An MW stripe's parity covers its old pages: read the current ones
         // instead, and rewrite all of it before its old copies go.
-        self.plans.clear();
-        let method = self.planner.set_write_method(crate::config::WriteMethod::Rcw);
-        let granularity = self.planner.set_granularity(crate::config::ParityGranularity::WholeUnit);
-        let replanned = self.planner.plan_reusing(Op::Write, offset, len, &mut self.state, &mut self.plans, &mut self.pool);
-        self.planner.set_write_method(method);
-        self.planner.set_granularity(granularity);
-        replanned?;
-        let fresh = self.plans.pop().filter(|p| p.stripe == s && self.plans.is_empty());
-        let mut fresh = fresh.ok_or_else(|| Error::Internal(format!("replanning stripe {s} as reconstruct-write gave other stripes")))?;
+        let mut fresh = self.replan_host_stripe(Op::Write, offset, len, s, true)?;
         let sj = self.stripe_jobs.get_mut(id)?;
         let device_of = &self.state.device_of;
         let idle = |c: u32| port.mirroring_chip_idle(now, device_of[c as usize]);
@@ -824,7 +855,7 @@ impl ArrayController {
         if let Some((v, _)) = self.verifier.as_mut().filter(|_| !self.rebuild.lost.contains(s) && !sj.in_writes) {
             match sj.owner {
                 Owner::Host { op: Op::Read, offset, len, .. } => v.check_read(&self.state, &sj.plan, offset, len),
-                Owner::Rebuild(job) => v.prepare_rebuild(id, &self.state, &sj.plan, job == RebuildJob::Consolidate),
+                Owner::Rebuild(job) => v.prepare_rebuild(id, &self.state, &sj.plan, job.bytes()),
                 Owner::Host { op: Op::Write, .. } => {}
             }
         }
@@ -875,7 +906,7 @@ impl ArrayController {
         let mut bytes = 0;
         let geom = self.planner.geometry();
         let (mut decoded, mut copied) = (0, 0);
-        for w in plan.writes.iter().filter(|w| matches!(w.cause, Cause::RebuildWrite | Cause::Mirror)) {
+        for w in plan.writes.iter().filter(|w| w.cause == Cause::RebuildWrite) {
             let was_lost = !self.state.alive(w.member, s);
             let parity = geom.parity_members(s).contains(&Some(w.member));
             // A consolidation's parity on a channel that lost nothing recovers nothing.
@@ -893,7 +924,7 @@ impl ArrayController {
                 set.insert(s);
             }
             for work in self.chip_work.iter_mut().filter(|work| work.member == w.member) {
-                if w.cause == Cause::Mirror {
+                if matches!(job, RebuildJob::Remirror { .. }) {
                     work.remirror.remove(s);
                 } else {
                     work.copy.remove(s);
@@ -938,6 +969,7 @@ impl ArrayController {
                 let (offset_bytes, len_bytes) = (geom.row_offset(s, 0), geom.unit_bytes * geom.codeword_rows);
                 plan.writes.push(MemberOp { member: work.member, op: Op::Write, offset_bytes, len_bytes, cause: Cause::RebuildWrite });
                 self.rebuild.strips_by_copy += 1;
+                self.rebuild.stripe_done(s, Some(len_bytes));
             }
         }
     }

@@ -325,7 +325,8 @@ impl RebuildProcess {
         self.in_flight.retain(|&x| x != s);
         if let Some(b) = bytes {
             self.bytes_rebuilt += b;
-            self.stripes_rebuilt += 1;
+            // (A CR5M stripe given new parity where nothing was lost recovers no strip.)
+            self.stripes_rebuilt += u64::from(b > 0);
         }
     }
 

@@ -83,6 +83,19 @@ pub fn pattern(sector: u64, version: u64) -> Sector {
     out
 }
 
+/// What a stripe reconstruction writes, for the bytes it must hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RebuildBytes {
+    /// What the survivors it read decode to.
+    Decode,
+    /// CR5M: the current data it read (a strip the mirroring chip held).
+    Copy,
+    /// CR5M: parity over the current data, and current data copied.
+    Consolidate,
+    /// CR5M: the current data, onto the new mirroring chip.
+    Remirror,
+}
+
 /// Where a host sector lives: stripe, codeword row, data column, sector offset in the unit.
 #[derive(Clone, Copy)]
 struct Cell {
@@ -470,11 +483,11 @@ impl ByteVerifier {
     /// decode what it will write now, while its reads' devices are current.
     /// A plan that reads current copies (CR5M) copies them and, where it
     /// rewrites parity, encodes it over the current data (`consolidates`).
-    pub fn prepare_rebuild(&mut self, job: u32, state: &ArrayState, plan: &StripePlan, consolidates: bool) {
+    pub fn prepare_rebuild(&mut self, job: u32, state: &ArrayState, plan: &StripePlan, kind: RebuildBytes) {
         let s = plan.stripe;
-        let copies = plan.reads.iter().any(|r| r.cause == Cause::RebuildCopyRead);
+        let (copies, consolidates) = (kind != RebuildBytes::Decode, kind == RebuildBytes::Consolidate);
         let mut out = Vec::new();
-        for w in plan.writes.iter().filter(|w| matches!(w.cause, Cause::RebuildWrite | Cause::Mirror)) {
+        for w in plan.writes.iter().filter(|w| w.cause == Cause::RebuildWrite) {
             for o in (w.offset_bytes..w.offset_bytes + w.len_bytes).step_by(SECTOR as usize) {
                 let (x, row) = (o % self.geom.unit_bytes, o / self.geom.unit_bytes - s * self.geom.codeword_rows);
                 let bytes = if copies {
@@ -498,7 +511,7 @@ impl ByteVerifier {
                     })
                 };
                 match bytes {
-                    Some(b) => out.push((w.member, o, b, w.cause == Cause::Mirror)),
+                    Some(b) => out.push((w.member, o, b, kind == RebuildBytes::Remirror)),
                     None => self.mismatch(format!("stripe {s}: rebuild of member {} at {o} read too little to reconstruct it", w.member)),
                 }
             }

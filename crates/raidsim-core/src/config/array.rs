@@ -364,6 +364,10 @@ impl ArrayConfig {
                 format!("{:?} of {n} keeps no redundancy: a failed member cannot be rebuilt onto a spare", self.level),
             ));
         }
+        // They add no capacity and serve one failure each: a handful is all a channel can use.
+        if self.spare_chips_per_channel > 64 {
+            return Err(Error::config("array.spare_chips_per_channel", format!("{}: at most 64", self.spare_chips_per_channel)));
+        }
         if self.spare_chips_per_channel > 0 && !self.level.inside_one_ssd() {
             return Err(Error::config("array.spare_chips_per_channel", format!("{:?} has no channels as members: use array.spares", self.level)));
         }

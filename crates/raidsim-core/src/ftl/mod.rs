@@ -61,8 +61,11 @@ pub struct WriteOutcome {
 /// What a chip failure took: the logical pages whose copies were on it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ChipLoss {
-    /// Host pages whose current copy was on the chip.
+    /// Host pages whose current copy was on the chip, with no mirror copy.
     pub current: Vec<u64>,
+    /// Host pages whose current copy was on the chip and whose mirror copy
+    /// (CR5M) survives on the mirroring chip.
+    pub current_mirrored: Vec<u64>,
     /// Host pages whose mirror copy was on it (a mirroring chip, CR5M).
     pub mirror: Vec<u64>,
     /// Host pages whose old, parity-consistent copy was on it (CR5M).
@@ -210,7 +213,9 @@ impl Ftl {
                 }
                 self.l2p[id as usize] = NO_PAGE;
                 let (space, lpn) = (u64::from(id) / self.logical_pages, u64::from(id) % self.logical_pages);
+                let mirrored = || self.l2p.get(self.mirror_id(lpn) as usize).is_some_and(|&p| p != NO_PAGE);
                 match space {
+                    0 if mirrored() => loss.current_mirrored.push(lpn),
                     0 => loss.current.push(lpn),
                     1 => loss.mirror.push(lpn),
                     _ => loss.expired.push(lpn),
@@ -257,6 +262,12 @@ impl Ftl {
         // evenly leaves no plane full.)
         let usable = u64::from(self.layout.blocks_per_plane) - 2;
         self.plane_valid[plane as usize] >= usable * u64::from(self.data_pages_per_block)
+    }
+
+    /// Valid pages on the data chips (host pages and CR5M's old copies).
+    pub fn data_valid_pages(&self) -> u64 {
+        let l = &self.layout;
+        (0..l.planes).filter(|&p| !l.is_mirroring_die(l.die_of_plane(p))).map(|p| self.plane_valid[p as usize]).sum()
     }
 
     /// Free blocks of a plane.
@@ -313,10 +324,14 @@ impl Ftl {
         let ppb = self.layout.pages_per_block;
         let p = &mut self.planes[plane as usize];
         if p.next_page == self.data_pages_per_block {
-            let next = p
-                .free
-                .pop_front()
-                .ok_or_else(|| Error::Device(format!("plane {plane} has no free block left (over-provisioning too small for this workload)")))?;
+            let next = p.free.pop_front().ok_or_else(|| {
+                let copies = if self.l2p.len() as u64 > self.logical_pages {
+                    "; CR5M keeps the old copy of each mirrored page until its stripe's parity is rewritten, and those need room too"
+                } else {
+                    ""
+                };
+                Error::Device(format!("plane {plane} has no free block left (over-provisioning too small for this workload{copies})"))
+            })?;
             self.state[p.open_block as usize] = BlockState::Used;
             self.state[next as usize] = BlockState::Open;
             p.open_block = next;

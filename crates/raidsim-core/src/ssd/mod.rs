@@ -80,6 +80,8 @@ pub struct Ssd {
     counters: CauseCounters,
     /// Pages programmed on each chip (the CR5M paper's Figure 9c), GC excluded.
     chip_pages_written: Vec<u64>,
+    /// Pages read on each chip, GC excluded.
+    chip_pages_read: Vec<u64>,
     /// The chip a spare chip replaced after a failure: reconstruction
     /// writes go there (the CR5M paper's replacement chip).
     replacement_chip: Option<u32>,
@@ -131,6 +133,7 @@ impl Ssd {
             queue_depth: ssd.queue_depth,
             counters: CauseCounters::default(),
             chip_pages_written: vec![0; (dies / ssd.geometry.dies_per_chip as usize).max(1)],
+            chip_pages_read: vec![0; (dies / ssd.geometry.dies_per_chip as usize).max(1)],
             replacement_chip: None,
             gc_runs: 0,
             summary_pages_written: 0,
@@ -164,6 +167,7 @@ impl Ssd {
     pub fn precondition_done(&mut self) {
         self.counters = CauseCounters::default();
         self.chip_pages_written.iter_mut().for_each(|c| *c = 0);
+        self.chip_pages_read.iter_mut().for_each(|c| *c = 0);
         self.gc_runs = 0;
         self.summary_pages_written = 0;
     }
@@ -291,6 +295,7 @@ impl Ssd {
             (None, None, None) => self.ftl.static_plane(lpn),
         };
         let route = self.route(now_ns, plane);
+        self.chip_pages_read[self.ftl.layout().chip_of_die(self.ftl.layout().die_of_plane(plane)) as usize] += 1;
         let work = PageWork { before: self.timing.t_command_ns + self.timing.t_read_ns, transfer: self.channel_ns(bytes), after: 0 };
         let x = self.book(route, ready_ns, work);
         self.counters.pages_read[cause.index()] += 1;
@@ -399,11 +404,23 @@ impl Ssd {
     }
 
     /// True when every mirroring chip is idle at `now_ns` (CR5M writes a
-    /// mirror copy only then, §3.1.2); false when the drive has none.
+    /// mirror copy only then, §3.1.2) and has room for a copy; false when
+    /// the drive has none.
     pub fn mirroring_chips_idle(&self, now_ns: Ns) -> bool {
         let layout = self.ftl.layout();
         let mut dies = (0..layout.dies).filter(|&d| layout.is_mirroring_die(d)).peekable();
-        dies.peek().is_some() && dies.all(|d| self.units[self.unit_of_die(d)].last_end() <= now_ns)
+        dies.peek().is_some() && dies.all(|d| self.units[self.unit_of_die(d)].last_end() <= now_ns) && self.mirroring_chip_has_room()
+    }
+
+    /// Where the paper is silent: a mirroring chip too full to collect
+    /// takes no more copies, and the data chips keep old copies only while
+    /// they hold no more valid pages than the host's logical pages (the
+    /// room over-provisioning was sized for), so the write updates parity
+    /// instead.
+    fn mirroring_chip_has_room(&self) -> bool {
+        let layout = self.ftl.layout();
+        let mirroring_room = (0..layout.planes).any(|p| layout.is_mirroring_die(layout.die_of_plane(p)) && !self.ftl.plane_is_full(p));
+        mirroring_room && self.ftl.data_valid_pages() < self.ftl.logical_pages()
     }
 
     /// Dynamic allocation: the data die whose unit frees first (lowest
@@ -526,6 +543,9 @@ impl Ssd {
         if self.ftl.layout().mirroring_chips_per_channel > 0 || self.replacement_chip.is_some() {
             for (chip, &n) in self.chip_pages_written.iter().enumerate() {
                 out.push(Stat::new(format!("{prefix}.chip[{chip}].pages_written"), n as f64, "pages", "pages programmed on this chip, GC aside"));
+            }
+            for (chip, &n) in self.chip_pages_read.iter().enumerate() {
+                out.push(Stat::new(format!("{prefix}.chip[{chip}].pages_read"), n as f64, "pages", "pages read on this chip, GC aside"));
             }
         }
         out.push(Stat::new(format!("{prefix}.flash.erases"), self.counters.erases as f64, "blocks", "blocks erased during the run"));
