@@ -475,3 +475,36 @@ fn sub_page_writes_on_a_sequential_cr5m_with_a_chip_failure_keep_every_strip() {
     ]);
     verified(&r);
 }
+
+#[test]
+fn a_second_chip_failure_on_a_stripe_whose_old_copy_was_lost_loses_it_not_its_bytes() {
+    // Chip 1 of channel 0 took old copies that parity covered; before those
+    // stripes got new parity, chip 1 of channel 2 failed: such a stripe
+    // cannot be decoded any more and must count as lost (it was decoded
+    // from parity over data no longer held, and the rebuild once spun on
+    // lost stripes still listed for new parity).
+    let r = loaded_cr5m(&[
+        "ssd.geometry.channels=3",
+        "array.members=3",
+        "ssd.geometry.chips_per_channel=4",
+        "ssd.geometry.planes_per_die=2",
+        "ssd.geometry.dies_per_chip=2",
+        "ssd.geometry.blocks_per_plane=16",
+        "ssd.geometry.pages_per_block=16",
+        "sim.seed=815596934",
+        "workload.requests=3000",
+        "workload.read_fraction=0.1",
+        "workload.address=hot_cold",
+        "workload.alignment_bytes=4096",
+        "workload.size.mean_bytes=8192",
+        "workload.processes=16",
+        "array.mw_limit=100",
+        "rebuild.policy=mcr",
+        "rebuild.only_when_idle=true",
+        "array.failures=[{member = 0, chip = 1, at_request = 1418}, {member = 2, chip = 1, at_request = 2484}]",
+    ]);
+    verified(&r);
+    let rb = r.rebuild.as_ref().expect("rebuild section");
+    assert_eq!(rb.data_loss_events.len(), 1);
+    assert!(rb.end_ns.is_some());
+}

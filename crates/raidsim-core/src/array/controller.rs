@@ -376,9 +376,15 @@ impl ArrayController {
         let mut lost = 0;
         let mut given_up = vec![0u64; self.rebuild.targets.len()];
         for s in 0..self.rebuild.stripes {
-            if !self.rebuild.lost.contains(s) && self.planner.stripe_lost(s, &self.state) {
+            if !self.rebuild.lost.contains(s) && (self.planner.stripe_lost(s, &self.state) || self.old_copy_lost_and_degraded(s)) {
                 self.rebuild.lost.insert(s);
                 lost += 1;
+                // Nothing left to copy or give new parity there either.
+                for w in &mut self.chip_work {
+                    w.copy.remove(s);
+                    w.consolidate.remove(s);
+                    w.remirror.remove(s);
+                }
                 // Nothing to rebuild there any more.
                 for (i, &t) in self.rebuild.targets.iter().enumerate() {
                     if self.state.rebuilt[t as usize].as_mut().is_some_and(|set| set.insert(s)) {
@@ -394,6 +400,16 @@ impl ArrayController {
             let bytes_lost = lost * self.planner.geometry().stripe_data_bytes();
             self.rebuild.data_loss_events.push(DataLossEvent { at_ns: now, member, stripes_lost: lost, bytes_lost });
         }
+    }
+
+    /// CR5M: stripe `s`'s parity covers an old copy a chip failure took,
+    /// so it decodes nothing, and a strip of it is down: that strip is lost.
+    fn old_copy_lost_and_degraded(&self, s: u64) -> bool {
+        let geom = self.planner.geometry();
+        let parity_alive = geom.parity_members(s)[0].is_some_and(|p| self.state.alive(p, s));
+        parity_alive
+            && self.chip_work.iter().any(|w| w.consolidate.contains(s))
+            && (0..geom.data_units).any(|d| !self.state.alive(geom.data_member(s, d), s))
     }
 
     /// A wake-up asked for with [`ArrayPort::wake_at`] fired.

@@ -293,13 +293,13 @@ impl RebuildProcess {
         }
     }
 
-    /// Next stripe (from the cursor, wrapping) that is not in flight and
-    /// that `needs` work; `None` when there is none.
+    /// Next stripe (from the cursor, wrapping) that is neither in flight
+    /// nor lost and that `needs` work; `None` when there is none.
     pub fn next_stripe(&mut self, needs: impl Fn(u64) -> bool) -> Option<u64> {
         for _ in 0..self.stripes {
             let s = self.cursor;
             self.cursor = (self.cursor + 1) % self.stripes;
-            if !self.in_flight.contains(&s) && needs(s) {
+            if !self.in_flight.contains(&s) && !self.lost.contains(s) && needs(s) {
                 return Some(s);
             }
         }
