@@ -508,3 +508,32 @@ fn a_second_chip_failure_on_a_stripe_whose_old_copy_was_lost_loses_it_not_its_by
     assert_eq!(rb.data_loss_events.len(), 1);
     assert!(rb.end_ns.is_some());
 }
+
+#[test]
+fn mcr_copies_last_so_a_strip_the_host_rewrites_meanwhile_is_not_copied() {
+    // 24 full stripes, then a mirroring write of D0 (stripe 0, channel 0);
+    // the data chip holding D0' fails at 1 s with channel 0's other strips
+    // on it, and the host rewrites D0 0.5 ms later, while those are being
+    // decoded. DOR works in stripe order and has copied D0' by then; MCR
+    // leaves copies to phase two and finds nothing left to copy.
+    let list = [(0, "W", 0, 24 * 3 * 4096), (1_000_000, "W", 0, 4096), (1_000_500_000, "W", 0, 4096)];
+    let failing = |chip: u32| format!("array.failures=[{{member = 0, chip = {chip}, at_ns = 1000000000}}]");
+    // The chip holding D0': without the rewrite, MCR copies it.
+    let copies_without_rewrite = |chip: u32| {
+        let r = run_requests("cr5m-ssd1", &[failing(chip).as_str(), "rebuild.policy=mcr"], &list[..2]);
+        r.rebuild.as_ref().expect("rebuild section").strips_by_copy
+    };
+    let chip = (0..3).find(|&c| copies_without_rewrite(c) == 1).expect("D0' is on a data chip");
+    let f = failing(chip);
+    let copied = |policy: &str| {
+        let p = format!("rebuild.policy={policy}");
+        let r = run_requests("cr5m-ssd1", &[f.as_str(), p.as_str(), "sim.verify=true"], &list);
+        verified(&r);
+        let rb = r.rebuild.as_ref().expect("rebuild section");
+        assert!(rb.strips_by_xor >= 4, "{policy}: {} strips decoded", rb.strips_by_xor);
+        (rb.strips_by_copy, rb.duration_ns.expect("the rebuild ends"))
+    };
+    let ((dor, dor_ns), (mcr, mcr_ns)) = (copied("dor"), copied("mcr"));
+    assert_eq!((dor, mcr), (1, 0));
+    assert!(mcr_ns < dor_ns, "MCR {mcr_ns} ns vs DOR {dor_ns} ns");
+}
