@@ -537,3 +537,37 @@ fn mcr_copies_last_so_a_strip_the_host_rewrites_meanwhile_is_not_copied() {
     assert_eq!((dor, mcr), (1, 0));
     assert!(mcr_ns < dor_ns, "MCR {mcr_ns} ns vs DOR {dor_ns} ns");
 }
+
+#[test]
+fn a_reconstruction_write_booked_on_a_chip_that_fails_recovers_nothing() {
+    // A consolidation of stripe 11 (after chip 0 of channel 3 failed) had
+    // booked its new parity on chip 0 of channel 0 when that chip failed
+    // too: the parity went down with the chip, yet the finished job marked
+    // it rebuilt, and the stripe kept parity over nothing (found by fuzzing).
+    for policy in ["dor", "mcr"] {
+        let p = format!("rebuild.policy={policy}");
+        let r = loaded_cr5m(&[
+            "ssd.geometry.channels=4",
+            "array.members=4",
+            "ssd.geometry.chips_per_channel=2",
+            "ssd.geometry.planes_per_die=2",
+            "ssd.geometry.dies_per_chip=1",
+            "ssd.geometry.blocks_per_plane=32",
+            "ssd.geometry.pages_per_block=16",
+            "sim.seed=572432721",
+            "workload.requests=1500",
+            "workload.read_fraction=0.0",
+            "workload.alignment_bytes=512",
+            p.as_str(),
+            "array.mw_limit=0.5",
+            "workload.mean_interarrival_ns=200000",
+            "precondition.fill_fraction=0.3",
+            "precondition.random_overwrite_factor=0.5",
+            "ssd.ftl.gc_threshold_fraction=0.3",
+            "array.failures=[{member = 0, chip = 0, at_request = 1270}, {member = 3, chip = 0, at_request = 657}]",
+        ]);
+        verified(&r);
+        let rb = r.rebuild.as_ref().expect("rebuild section");
+        assert!(!rb.data_loss_events.is_empty(), "{policy}: the second failure came before the first rebuild ended");
+    }
+}

@@ -355,6 +355,14 @@ impl ArrayController {
             loss.expired.iter().for_each(|&lpn| v.lose_expired(device, lpn * page, page));
             loss.mirror.iter().for_each(|&lpn| v.lose_mirror(device, lpn * page, page));
         }
+        // A reconstruction write booked on the failed chip went down with it
+        // (the drive maps a write when it takes it): it recovers nothing, and
+        // its stripe is reconstructed again.
+        for sj in self.stripe_jobs.slots.iter_mut().flatten() {
+            if sj.in_writes && matches!(sj.owner, Owner::Rebuild(_)) && dead.contains(sj.plan.stripe) {
+                sj.plan.writes.retain(|w| w.member != member);
+            }
+        }
         if !work.is_done() {
             self.chip_work.push(work);
         }
