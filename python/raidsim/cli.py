@@ -172,9 +172,10 @@ _REPRODUCE_OPTIONS = {
     "stripe-unit-study": {"out", "workers", "no_progress"},
     "striping-coefficients": {"json", "out", "workers", "no_progress", "quick", "set"},
     "hdd-stripe-unit-tables": {"json", "out", "workers", "no_progress", "set"},
+    "cr5m": {"json", "out", "workers", "no_progress", "quick", "traces"},
 }
 _UNSET = {"granularity": None, "json": False, "out": None, "workers": None, "no_progress": False, "quick": False,
-          "set": None}
+          "set": None, "traces": None}
 
 
 def _check_reproduce_options(args: argparse.Namespace) -> None:
@@ -204,6 +205,8 @@ def _reproduce(args: argparse.Namespace) -> int:
         return _demo(args)
     if args.name in ("disk-parameters", "striping-coefficients", "hdd-stripe-unit-tables"):
         return _reproduce_hdd(args)
+    if args.name == "cr5m":
+        return _reproduce_cr5m(args)
     raise _native.ConfigError(f"unknown reproduction `{args.name}`")
 
 
@@ -242,6 +245,28 @@ def _reproduce_hdd(args: argparse.Namespace) -> int:
         print(striping.striping_coefficients_text(result))
         print(f"\nfigures: {', '.join(figures)}")
     return 0
+
+
+def _reproduce_cr5m(args: argparse.Namespace) -> int:
+    from . import cr5m
+
+    out = args.out or os.path.join(DEFAULT_OUT, "cr5m" + ("-quick" if args.quick else ""))
+    traces = args.traces if args.traces is not None else _default_traces_dir()
+    result = cr5m.run(out, quick=args.quick, traces_dir=traces, workers=args.workers,
+                      progress=False if args.no_progress else None)
+    figures = cr5m.plot(result, out)
+    if args.json:
+        print(json.dumps(result["rows"], indent=2))
+    else:
+        print(cr5m.text(result))
+        print(f"\nfigures: {', '.join(figures)}")
+    return 0
+
+
+def _default_traces_dir() -> Optional[str]:
+    """``../shared/traces`` beside the working directory, where a clone of raidsim sits; else none."""
+    path = os.path.join(os.pardir, "shared", "traces")
+    return path if os.path.isdir(path) else None
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -310,15 +335,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true")
     p = sub.add_parser("reproduce", help="run a packaged reproduction and set published numbers beside ours")
     p.add_argument("name", choices=["stripe-unit-tables", "erasure-code-updates", "stripe-unit-study", "disk-parameters",
-                                    "striping-coefficients", "hdd-stripe-unit-tables"])
+                                    "striping-coefficients", "hdd-stripe-unit-tables", "cr5m"])
     p.add_argument("--granularity", choices=["page", "whole_unit", "disksim"],
                    help="stripe-unit-tables: parity decision granularity (default page)")
     p.add_argument("--json", action="store_true", help="print rows as JSON")
     p.add_argument("--out", help="output directory (the studies that run simulations)")
-    p.add_argument("--quick", action="store_true", help="striping-coefficients: one disk, fewer points, ±10 %% stopping rule")
+    p.add_argument("--quick", action="store_true", help="striping-coefficients: one disk, fewer points, ±10 %% stopping rule; cr5m: SSD1 only, 10,000 requests, fewer points")
     p.add_argument("--set", action="append", metavar="KEY=VALUE",
                    help="the sweeping reproductions: a config override for every run (repeatable); "
                         "the output directory then holds a variant, not the reproduction")
+    p.add_argument("--traces", metavar="DIR",
+                   help="cr5m: directory of the shared traces to replay beside the stand-ins "
+                        "(default ../shared/traces when it exists)")
     p.add_argument("--workers", type=int, help="parallel processes (default: one per core)")
     p.add_argument("--no-progress", action="store_true")
     p = sub.add_parser("verify", help="random small arrays with real bytes: prove no write is lost through failures and rebuilds")

@@ -94,6 +94,10 @@ pub struct DeviceReport {
     pub gc_runs: u64,
     /// Flash pages written per page written by the host (0 when nothing was written).
     pub write_amplification: f64,
+    /// Flash pages programmed on each chip, chip by chip (GC aside): where
+    /// chips differ — a CR5M channel's mirroring chip against its data chips
+    /// (Pan & Xie 2018, Figure 9c), a replaced chip. Empty for a disk.
+    pub chip_pages_written: Vec<u64>,
     /// Spread of per-block erase counts (including preconditioning); absent for a disk.
     pub erase_count: Option<EraseSpread>,
     /// Where a disk's time went; absent for an SSD.
@@ -368,6 +372,7 @@ impl Report {
                 erases: c.erases,
                 gc_runs: member.gc_runs(),
                 write_amplification: member.write_amplification(),
+                chip_pages_written: member.as_ssd().map(|s| s.chip_pages_written().to_vec()).unwrap_or_default(),
                 erase_count: member.as_ssd().map(|_| EraseSpread::new(member.erase_counts(), bins)),
                 disk: member.as_hdd().map(|h| DiskReport::new(h.times())),
             });

@@ -218,6 +218,13 @@ fn on_small_writes_cr5m_saves_parity_writes_and_pre_reads_within_its_mw_limit() 
     assert!(cr5m.host.write_response.mean_ns < cr5.host.write_response.mean_ns);
     // Mirroring chip protection: each channel's MW sub-requests stay within
     // MWLimit x its average writes per data chip (4 KiB requests: one page each).
+    for (m, d) in cr5m.devices.iter().enumerate() {
+        // The report's per-chip counts (Figure 9c): every page programmed, on
+        // its chip; the last chip takes exactly the mirror copies.
+        assert_eq!(d.chip_pages_written.len(), 4, "channel {m}");
+        assert_eq!(d.chip_pages_written.iter().sum::<u64>(), d.pages_written.values().sum::<u64>(), "channel {m}");
+        assert_eq!(d.chip_pages_written[3], d.pages_written["mirror"], "channel {m}");
+    }
     for m in 0..4 {
         let mirror = stat(&cr5m, &format!("member[{m}].chip[3].pages_written"));
         let data = (0..3).map(|c| stat(&cr5m, &format!("member[{m}].chip[{c}].pages_written"))).sum::<f64>() / 3.0;

@@ -508,6 +508,11 @@ impl Ssd {
         self.in_flight
     }
 
+    /// Pages programmed on each chip of the SSD, GC aside.
+    pub fn chip_pages_written(&self) -> &[u64] {
+        &self.chip_pages_written
+    }
+
     /// Garbage-collection runs (writes that triggered at least one erase).
     pub fn gc_runs(&self) -> u64 {
         self.gc_runs
