@@ -578,3 +578,47 @@ fn a_reconstruction_write_booked_on_a_chip_that_fails_recovers_nothing() {
         assert!(!rb.data_loss_events.is_empty(), "{policy}: the second failure came before the first rebuild ended");
     }
 }
+
+#[test]
+fn a_replacement_chip_filled_by_host_writes_takes_the_rest_of_the_rebuild_elsewhere() {
+    // Dynamic allocation sends host writes to the empty replacement chip
+    // (the least busy); on a nearly full drive it filled before the
+    // reconstruction ended, which then stopped with "every plane is full"
+    // although the channel had room (found by a hostile review).
+    for (level, policy) in [("cr5m", "mcr"), ("cr5", "dor")] {
+        let (l, p) = (format!("array.level={level}"), format!("rebuild.policy={policy}"));
+        let r = run(
+            "",
+            &[
+                l.as_str(),
+                p.as_str(),
+                "ssd.geometry.channels=5",
+                "array.members=5",
+                "ssd.geometry.chips_per_channel=4",
+                "ssd.geometry.planes_per_die=1",
+                "ssd.geometry.dies_per_chip=1",
+                "ssd.geometry.blocks_per_plane=18",
+                "ssd.geometry.over_provisioning_fraction=0.3",
+                "ssd.geometry.pages_per_block=23",
+                "array.stripe_unit_bytes=4096",
+                "array.spare_chips_per_channel=1",
+                "sim.seed=2012913945",
+                "sim.verify=true",
+                "workload.requests=1997",
+                "workload.read_fraction=0.2",
+                "workload.alignment_bytes=512",
+                "ssd.ftl.gc_threshold_fraction=0.2",
+                "ssd.ftl.allocation=dynamic",
+                "workload.address=sequential",
+                "workload.mean_interarrival_ns=200000",
+                "workload.size.kind=uniform",
+                "workload.size.min_bytes=512",
+                "workload.size.max_bytes=65536",
+                "array.failures=[{member = 0, chip = 1, at_request = 1500}]",
+            ],
+        );
+        verified(&r);
+        let rb = r.rebuild.as_ref().expect("rebuild section");
+        assert!(rb.end_ns.is_some() && rb.data_loss_events.is_empty(), "{level}: the rebuild ends, nothing lost");
+    }
+}

@@ -312,7 +312,14 @@ impl Ssd {
             Some(chip) if self.ftl.layout().is_mirroring_die(chip * self.ftl.layout().dies_per_chip) => {
                 (self.ftl.mirror_id(lpn), self.least_busy_plane_where(|l, d| l.chip_of_die(d) == chip)?, self.page_size_bytes)
             }
-            Some(chip) => (lpn, self.least_busy_plane_where(|l, d| l.chip_of_die(d) == chip)?, bytes),
+            // Where the paper is silent: host writes may fill the replacement
+            // chip too (the FTL picks a channel's chip dynamically), and then
+            // the rest of the reconstruction goes where the FTL would put it.
+            Some(chip) => match self.least_busy_plane_where(|l, d| l.chip_of_die(d) == chip) {
+                Ok(plane) => (lpn, plane, bytes),
+                Err(Error::Device(_)) => (lpn, self.place(lpn)?, bytes),
+                Err(e) => return Err(e),
+            },
             None if to_mirroring_chip => (self.ftl.mirror_id(lpn), self.mirroring_plane()?, self.page_size_bytes),
             None => (lpn, self.place(lpn)?, bytes),
         };
