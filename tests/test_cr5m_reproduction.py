@@ -122,15 +122,20 @@ def test_shared_traces_run_where_present_and_are_named_where_absent(quick, tmp_p
 def test_cli_json_and_refused_options(quick):
     result, out = quick
     run = run_cli("reproduce", "cr5m", "--quick", "--json", "--no-progress", "--out", str(out),
-                  "--traces", result["traces_dir"] or "/nonexistent")
+                  *(["--traces", result["traces_dir"]] if result["traces_dir"] else []))
     assert run.returncode == 0, run.stderr
     rows = json.loads(run.stdout)
     if result["traces_dir"]:
         assert rows == result["rows"]
     bad = run_cli("reproduce", "cr5m", "--granularity", "page")
     assert bad.returncode == 2 and "does not take --granularity" in bad.stderr
-    text = run_cli("reproduce", "cr5m", "--quick", "--no-progress", "--out", str(out), "--traces", "/nonexistent")
+    for wrong in ("/nonexistent", __file__):
+        refused = run_cli("reproduce", "cr5m", "--quick", "--no-progress", "--out", str(out), "--traces", wrong)
+        assert refused.returncode == 2 and f"--traces {wrong}: not a directory" in refused.stderr, refused.stderr
+    empty = out / "no-traces"
+    empty.mkdir(exist_ok=True)
+    text = run_cli("reproduce", "cr5m", "--quick", "--no-progress", "--out", str(out), "--traces", str(empty))
     assert text.returncode == 0, text.stderr
-    assert "Shared traces not found in /nonexistent, skipped: ssdsim-example.ascii" in text.stdout
+    assert f"Shared traces not found in {empty}, skipped: ssdsim-example.ascii" in text.stdout
     assert "Figure 14" in text.stdout and "figure14.png" in text.stdout
     assert pd.DataFrame(rows)["figure"].nunique() == 7

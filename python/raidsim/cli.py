@@ -251,11 +251,16 @@ def _reproduce_cr5m(args: argparse.Namespace) -> int:
     from . import cr5m
 
     out = args.out or os.path.join(DEFAULT_OUT, "cr5m" + ("-quick" if args.quick else ""))
+    if args.traces is not None and not os.path.isdir(args.traces):
+        raise UsageError(f"--traces {args.traces}: not a directory (the shared traces, e.g. ../shared/traces)")
     traces = args.traces if args.traces is not None else _default_traces_dir()
     result = cr5m.run(out, quick=args.quick, traces_dir=traces, workers=args.workers,
                       progress=False if args.no_progress else None)
     figures = cr5m.plot(result, out)
     if args.json:
+        if result["missing_traces"]:  # the text says so in its header; JSON rows cannot
+            print(f"raidsim: shared traces not found in {traces or '(no traces directory)'}, skipped: "
+                  + ", ".join(result["missing_traces"]), file=sys.stderr)
         print(json.dumps(result["rows"], indent=2))
     else:
         print(cr5m.text(result))

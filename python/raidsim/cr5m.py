@@ -384,6 +384,7 @@ def plot(result: Mapping[str, Any], out_dir: str) -> List[str]:
 
 
 def _bars(ax: Any, part: pd.DataFrame, series: Sequence[str], log: bool) -> None:
+    part = part[~part["case"].str.contains("average")]  # averages are in the text's tables, not among the bars
     wide = part[part["metric"].isin(series)].pivot_table(index="case", columns="metric", values="raidsim", sort=False)
     wide = wide.dropna(how="all")
     if wide.empty:
@@ -393,8 +394,8 @@ def _bars(ax: Any, part: pd.DataFrame, series: Sequence[str], log: bool) -> None
     shown = [s for s in series if s in wide.columns]
     wide[shown].rename(columns=_LABELS).plot.bar(ax=ax, logy=log, width=0.8, rot=60, fontsize=7, legend=len(shown) > 1)
     ax.set_xlabel("")
-    if len(shown) > 1:
-        ax.legend(fontsize=7, framealpha=0.6)
+    if len(shown) > 1:  # beside the panel, not over its last bars
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
 
 
 # Legend labels of the metrics drawn side by side.
