@@ -184,11 +184,24 @@ class Report:
             ]
             if self._data.get("rebuild") is not None:
                 parts += ["", *self._rebuild_text()]
+            if self._data.get("cost") is not None:
+                parts += ["", *self._cost_text()]
         if self.warnings:
             parts += ["", "Warnings"] + [f"- {n}" for n in self.warnings]
         if notes:
             parts += ["", "Notes"] + [f"- {n}" for n in notes]
         return "\n".join(parts)
+
+    def _cost_text(self) -> list:
+        """The cost section of :meth:`to_text` (the RAIS paper's §5.4 metrics)."""
+        c = self._data["cost"]
+        controller = f" + controller ${c['controller_usd']:,.0f}" if c["controller_usd"] else ""
+        return [
+            f"Cost ${c['total_usd']:,.0f} (drives ${c['drives_usd']:,.0f}{controller})",
+            f"{'IOPS per $':18s}{c['iops_per_usd']:,.4f}",
+            f"{'MB/s per $':18s}{c['mb_per_s_per_usd']:,.6f}",
+            f"{'GB per $':18s}{c['gb_per_usd']:,.6f} ({c['capacity_gb']:,.1f} GB)",
+        ]
 
     def _rebuild_text(self) -> list:
         """The rebuild section of :meth:`to_text`: failures, rebuild window, recovery speed, data loss,

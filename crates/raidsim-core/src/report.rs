@@ -172,6 +172,55 @@ pub struct Report {
     pub rebuild: Option<RebuildReport>,
     /// `sim.verify`: the byte check (absent when it is off).
     pub verify: Option<VerifyReport>,
+    /// Performance and capacity per dollar (absent when nothing is priced).
+    pub cost: Option<CostReport>,
+}
+
+/// Cost efficiency, the RAIS paper's §5.4 (Kim et al., ORNL 2010): IOPS and
+/// MB/s per dollar of drives and controller, and capacity per dollar.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct CostReport {
+    /// Every drive bought (members and hot spares), US dollars.
+    pub drives_usd: f64,
+    /// The RAID controller, US dollars.
+    pub controller_usd: f64,
+    /// Drives and controller, US dollars.
+    pub total_usd: f64,
+    /// Host-visible capacity, 10^9 bytes.
+    pub capacity_gb: f64,
+    /// Host requests per second (simulated time) per dollar.
+    pub iops_per_usd: f64,
+    /// Host 10^6 bytes per second per dollar.
+    pub mb_per_s_per_usd: f64,
+    /// Capacity per dollar, 10^9 bytes.
+    pub gb_per_usd: f64,
+}
+
+impl CostReport {
+    fn new(prices: crate::config::Prices, capacity_bytes: u64, host: &HostReport) -> Self {
+        let total = prices.total_usd();
+        let capacity_gb = capacity_bytes as f64 / 1e9;
+        Self {
+            drives_usd: prices.drives_usd,
+            controller_usd: prices.controller_usd,
+            total_usd: total,
+            capacity_gb,
+            iops_per_usd: host.iops / total,
+            mb_per_s_per_usd: host.mb_per_s / total,
+            gb_per_usd: capacity_gb / total,
+        }
+    }
+
+    fn stats(&self, out: &mut Stats) {
+        for (name, value, unit, what) in [
+            ("total_usd", self.total_usd, "USD", "drives (members and spares) and RAID controller"),
+            ("iops_per_usd", self.iops_per_usd, "requests/s/USD", "host requests per second of simulated time per dollar"),
+            ("mb_per_s_per_usd", self.mb_per_s_per_usd, "MB/s/USD", "host 10^6 bytes per second per dollar"),
+            ("gb_per_usd", self.gb_per_usd, "GB/USD", "host-visible 10^9 bytes per dollar"),
+        ] {
+            out.push(Stat::new(format!("cost.{name}"), value, unit, what));
+        }
+    }
 }
 
 /// What `sim.verify` found: every host read, and every sector written read
@@ -393,7 +442,11 @@ impl Report {
                 if s.mean_ns > 0.0 { s.half_width_ns / s.mean_ns * 100.0 } else { f64::INFINITY }
             ));
         }
-        Self { host, devices, workload, time_series: host_metrics.time_series(), stats, array, stop, warnings, rebuild: None, verify: None }
+        let cost = resolved.prices.map(|p| CostReport::new(p, resolved.capacity_bytes, &host));
+        if let Some(c) = &cost {
+            c.stats(&mut stats);
+        }
+        Self { host, devices, workload, time_series: host_metrics.time_series(), stats, array, stop, warnings, rebuild: None, verify: None, cost }
     }
 
     /// Adds the failures-and-rebuild section (and its statistics).

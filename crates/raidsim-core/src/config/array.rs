@@ -195,6 +195,10 @@ pub struct ArrayConfig {
     pub controller_overhead_ns: u64,
     /// Parity computation speed, bytes of parity per second; 0 = instant.
     pub xor_bytes_per_s: u64,
+    /// Purchase price of the RAID controller, US dollars (the RAIS paper's
+    /// Table 6: $579), added to the drives' in the report's cost efficiency;
+    /// 0 = none (software RAID, or unpriced).
+    pub controller_price_usd: f64,
     /// `cr5m`: MWLimit of Algorithm 1. A channel takes a mirroring write
     /// only while its mirroring writes so far are at most `mw_limit` × the
     /// average writes of one of its data chips; 0 = never (the paper:
@@ -235,6 +239,7 @@ impl Default for ArrayConfig {
             read_policy: ReadPolicy::Primary,
             controller_overhead_ns: 0,
             xor_bytes_per_s: 0,
+            controller_price_usd: 0.0,
             mw_limit: 1.1,
             failures: Vec::new(),
             spares: 0,

@@ -92,6 +92,9 @@ pub struct HddConfig {
     pub synchronized_spindles: bool,
     /// Order in which queued requests are served.
     pub queue_policy: QueuePolicy,
+    /// Purchase price of one disk, US dollars, for the report's cost
+    /// efficiency; 0 = unpriced.
+    pub price_usd: f64,
 }
 
 impl Default for HddConfig {
@@ -115,6 +118,7 @@ impl Default for HddConfig {
             merge_adjacent: true,
             synchronized_spindles: true,
             queue_policy: QueuePolicy::Fcfs,
+            price_usd: 0.0,
         }
     }
 }

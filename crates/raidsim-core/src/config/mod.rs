@@ -11,6 +11,7 @@
 //! Python never re-declares a default: it hands tables and overrides here.
 
 mod array;
+mod cost;
 mod hdd;
 mod memory;
 mod presets;
@@ -21,6 +22,7 @@ mod workload;
 pub use array::{
     ArrayConfig, ErasureCode, MemberFailure, ParityGranularity, ParityLayout, ParityPlacement, RaidLevel, ReadPolicy, StripeOrder, WriteMethod,
 };
+pub use cost::Prices;
 pub use hdd::{fit_seek_curve, seek_moments, HddConfig, HddGeometry, HddZone, QueuePolicy};
 pub use presets::{preset, preset_names, PRESETS};
 pub use rebuild::{RebuildConfig, RebuildPolicy};
@@ -506,6 +508,8 @@ pub struct ResolvedConfig {
     pub members: Vec<MemberConfig>,
     /// Bytes the host can address (the drive's, or the array's).
     pub capacity_bytes: u64,
+    /// What the drives and controller cost (`None`: nothing is priced).
+    pub prices: Option<Prices>,
 }
 
 impl ResolvedConfig {
@@ -567,7 +571,8 @@ impl ResolvedConfig {
             }
             g.capacity_bytes()
         };
-        let resolved = Self { config, geometry, members, capacity_bytes };
+        let prices = Prices::of(&config, &members)?;
+        let resolved = Self { config, geometry, members, capacity_bytes, prices };
         memory::check(&resolved)?;
         Ok(resolved)
     }

@@ -185,6 +185,9 @@ pub struct SsdConfig {
     pub write_ack: WriteAck,
     /// The unit that runs one flash operation at a time.
     pub parallel_unit: ParallelUnit,
+    /// Purchase price of one drive, US dollars (the RAIS paper's Table 2),
+    /// for the report's cost efficiency; 0 = unpriced.
+    pub price_usd: f64,
 }
 
 impl Default for SsdConfig {
@@ -196,6 +199,7 @@ impl Default for SsdConfig {
             queue_depth: 32,
             write_ack: WriteAck::Program,
             parallel_unit: ParallelUnit::Die,
+            price_usd: 0.0,
         }
     }
 }
