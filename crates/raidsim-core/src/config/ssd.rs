@@ -183,6 +183,10 @@ pub struct SsdConfig {
     pub queue_depth: u32,
     /// When a write is acknowledged.
     pub write_ack: WriteAck,
+    /// DRAM write buffer (write-back cache), bytes; 0 = none. A write is
+    /// acknowledged once its data is in the buffer; each page holds its slot
+    /// until programmed (see `ssd::write_buffer`). A whole number of pages.
+    pub write_buffer_bytes: u64,
     /// The unit that runs one flash operation at a time.
     pub parallel_unit: ParallelUnit,
     /// Purchase price of one drive, US dollars (the RAIS paper's Table 2),
@@ -198,6 +202,7 @@ impl Default for SsdConfig {
             ftl: FtlConfig::default(),
             queue_depth: 32,
             write_ack: WriteAck::Program,
+            write_buffer_bytes: 0,
             parallel_unit: ParallelUnit::Die,
             price_usd: 0.0,
         }
@@ -232,6 +237,15 @@ impl SsdConfig {
         let pages_per_block = positive("ssd.geometry.pages_per_block", g.pages_per_block.into())?;
         if g.page_size_bytes < 512 || g.page_size_bytes % 512 != 0 {
             return Err(Error::config("ssd.geometry.page_size_bytes", "must be a positive multiple of 512"));
+        }
+        if self.write_buffer_bytes % u64::from(g.page_size_bytes) != 0 {
+            return Err(Error::config("ssd.write_buffer_bytes", format!("must be a whole number of {}-byte pages", g.page_size_bytes)));
+        }
+        if self.write_buffer_bytes > 0 && self.write_ack != WriteAck::Program {
+            return Err(Error::config(
+                "ssd.write_ack",
+                "a write buffer acknowledges writes itself (when their data is in it): leave write_ack = \"program\"",
+            ));
         }
         if u64::from(self.ftl.summary_pages_per_block) >= pages_per_block {
             return Err(Error::config("ssd.ftl.summary_pages_per_block", "must leave at least one data page per block"));

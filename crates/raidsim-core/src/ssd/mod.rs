@@ -35,9 +35,11 @@
 //! Multi-plane commands and cache registers are not modelled.
 //!
 //! The drive admits `queue_depth` host requests at once; later ones wait in
-//! its queue in arrival order.
+//! its queue in arrival order. With `write_buffer_bytes` a write is
+//! acknowledged once its data is in the drive's DRAM ([`write_buffer`]).
 
 pub mod timeline;
+pub mod write_buffer;
 
 use crate::config::{bus_bytes, transfer_ns, Allocation, DerivedGeometry, ParallelUnit, SsdConfig, TimingConfig, WriteAck};
 use crate::device::{Cause, CauseCounters, DeviceRequest, Dispatch, MemberDevice, Op};
@@ -59,6 +61,7 @@ pub fn precondition_plan(logical_pages: u64, fill_fraction: f64, overwrite_facto
 /// One SSD.
 pub struct Ssd {
     ftl: Ftl,
+    write_buffer: Option<write_buffer::WriteBuffer>,
     timing: TimingConfig,
     allocation: Allocation,
     write_ack: WriteAck,
@@ -115,7 +118,9 @@ impl Ssd {
             ParallelUnit::Die => dies,
             ParallelUnit::Chip => dies / ssd.geometry.dies_per_chip as usize,
         };
+        let page = u64::from(ssd.geometry.page_size_bytes);
         Self {
+            write_buffer: (ssd.write_buffer_bytes > 0).then(|| write_buffer::WriteBuffer::new(ssd.write_buffer_bytes / page)),
             timing: ssd.timing.clone(),
             allocation: ssd.ftl.allocation,
             write_ack: ssd.write_ack,
@@ -203,6 +208,7 @@ impl Ssd {
         let (first, last) = (req.offset_bytes / page, (end - 1) / page);
         let in_page = |lpn: u64| end.min((lpn + 1) * page) - req.offset_bytes.max(lpn * page);
         match req.op {
+            Op::Write if self.write_buffer.is_some() => self.write_through_buffer(start_ns, t0, first..=last, req, in_page),
             Op::Write => {
                 let ready = self.host_link(t0, req.len_bytes);
                 let mut done = ready;
@@ -219,6 +225,32 @@ impl Ssd {
                 Ok(self.host_link(done, req.len_bytes))
             }
         }
+    }
+
+    /// A write into the DRAM buffer: its data crosses the host link once the
+    /// buffer has room, is acknowledged then, and is programmed behind it.
+    fn write_through_buffer(
+        &mut self,
+        start_ns: Ns,
+        t0: Ns,
+        pages: std::ops::RangeInclusive<u64>,
+        req: &DeviceRequest,
+        in_page: impl Fn(u64) -> u64,
+    ) -> Result<Ns> {
+        let n = pages.end() - pages.start() + 1;
+        let buffer = self.write_buffer.as_mut().ok_or_else(|| Error::Internal("no write buffer".into()))?;
+        let admission = buffer.admit(t0, n);
+        let ready = self.host_link(admission.at_ns, req.len_bytes);
+        let mut acknowledged = ready;
+        for (i, lpn) in pages.enumerate() {
+            // write_ack = "program" (validated): this is when the page's program ends.
+            let programmed = self.program_page(start_ns, lpn, in_page(lpn), ready, req.cause)?;
+            if (i as u64) < admission.own_pages_first {
+                acknowledged = acknowledged.max(programmed);
+            }
+            self.write_buffer.as_mut().ok_or_else(|| Error::Internal("no write buffer".into()))?.hold(programmed);
+        }
+        Ok(acknowledged)
     }
 
     fn host_link(&mut self, ready_ns: Ns, bytes: u64) -> Ns {

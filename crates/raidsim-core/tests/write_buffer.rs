@@ -1,0 +1,97 @@
+//! The SSD's DRAM write buffer (issue #12: the RAIS paper's drives serve
+//! random writes faster than reads): closed forms on one die.
+//!
+//! One channel, one die, one plane: each page holds the die for its
+//! transfer (4096 B at 40 MB/s = 102.4 us) and its program (200 us),
+//! P = 302.4 us, so without a buffer the i-th of N writes issued at once
+//! ends at (i + 1) P. With a buffer of C pages the first C are acknowledged
+//! at once and write C + k when the (k + 1)-th program ends: (k + 1) P.
+
+mod common;
+
+use common::config;
+use raidsim_core::simulate;
+
+const P: f64 = 302_400.0;
+const N: u64 = 10;
+
+fn run(extra: &[&str]) -> raidsim_core::report::Report {
+    let requests: Vec<String> = (0..N).map(|i| format!("[0, \"W\", {}, 4096]", i * 4096)).collect();
+    let w = format!("workload.requests=[{}]", requests.join(", "));
+    let mut o = vec![
+        "workload.kind=requests",
+        w.as_str(),
+        "ssd.geometry.channels=1",
+        "ssd.geometry.chips_per_channel=1",
+        "ssd.geometry.dies_per_chip=1",
+        "ssd.geometry.planes_per_die=1",
+        "ssd.geometry.blocks_per_plane=64",
+        "ssd.geometry.spare_bytes_per_sector=0",
+        "ssd.timing.t_command_ns=0",
+        "ssd.timing.t_program_ns=200000",
+        "ssd.timing.channel_bandwidth_bytes_per_s=40000000",
+        "ssd.timing.host_link_bandwidth_bytes_per_s=0",
+        "ssd.timing.controller_overhead_ns=0",
+    ];
+    o.extend_from_slice(extra);
+    simulate(config("", &o)).expect("runs")
+}
+
+#[test]
+fn without_a_buffer_each_write_waits_for_its_program() {
+    let r = run(&[]);
+    assert_eq!(r.host.response.mean_ns, P * (N + 1) as f64 / 2.0);
+}
+
+#[test]
+fn a_buffer_acknowledges_what_fits_at_once_and_the_rest_as_programs_end() {
+    for c in [1u64, 4, 9, 10, 16] {
+        let b = format!("ssd.write_buffer_bytes={}", c * 4096);
+        let r = run(&[b.as_str()]);
+        let waiting = N.saturating_sub(c);
+        let expected = P * (waiting * (waiting + 1)) as f64 / 2.0 / N as f64;
+        assert!((r.host.response.mean_ns - expected).abs() < 1e-6, "C = {c}: {} vs {expected}", r.host.response.mean_ns);
+        // The flash does the same work either way.
+        assert_eq!(r.devices[0].pages_written.get("user"), Some(&N), "C = {c}");
+    }
+}
+
+#[test]
+fn a_write_larger_than_the_buffer_streams_through_it() {
+    // One 8-page write into a 2-page buffer: its last page has a slot when
+    // its 6th page is programmed, at 6 P.
+    let r = simulate(config(
+        "",
+        &[
+            "workload.kind=requests",
+            "workload.requests=[[0, \"W\", 0, 32768]]",
+            "ssd.geometry.channels=1",
+            "ssd.geometry.chips_per_channel=1",
+            "ssd.geometry.dies_per_chip=1",
+            "ssd.geometry.planes_per_die=1",
+            "ssd.geometry.blocks_per_plane=64",
+            "ssd.geometry.spare_bytes_per_sector=0",
+            "ssd.timing.t_command_ns=0",
+            "ssd.timing.t_program_ns=200000",
+            "ssd.timing.channel_bandwidth_bytes_per_s=40000000",
+            "ssd.timing.host_link_bandwidth_bytes_per_s=0",
+            "ssd.timing.controller_overhead_ns=0",
+            "ssd.write_buffer_bytes=8192",
+        ],
+    ))
+    .expect("runs");
+    assert_eq!(r.host.response.mean_ns, 6.0 * P);
+}
+
+#[test]
+fn a_buffer_is_a_whole_number_of_pages_and_acknowledges_writes_itself() {
+    let refused = |o: &[&str]| {
+        let mut raw = raidsim_core::config::RawConfig::new();
+        o.iter().for_each(|s| raw.set(s).expect("sets"));
+        raw.resolve().expect_err("refused").to_string()
+    };
+    let e = refused(&["ssd.write_buffer_bytes=1000"]);
+    assert!(e.contains("ssd.write_buffer_bytes") && e.contains("whole number of 4096-byte pages"), "{e}");
+    let e = refused(&["ssd.write_buffer_bytes=16777216", "ssd.write_ack=transfer"]);
+    assert!(e.contains("ssd.write_ack") && e.contains("write buffer acknowledges"), "{e}");
+}
