@@ -15,26 +15,32 @@ use raidsim_core::simulate;
 const P: f64 = 302_400.0;
 const N: u64 = 10;
 
-fn run(extra: &[&str]) -> raidsim_core::report::Report {
-    let requests: Vec<String> = (0..N).map(|i| format!("[0, \"W\", {}, 4096]", i * 4096)).collect();
+/// One channel, one die, one plane, nothing but transfer and program.
+const ONE_DIE: [&str; 11] = [
+    "ssd.geometry.channels=1",
+    "ssd.geometry.chips_per_channel=1",
+    "ssd.geometry.dies_per_chip=1",
+    "ssd.geometry.planes_per_die=1",
+    "ssd.geometry.blocks_per_plane=64",
+    "ssd.geometry.spare_bytes_per_sector=0",
+    "ssd.timing.t_command_ns=0",
+    "ssd.timing.t_program_ns=200000",
+    "ssd.timing.channel_bandwidth_bytes_per_s=40000000",
+    "ssd.timing.host_link_bandwidth_bytes_per_s=0",
+    "ssd.timing.controller_overhead_ns=0",
+];
+
+fn run_requests(requests: &[String], extra: &[&str]) -> raidsim_core::report::Report {
     let w = format!("workload.requests=[{}]", requests.join(", "));
-    let mut o = vec![
-        "workload.kind=requests",
-        w.as_str(),
-        "ssd.geometry.channels=1",
-        "ssd.geometry.chips_per_channel=1",
-        "ssd.geometry.dies_per_chip=1",
-        "ssd.geometry.planes_per_die=1",
-        "ssd.geometry.blocks_per_plane=64",
-        "ssd.geometry.spare_bytes_per_sector=0",
-        "ssd.timing.t_command_ns=0",
-        "ssd.timing.t_program_ns=200000",
-        "ssd.timing.channel_bandwidth_bytes_per_s=40000000",
-        "ssd.timing.host_link_bandwidth_bytes_per_s=0",
-        "ssd.timing.controller_overhead_ns=0",
-    ];
+    let mut o = vec!["workload.kind=requests", w.as_str()];
+    o.extend_from_slice(&ONE_DIE);
     o.extend_from_slice(extra);
     simulate(config("", &o)).expect("runs")
+}
+
+fn run(extra: &[&str]) -> raidsim_core::report::Report {
+    let requests: Vec<String> = (0..N).map(|i| format!("[0, \"W\", {}, 4096]", i * 4096)).collect();
+    run_requests(&requests, extra)
 }
 
 #[test]
@@ -60,26 +66,7 @@ fn a_buffer_acknowledges_what_fits_at_once_and_the_rest_as_programs_end() {
 fn a_write_larger_than_the_buffer_streams_through_it() {
     // One 8-page write into a 2-page buffer: its last page has a slot when
     // its 6th page is programmed, at 6 P.
-    let r = simulate(config(
-        "",
-        &[
-            "workload.kind=requests",
-            "workload.requests=[[0, \"W\", 0, 32768]]",
-            "ssd.geometry.channels=1",
-            "ssd.geometry.chips_per_channel=1",
-            "ssd.geometry.dies_per_chip=1",
-            "ssd.geometry.planes_per_die=1",
-            "ssd.geometry.blocks_per_plane=64",
-            "ssd.geometry.spare_bytes_per_sector=0",
-            "ssd.timing.t_command_ns=0",
-            "ssd.timing.t_program_ns=200000",
-            "ssd.timing.channel_bandwidth_bytes_per_s=40000000",
-            "ssd.timing.host_link_bandwidth_bytes_per_s=0",
-            "ssd.timing.controller_overhead_ns=0",
-            "ssd.write_buffer_bytes=8192",
-        ],
-    ))
-    .expect("runs");
+    let r = run_requests(&["[0, \"W\", 0, 32768]".to_string()], &["ssd.write_buffer_bytes=8192"]);
     assert_eq!(r.host.response.mean_ns, 6.0 * P);
 }
 
