@@ -78,3 +78,21 @@ def test_cost_metrics_are_sweep_columns(tmp_path):
     t = run_study(study, tmp_path, workers=1, progress=False)
     assert list(t["cost.total_usd"]) == [415, 2 * 415 + 579, 4 * 415 + 579]
     assert (t["cost.iops_per_usd"] - t["host.iops"] / t["cost.total_usd"]).abs().max() < 1e-9
+
+
+def test_throughput_steadiness_is_a_sweep_column(tmp_path):
+    # Tables 3-4 of the RAIS paper: mean and deviation of bandwidth per interval.
+    study = Study.from_dict({
+        "name": "steady", "base": {"workload": {"requests": 3000}, "metrics": {"interval_ns": 100_000_000},
+                                   "ssd": {"geometry": {"blocks_per_plane": 64}}},
+        "metrics": ["time_series.steadiness.mb_per_s_mean", "time_series.steadiness.mb_per_s_std",
+                    "time_series.steadiness.intervals"],
+        "axes": {"workload.read_fraction": [0.0, 1.0]},
+    })
+    t = run_study(study, tmp_path, workers=1, progress=False)
+    assert (t["time_series.steadiness.intervals"] >= 2).all()
+    assert (t["time_series.steadiness.mb_per_s_std"] > 0).all()
+    r = simulate(study.config(study.points()[0]), progress=False).time_series()
+    whole = r["mb_per_s"][:-1]
+    assert t["time_series.steadiness.mb_per_s_mean"][0] == pytest.approx(whole.mean(), rel=1e-9)
+    assert t["time_series.steadiness.mb_per_s_std"][0] == pytest.approx(whole.std(ddof=1), rel=1e-9)

@@ -180,6 +180,7 @@ class Report:
             parts = [
                 "Host", _pretty(summary).to_string(index=False), "",
                 "Response time", _pretty(self.latency()).to_string(), "",
+                *self._steadiness_text(),
                 "Devices", _pretty(self.devices().T).to_string(),
             ]
             if self._data.get("rebuild") is not None:
@@ -191,6 +192,16 @@ class Report:
         if notes:
             parts += ["", "Notes"] + [f"- {n}" for n in notes]
         return "\n".join(parts)
+
+    def _steadiness_text(self) -> list:
+        """Mean and deviation of throughput per interval, when the run spans at least two whole ones."""
+        ts = self._data["time_series"]
+        s = ts["steadiness"]
+        if s["mb_per_s_std"] is None:
+            return []
+        return [f"Per interval of {ts['interval_ns'] / 1e9:g} s ({s['intervals']} whole): "
+                f"{s['mb_per_s_mean']:,.3f} ± {s['mb_per_s_std']:,.3f} MB/s, "
+                f"{s['iops_mean']:,.1f} ± {s['iops_std']:,.1f} IOPS (mean ± sample deviation)", ""]
 
     def _cost_text(self) -> list:
         """The cost section of :meth:`to_text` (the RAIS paper's §5.4 metrics)."""

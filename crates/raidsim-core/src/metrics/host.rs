@@ -78,6 +78,47 @@ pub struct TimeSeries {
     pub mb_per_s: Vec<f64>,
     /// Mean response time of requests completed in the bucket, ns (0 if none).
     pub mean_latency_ns: Vec<f64>,
+    /// How steady the host saw the run: mean and sample standard deviation
+    /// of the per-interval figures over every whole interval (the last, cut
+    /// short by the end of the run, left out) — the RAIS paper's Tables 3-4
+    /// with `metrics.interval_ns = 1_000_000_000`.
+    pub steadiness: Steadiness,
+}
+
+/// Mean and sample standard deviation of per-interval throughput; each
+/// figure is absent (null) with fewer than two whole intervals.
+#[derive(Clone, Debug, Serialize, PartialEq, Default)]
+pub struct Steadiness {
+    /// Whole intervals the figures cover.
+    pub intervals: u64,
+    /// Mean of the per-interval MB/s.
+    pub mb_per_s_mean: Option<f64>,
+    /// Sample standard deviation (n - 1) of the per-interval MB/s.
+    pub mb_per_s_std: Option<f64>,
+    /// Mean of the per-interval IOPS.
+    pub iops_mean: Option<f64>,
+    /// Sample standard deviation (n - 1) of the per-interval IOPS.
+    pub iops_std: Option<f64>,
+}
+
+impl Steadiness {
+    /// Over `iops` and `mb_per_s` of whole intervals.
+    fn of(iops: &[f64], mb_per_s: &[f64]) -> Self {
+        let n = iops.len();
+        if n < 2 {
+            return Self { intervals: n as u64, ..Self::default() };
+        }
+        let (iops_mean, iops_std) = mean_and_sample_std(iops);
+        let (mb_mean, mb_std) = mean_and_sample_std(mb_per_s);
+        Self { intervals: n as u64, mb_per_s_mean: Some(mb_mean), mb_per_s_std: Some(mb_std), iops_mean: Some(iops_mean), iops_std: Some(iops_std) }
+    }
+}
+
+fn mean_and_sample_std(x: &[f64]) -> (f64, f64) {
+    let n = x.len() as f64;
+    let mean = x.iter().sum::<f64>() / n;
+    let var = x.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (n - 1.0);
+    (mean, var.sqrt())
 }
 
 #[derive(Clone, Copy, Default)]
@@ -306,11 +347,15 @@ impl HostMetrics {
             buckets = buckets.chunks(2).map(merge).collect();
         }
         let secs = interval as f64 / NS_PER_S as f64;
+        let iops: Vec<f64> = buckets.iter().map(|b| b.completions as f64 / secs).collect();
+        let mb_per_s: Vec<f64> = buckets.iter().map(|b| b.bytes as f64 / 1e6 / secs).collect();
+        let whole = buckets.len().saturating_sub(1);
         TimeSeries {
             interval_ns: interval,
             start_ns: (0..buckets.len() as u64).map(|i| i * interval).collect(),
-            iops: buckets.iter().map(|b| b.completions as f64 / secs).collect(),
-            mb_per_s: buckets.iter().map(|b| b.bytes as f64 / 1e6 / secs).collect(),
+            steadiness: Steadiness::of(&iops[..whole], &mb_per_s[..whole]),
+            iops,
+            mb_per_s,
             mean_latency_ns: buckets.iter().map(|b| if b.completions == 0 { 0.0 } else { b.latency_ns as f64 / b.completions as f64 }).collect(),
         }
     }
