@@ -38,18 +38,32 @@ def test_table6_configurations_cost_what_the_paper_paid():
 def test_figure7_claims_hold_on_the_papers_own_table5():
     rows = {(r["configuration"], r["read_percent"]): r for r in rais.figure7_from_table5()}
     per = lambda c, reads: rows[(c, reads)]["iops_per_usd"]  # noqa: E731
-    # "On write-dominant access patterns ... SSD(C) outperforms RAIS-0(A) by 300% and RAIS-0(B) by 30%."
-    assert per("SSD(C)", 0) > per("RAIS-0(B)", 0) > per("RAIS-0(A)", 0)
-    assert per("SSD(C)", 0) / per("RAIS-0(B)", 0) == pytest.approx(1.30, abs=0.05)
-    assert per("SSD(C)", 0) / per("RAIS-0(A)", 0) > 3
+    # "On write-dominant access patterns (e.g. 0-20% reads) SSD(C) outperforms RAIS-0(A) by 300% and
+    # RAIS-0(B) by 30%": at 0 % reads C/B = 1.32 and C/A = 3.25 (so "300%" reads as about 3x, not 4x);
+    # at 20 % the order holds, the margins shrink (1.25 and 1.76).
+    for reads, c_over_b, c_over_a in ((0, 1.318, 3.255), (20, 1.252, 1.762)):
+        assert per("SSD(C)", reads) > per("RAIS-0(B)", reads) > per("RAIS-0(A)", reads)
+        assert per("SSD(C)", reads) / per("RAIS-0(B)", reads) == pytest.approx(c_over_b, abs=0.001)
+        assert per("SSD(C)", reads) / per("RAIS-0(A)", reads) == pytest.approx(c_over_a, abs=0.001)
     # "SSD(C) is less efficient than RAIS-0(B) as reads in workload exceed 40%."
     assert all(per("RAIS-0(B)", r) > per("SSD(C)", r) for r in (60, 80, 100))
     # "On read-dominant access patterns, RAIS-0(A) has twice the efficiency of SSD(C)."
     assert per("RAIS-0(A)", 100) / per("SSD(C)", 100) > 2
-    # Figure 7 is normalised to RAIS-0(B); 7(c): RAIS-0(A) gives the most GB per dollar.
-    assert all(rows[("RAIS-0(B)", r)]["iops_per_usd_vs_rais0b"] == 1.0 for r in (0, 40, 100))
+    # Figure 7 is normalised to RAIS-0(B) at each read share: RAIS-0(A) at 100 % reads, by hand,
+    # (28,416 / 3,069) / (32,256 / 5,373) = 1.542.
+    assert rows[("RAIS-0(A)", 100)]["iops_per_usd_vs_rais0b"] == pytest.approx(1.542, abs=0.001)
+    # 7(c): RAIS-0(A) gives the most GB per dollar.
     gb = {c: rows[(c, 0)]["gb_per_usd"] for c in ("RAIS-0(A)", "RAIS-0(B)", "SSD(C)")}
     assert max(gb, key=gb.get) == "RAIS-0(A)" and gb["RAIS-0(A)"] == pytest.approx(768 / 3069)
+
+
+def test_two_claims_of_the_text_that_its_table5_does_not_bear_out():
+    # Said in the README: "the efficiency of RAIS-0(A) increases as reads increase" is not monotone, and
+    # "around 60% reads ... RAIS-0(A) is more economically efficient than SSD(C)" has SSD(C) ahead there.
+    per = {(r["configuration"], r["read_percent"]): r["iops_per_usd"] for r in rais.figure7_from_table5()}
+    a = [per[("RAIS-0(A)", reads)] for reads in (0, 20, 40, 60)]
+    assert a[1] > a[2] > a[3]
+    assert per[("SSD(C)", 60)] / per[("RAIS-0(A)", 60)] == pytest.approx(1.153, abs=0.001)
 
 
 def test_a_priced_run_reports_per_dollar_figures_and_prints_them():
@@ -61,7 +75,7 @@ def test_a_priced_run_reports_per_dollar_figures_and_prints_them():
     host = r.to_dict()["host"]
     assert (c["total_usd"], c["drives_usd"], c["controller_usd"]) == (3069, 2490, 579)
     assert c["iops_per_usd"] == pytest.approx(host["iops"] / 3069, rel=1e-12)
-    assert "Cost $3,069 (drives $2,490 + controller $579)" in r.to_text()
+    assert "Cost $3,069.00 (drives $2,490.00 + controller $579.00)" in r.to_text()
     unpriced = simulate(cfg.set("ssd.price_usd", 0).set("array.controller_price_usd", 0), progress=False)
     assert unpriced.to_dict()["cost"] is None and "Cost $" not in unpriced.to_text()
 

@@ -51,6 +51,18 @@ def _toml_problem(value: Any) -> Optional[str]:
     return None  # json.dumps below names what it cannot encode
 
 
+def _problem_in(table: Any, prefix: str) -> Optional[Tuple[str, str]]:
+    """The dotted key of the first value in a nested table that has no TOML form, and why."""
+    if not isinstance(table, Mapping):
+        problem = _toml_problem(table)
+        return (prefix or "<root>", problem) if problem else None
+    for key, value in table.items():
+        found = _problem_in(value, f"{prefix}.{key}" if prefix else str(key))
+        if found:
+            return found
+    return None
+
+
 def _json_layer(key: Any, value: Any) -> Layer:
     problem = _toml_problem(value)
     if problem:
@@ -94,8 +106,11 @@ class Config:
     @classmethod
     def from_dict(cls, table: Mapping[str, Any]) -> "Config":
         """A nested dict, as the TOML would be."""
+        found = _problem_in(table, "")
+        if found:
+            raise ConfigError(f"config error at `{found[0]}`: {found[1]}")
         try:
-            return cls([("json", json.dumps(table))])
+            return cls([("json", json.dumps(table, allow_nan=False))])
         except (TypeError, ValueError) as e:  # e.g. a datetime from TOML, or a set
             raise ConfigError(f"a config table holds a value that is not a config value ({e})") from None
 

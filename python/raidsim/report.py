@@ -206,11 +206,12 @@ class Report:
     def _cost_text(self) -> list:
         """The cost section of :meth:`to_text` (the RAIS paper's §5.4 metrics)."""
         c = self._data["cost"]
-        controller = f" + controller ${c['controller_usd']:,.0f}" if c["controller_usd"] else ""
+        controller = f" + controller ${c['controller_usd']:,.2f}" if c["controller_usd"] else ""
+        measured = lambda v, f: "- (no request completed)" if v is None else format(v, f)  # noqa: E731
         return [
-            f"Cost ${c['total_usd']:,.0f} (drives ${c['drives_usd']:,.0f}{controller})",
-            f"{'IOPS per $':18s}{c['iops_per_usd']:,.4f}",
-            f"{'MB/s per $':18s}{c['mb_per_s_per_usd']:,.6f}",
+            f"Cost ${c['total_usd']:,.2f} (drives ${c['drives_usd']:,.2f}{controller})",
+            f"{'IOPS per $':18s}{measured(c['iops_per_usd'], ',.4f')}",
+            f"{'MB/s per $':18s}{measured(c['mb_per_s_per_usd'], ',.6f')}",
             f"{'GB per $':18s}{c['gb_per_usd']:,.6f} ({c['capacity_gb']:,.1f} GB)",
         ]
 

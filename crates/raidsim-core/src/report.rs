@@ -21,6 +21,20 @@ const ABSURD_GAP_FRACTION: f64 = 0.25;
 const SATURATION_MIN_REQUESTS: u64 = 100;
 const ABSURD_GAP_MIN_NS: u64 = 60 * crate::engine::NS_PER_S;
 
+/// Write buffers that acknowledged writes the flash went on programming
+/// well after the host's last completion (over 1 % of the run): throughput
+/// counts acknowledgements.
+fn buffer_warning(out: &mut Vec<String>, (first_ns, _, last_done_ns): (u64, u64, u64), members: &[Member]) {
+    let until = members.iter().filter_map(Member::as_ssd).map(crate::ssd::Ssd::flash_programmed_until_ns).max().unwrap_or(0);
+    if until.saturating_sub(last_done_ns) * 100 > last_done_ns.saturating_sub(first_ns) {
+        out.push(format!(
+            "write buffers: the flash went on programming acknowledged writes for {:.3} ms after the last request completed; \
+             IOPS and MB/s count acknowledgements, not programs (a longer run, or one ending in reads, measures the flash)",
+            (until - last_done_ns) as f64 / 1e6
+        ));
+    }
+}
+
 fn warnings(host: &HostReport, (first, last_arrival, last_done): (u64, u64, u64), w: &WorkloadReport) -> Vec<String> {
     let mut out = Vec::new();
     let s = |ns: u64| ns as f64 / 1e9;
@@ -188,10 +202,11 @@ pub struct CostReport {
     pub total_usd: f64,
     /// Host-visible capacity, 10^9 bytes.
     pub capacity_gb: f64,
-    /// Host requests per second (simulated time) per dollar.
-    pub iops_per_usd: f64,
-    /// Host 10^6 bytes per second per dollar.
-    pub mb_per_s_per_usd: f64,
+    /// Host requests per second (simulated time) per dollar; absent when
+    /// no request completed (nothing was measured).
+    pub iops_per_usd: Option<f64>,
+    /// Host 10^6 bytes per second per dollar; absent likewise.
+    pub mb_per_s_per_usd: Option<f64>,
     /// Capacity per dollar, 10^9 bytes.
     pub gb_per_usd: f64,
 }
@@ -200,25 +215,28 @@ impl CostReport {
     fn new(prices: crate::config::Prices, capacity_bytes: u64, host: &HostReport) -> Self {
         let total = prices.total_usd();
         let capacity_gb = capacity_bytes as f64 / 1e9;
+        let measured = host.requests > 0;
         Self {
             drives_usd: prices.drives_usd,
             controller_usd: prices.controller_usd,
             total_usd: total,
             capacity_gb,
-            iops_per_usd: host.iops / total,
-            mb_per_s_per_usd: host.mb_per_s / total,
+            iops_per_usd: measured.then(|| host.iops / total),
+            mb_per_s_per_usd: measured.then(|| host.mb_per_s / total),
             gb_per_usd: capacity_gb / total,
         }
     }
 
     fn stats(&self, out: &mut Stats) {
         for (name, value, unit, what) in [
-            ("total_usd", self.total_usd, "USD", "drives (members and spares) and RAID controller"),
+            ("total_usd", Some(self.total_usd), "USD", "drives (members and spares) and RAID controller"),
             ("iops_per_usd", self.iops_per_usd, "requests/s/USD", "host requests per second of simulated time per dollar"),
             ("mb_per_s_per_usd", self.mb_per_s_per_usd, "MB/s/USD", "host 10^6 bytes per second per dollar"),
-            ("gb_per_usd", self.gb_per_usd, "GB/USD", "host-visible 10^9 bytes per dollar"),
+            ("gb_per_usd", Some(self.gb_per_usd), "GB/USD", "host-visible 10^9 bytes per dollar"),
         ] {
-            out.push(Stat::new(format!("cost.{name}"), value, unit, what));
+            if let Some(v) = value {
+                out.push(Stat::new(format!("cost.{name}"), v, unit, what));
+            }
         }
     }
 }
@@ -432,6 +450,7 @@ impl Report {
         });
         let mut warnings = warnings(&host, host_metrics.span_ns(), &workload);
         peak_warning(&mut warnings, host_metrics.peak_outstanding(), resolved);
+        buffer_warning(&mut warnings, host_metrics.span_ns(), members);
         if let Some(s) = stop.as_ref().filter(|s| !s.converged) {
             warnings.push(format!(
                 "sim.stop: the mean response time is not known to ±{:.1} % at {:.0} % confidence after {} requests (the workload \

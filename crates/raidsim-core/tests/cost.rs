@@ -30,11 +30,11 @@ fn a_rais_0_of_six_drives_costs_its_drives_and_its_controller() {
     let r = run(&["array.level=raid0", "array.members=6", "ssd.price_usd=415", "array.controller_price_usd=579"]);
     let c = r.cost.as_ref().expect("priced");
     assert_eq!((c.drives_usd, c.controller_usd, c.total_usd), (2490.0, 579.0, 3069.0));
-    assert_eq!(c.iops_per_usd, r.host.iops / 3069.0);
-    assert_eq!(c.mb_per_s_per_usd, r.host.mb_per_s / 3069.0);
+    assert_eq!(c.iops_per_usd, Some(r.host.iops / 3069.0));
+    assert_eq!(c.mb_per_s_per_usd, Some(r.host.mb_per_s / 3069.0));
     let capacity = r.array.as_ref().expect("array").capacity_bytes as f64;
     assert_eq!((c.capacity_gb, c.gb_per_usd), (capacity / 1e9, capacity / 1e9 / 3069.0));
-    assert!(r.stats.iter().any(|s| s.path == "cost.iops_per_usd" && s.value == c.iops_per_usd));
+    assert!(r.stats.iter().any(|s| Some(s.value) == c.iops_per_usd && s.path == "cost.iops_per_usd"));
 }
 
 #[test]
@@ -52,6 +52,14 @@ fn per_member_prices_add_up() {
 }
 
 #[test]
+fn a_run_that_completed_nothing_has_no_per_dollar_performance() {
+    let r = run(&["ssd.price_usd=10", "workload.requests=0"]);
+    let c = r.cost.expect("priced");
+    assert_eq!((c.iops_per_usd, c.mb_per_s_per_usd, c.total_usd), (None, None, 10.0));
+    assert!(!r.stats.iter().any(|s| s.path == "cost.iops_per_usd"));
+}
+
+#[test]
 fn an_unpriced_run_has_no_cost_section_rather_than_zeros() {
     let r = run(&["array.level=raid5", "array.members=4"]);
     assert!(r.cost.is_none());
@@ -61,12 +69,17 @@ fn an_unpriced_run_has_no_cost_section_rather_than_zeros() {
 #[test]
 fn partial_or_meaningless_prices_are_refused_by_name() {
     let e = refused(&["array.level=raid0", "array.members=3", "array.member_ssd=[{price_usd = 250}]"]);
-    assert!(e.contains("ssd.price_usd") && e.contains("drives 1, 2") && e.contains("price every drive or none"), "{e}");
+    assert!(e.contains("`ssd.price_usd`") && e.contains("drives 1, 2") && e.contains("price every drive or none"), "{e}");
+    // The unpriced drive named by the key that would price it.
+    let e = refused(&["array.level=raid0", "array.members=3", "ssd.price_usd=10", "array.member_ssd=[{price_usd = 0}]"]);
+    assert!(e.contains("`array.member_ssd[0].price_usd`") && e.contains("drives 0 "), "{e}");
     let e = refused(&["array.level=raid0", "array.members=3", "array.controller_price_usd=579"]);
     assert!(e.contains("array.controller_price_usd") && e.contains("no drive"), "{e}");
     let e = refused(&["ssd.price_usd=13990", "array.controller_price_usd=579"]);
     assert!(e.contains("array.controller_price_usd") && e.contains("\"single\" has no RAID controller"), "{e}");
-    for bad in ["ssd.price_usd=-1", "ssd.price_usd=nan", "ssd.price_usd=inf"] {
+    let e = refused(&["array.level=raid0", "array.members=2", "ssd.price_usd=1e308"]);
+    assert!(e.contains("add up to more than a number can hold"), "{e}");
+    for bad in ["ssd.price_usd=-1", "ssd.price_usd=nan", "ssd.price_usd=inf", "ssd.price_usd=5e-324", "ssd.price_usd=0.009"] {
         let e = refused(&[bad]);
         assert!(e.contains("ssd.price_usd") && e.contains("is no price"), "{bad}: {e}");
     }

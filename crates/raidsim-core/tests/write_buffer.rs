@@ -5,7 +5,8 @@
 //! transfer (4096 B at 40 MB/s = 102.4 us) and its program (200 us),
 //! P = 302.4 us, so without a buffer the i-th of N writes issued at once
 //! ends at (i + 1) P. With a buffer of C pages the first C are acknowledged
-//! at once and write C + k when the (k + 1)-th program ends: (k + 1) P.
+//! at once and write C + k when the (k + 1)-th page has crossed into the
+//! die, k P + T (T = 102.4 us, the transfer).
 
 mod common;
 
@@ -13,6 +14,7 @@ use common::config;
 use raidsim_core::simulate;
 
 const P: f64 = 302_400.0;
+const T: f64 = 102_400.0;
 const N: u64 = 10;
 
 /// One channel, one die, one plane, nothing but transfer and program.
@@ -50,12 +52,12 @@ fn without_a_buffer_each_write_waits_for_its_program() {
 }
 
 #[test]
-fn a_buffer_acknowledges_what_fits_at_once_and_the_rest_as_programs_end() {
+fn a_buffer_acknowledges_what_fits_at_once_and_the_rest_as_pages_reach_the_die() {
     for c in [1u64, 4, 9, 10, 16] {
         let b = format!("ssd.write_buffer_bytes={}", c * 4096);
         let r = run(&[b.as_str()]);
-        let waiting = N.saturating_sub(c);
-        let expected = P * (waiting * (waiting + 1)) as f64 / 2.0 / N as f64;
+        let w = N.saturating_sub(c) as f64;
+        let expected = (P * w * (w - 1.0).max(0.0) / 2.0 + w * T) / N as f64;
         assert!((r.host.response.mean_ns - expected).abs() < 1e-6, "C = {c}: {} vs {expected}", r.host.response.mean_ns);
         // The flash does the same work either way.
         assert_eq!(r.devices[0].pages_written.get("user"), Some(&N), "C = {c}");
@@ -65,9 +67,9 @@ fn a_buffer_acknowledges_what_fits_at_once_and_the_rest_as_programs_end() {
 #[test]
 fn a_write_larger_than_the_buffer_streams_through_it() {
     // One 8-page write into a 2-page buffer: its last page has a slot when
-    // its 6th page is programmed, at 6 P.
+    // its 6th page has crossed into the die, at 5 P + T.
     let r = run_requests(&["[0, \"W\", 0, 32768]".to_string()], &["ssd.write_buffer_bytes=8192"]);
-    assert_eq!(r.host.response.mean_ns, 6.0 * P);
+    assert_eq!(r.host.response.mean_ns, 5.0 * P + T);
 }
 
 #[test]
@@ -79,6 +81,29 @@ fn a_buffer_is_a_whole_number_of_pages_and_acknowledges_writes_itself() {
     };
     let e = refused(&["ssd.write_buffer_bytes=1000"]);
     assert!(e.contains("ssd.write_buffer_bytes") && e.contains("whole number of 4096-byte pages"), "{e}");
+    let e = refused(&["ssd.write_buffer_bytes=1099511627776"]);
+    assert!(e.contains("ssd.write_buffer_bytes") && e.contains("more than the drive holds"), "{e}");
     let e = refused(&["ssd.write_buffer_bytes=16777216", "ssd.write_ack=transfer"]);
     assert!(e.contains("ssd.write_ack") && e.contains("write buffer acknowledges"), "{e}");
+}
+
+#[test]
+fn a_one_page_buffer_on_two_dies_is_no_slower_than_none() {
+    // Ten writes at once, pages alternating between two dies on one channel.
+    // Unbuffered, die d's k-th page ends at (k + 1) P + d T: mean 958.4 us.
+    // Buffered (1 page), each write waits for the previous page to reach its
+    // die: acks 0, T, 2T, P+T, P+2T, 2P+T, 2P+2T, 3P+T, 3P+2T, 4P+T, sum 16 P + 13 T.
+    let two_dies = ["ssd.geometry.dies_per_chip=2"];
+    let none = run(&two_dies);
+    assert!((none.host.response.mean_ns - 958_400.0).abs() < 1e-6, "{}", none.host.response.mean_ns);
+    let one = run(&["ssd.geometry.dies_per_chip=2", "ssd.write_buffer_bytes=4096"]);
+    assert!((one.host.response.mean_ns - (16.0 * P + 13.0 * T) / N as f64).abs() < 1e-6, "{}", one.host.response.mean_ns);
+}
+
+#[test]
+fn the_report_says_when_the_flash_worked_on_after_the_last_acknowledgement() {
+    let r = run(&["ssd.write_buffer_bytes=40960"]);
+    assert_eq!(r.host.response.mean_ns, 0.0, "all ten fit");
+    assert!(r.warnings.iter().any(|w| w.contains("the flash went on programming acknowledged writes")), "{:?}", r.warnings);
+    assert!(!run(&[]).warnings.iter().any(|w| w.contains("write buffers")));
 }

@@ -25,11 +25,8 @@ impl Prices {
     /// `None` when nothing is priced.
     pub fn of(config: &Config, members: &[MemberConfig]) -> Result<Option<Self>> {
         let controller_usd = price("array.controller_price_usd", config.array.controller_price_usd)?;
-        let each: Vec<f64> = members
-            .iter()
-            .enumerate()
-            .map(|(i, m)| price(&member_key(m, i, config.array.member_ssd.len()), member_price(m)))
-            .collect::<Result<_>>()?;
+        let keys: Vec<String> = members.iter().enumerate().map(|(i, m)| member_key(m, i, config.array.member_ssd.len())).collect();
+        let each: Vec<f64> = members.iter().zip(&keys).map(|(m, key)| price(key, member_price(m))).collect::<Result<_>>()?;
         let priced = each.iter().filter(|&&p| p > 0.0).count();
         if priced == 0 {
             if controller_usd > 0.0 {
@@ -41,10 +38,11 @@ impl Prices {
             return Ok(None);
         }
         if priced < each.len() {
-            let unpriced: Vec<String> = each.iter().enumerate().filter(|(_, &p)| p == 0.0).map(|(i, _)| i.to_string()).collect();
+            let unpriced: Vec<usize> = (0..each.len()).filter(|&i| each[i] == 0.0).collect();
+            let names: Vec<String> = unpriced.iter().map(usize::to_string).collect();
             return Err(Error::config(
-                "ssd.price_usd",
-                format!("drives {} (members, then spares) have no price while others do: price every drive or none", unpriced.join(", ")),
+                &keys[unpriced[0]],
+                format!("drives {} (members, then spares) have no price while others do: price every drive or none", names.join(", ")),
             ));
         }
         let level = config.array.level;
@@ -56,6 +54,9 @@ impl Prices {
         }
         // The channels of one SSD are one drive.
         let drives_usd = if level.inside_one_ssd() { each[0] } else { each.iter().sum() };
+        if !(drives_usd + controller_usd).is_finite() {
+            return Err(Error::config(&keys[0], "the prices add up to more than a number can hold: give US dollars"));
+        }
         Ok(Some(Self { drives_usd, controller_usd }))
     }
 
@@ -80,9 +81,12 @@ fn member_key(m: &MemberConfig, i: usize, overridden: usize) -> String {
     }
 }
 
+/// Below a cent a price is a typing error, and per-dollar figures would overflow.
+const SMALLEST_PRICE_USD: f64 = 0.01;
+
 fn price(key: &str, usd: f64) -> Result<f64> {
-    if !(usd.is_finite() && usd >= 0.0) {
-        return Err(Error::config(key, format!("{usd} is no price: give US dollars, a finite number >= 0 (0 = unpriced)")));
+    if !(usd.is_finite() && (usd == 0.0 || usd >= SMALLEST_PRICE_USD)) {
+        return Err(Error::config(key, format!("{usd} is no price: give US dollars, at least 0.01 (0 = unpriced)")));
     }
     Ok(usd)
 }

@@ -314,13 +314,23 @@ impl SsdConfig {
         }
         positive("ssd.timing.channel_bandwidth_bytes_per_s", t.channel_bandwidth_bytes_per_s)?;
         positive("ssd.queue_depth", self.queue_depth.into())?;
+        let capacity_bytes = logical_pages * u64::from(g.page_size_bytes);
+        if self.write_buffer_bytes > capacity_bytes {
+            return Err(Error::config(
+                "ssd.write_buffer_bytes",
+                format!(
+                    "{} bytes is more than the drive holds ({capacity_bytes} bytes): a buffer is a small DRAM in front of the flash",
+                    self.write_buffer_bytes
+                ),
+            ));
+        }
         Ok(DerivedGeometry {
             dies: dies as u32,
             planes: planes as u32,
             blocks,
             physical_pages,
             logical_pages,
-            capacity_bytes: logical_pages * u64::from(g.page_size_bytes),
+            capacity_bytes,
             gc_threshold_blocks,
             page_transfer_ns: transfer_ns(bus_bytes(u64::from(g.page_size_bytes), g.spare_bytes_per_sector), t.channel_bandwidth_bytes_per_s),
         })

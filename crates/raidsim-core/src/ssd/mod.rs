@@ -62,6 +62,8 @@ pub fn precondition_plan(logical_pages: u64, fill_fraction: f64, overwrite_facto
 pub struct Ssd {
     ftl: Ftl,
     write_buffer: Option<write_buffer::WriteBuffer>,
+    /// Latest program end of a page that went through the write buffer.
+    flash_programmed_until_ns: Ns,
     timing: TimingConfig,
     allocation: Allocation,
     write_ack: WriteAck,
@@ -102,6 +104,13 @@ struct Route {
 /// Durations of one page operation on its unit: `before` the channel
 /// transfer (command and sensing), the transfer itself, and `after` it
 /// (program), all ns.
+/// When a page written reached its die, and when its program ended.
+#[derive(Clone, Copy)]
+struct PageDone {
+    transferred_ns: Ns,
+    programmed_ns: Ns,
+}
+
 #[derive(Clone, Copy)]
 struct PageWork {
     before: Ns,
@@ -121,6 +130,7 @@ impl Ssd {
         let page = u64::from(ssd.geometry.page_size_bytes);
         Self {
             write_buffer: (ssd.write_buffer_bytes > 0).then(|| write_buffer::WriteBuffer::new(ssd.write_buffer_bytes / page)),
+            flash_programmed_until_ns: 0,
             timing: ssd.timing.clone(),
             allocation: ssd.ftl.allocation,
             write_ack: ssd.write_ack,
@@ -213,7 +223,11 @@ impl Ssd {
                 let ready = self.host_link(t0, req.len_bytes);
                 let mut done = ready;
                 for lpn in first..=last {
-                    done = done.max(self.program_page(start_ns, lpn, in_page(lpn), ready, req.cause)?);
+                    let page = self.program_page(start_ns, lpn, in_page(lpn), ready, req.cause)?;
+                    done = done.max(match self.write_ack {
+                        WriteAck::Program => page.programmed_ns,
+                        WriteAck::Transfer => page.transferred_ns,
+                    });
                 }
                 Ok(done)
             }
@@ -228,7 +242,8 @@ impl Ssd {
     }
 
     /// A write into the DRAM buffer: its data crosses the host link once the
-    /// buffer has room, is acknowledged then, and is programmed behind it.
+    /// buffer has room and is acknowledged then; each page leaves the buffer
+    /// when it has crossed the channel into its die, which programs it.
     fn write_through_buffer(
         &mut self,
         start_ns: Ns,
@@ -241,16 +256,25 @@ impl Ssd {
         let buffer = self.write_buffer.as_mut().ok_or_else(|| Error::Internal("no write buffer".into()))?;
         let admission = buffer.admit(t0, n);
         let ready = self.host_link(admission.at_ns, req.len_bytes);
-        let mut acknowledged = ready;
-        for (i, lpn) in pages.enumerate() {
-            // write_ack = "program" (validated): this is when the page's program ends.
-            let programmed = self.program_page(start_ns, lpn, in_page(lpn), ready, req.cause)?;
-            if (i as u64) < admission.own_pages_first {
-                acknowledged = acknowledged.max(programmed);
+        // Larger than the buffer: its last page has a slot once that many of its own have left.
+        let mut own_left = Vec::new();
+        for lpn in pages {
+            let page = self.program_page(start_ns, lpn, in_page(lpn), ready, req.cause)?;
+            self.flash_programmed_until_ns = self.flash_programmed_until_ns.max(page.programmed_ns);
+            if admission.own_pages_first > 0 {
+                own_left.push(page.transferred_ns);
             }
-            self.write_buffer.as_mut().ok_or_else(|| Error::Internal("no write buffer".into()))?.hold(programmed);
+            self.write_buffer.as_mut().ok_or_else(|| Error::Internal("no write buffer".into()))?.hold(page.transferred_ns);
         }
-        Ok(acknowledged)
+        own_left.sort_unstable();
+        let own = admission.own_pages_first.checked_sub(1).map(|k| own_left[k as usize]);
+        Ok(own.map_or(ready, |t| t.max(ready)))
+    }
+
+    /// With a write buffer: when the last page it took was programmed (the
+    /// flash may work on after the host's last acknowledgement).
+    pub fn flash_programmed_until_ns(&self) -> Ns {
+        self.flash_programmed_until_ns
     }
 
     fn host_link(&mut self, ready_ns: Ns, bytes: u64) -> Ns {
@@ -334,7 +358,7 @@ impl Ssd {
         x + work.transfer
     }
 
-    fn program_page(&mut self, now_ns: Ns, lpn: u64, bytes: u64, ready_ns: Ns, cause: Cause) -> Result<Ns> {
+    fn program_page(&mut self, now_ns: Ns, lpn: u64, bytes: u64, ready_ns: Ns, cause: Cause) -> Result<PageDone> {
         // A mirror copy on a mirroring chip (CR5M) is programmed whole, from
         // the page the controller holds (the data chip's write merged it).
         let to_mirroring_chip = cause == Cause::Mirror && self.ftl.layout().mirroring_chips_per_channel > 0;
@@ -381,10 +405,7 @@ impl Ssd {
         self.counters.pages_written[cause.index()] += 1;
         self.summary_pages_written += u64::from(outcome.sealed_block) * u64::from(self.ftl.summary_pages_per_block());
         self.count_gc(outcome.gc);
-        Ok(match self.write_ack {
-            WriteAck::Program => programmed,
-            WriteAck::Transfer => x + work.transfer,
-        })
+        Ok(PageDone { transferred_ns: x + work.transfer, programmed_ns: programmed })
     }
 
     /// Time to program one summary page: one sector over the channel, then

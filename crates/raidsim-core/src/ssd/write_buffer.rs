@@ -5,12 +5,15 @@
 //! write-buffering scheme [19]") acknowledge a write once its data is in
 //! the drive's DRAM and program the flash behind it (write-back, as BPLRU's
 //! buffer, Kim & Ahn, FAST 2008, their [19]). A page holds a buffer slot
-//! from the moment its data is accepted until its program ends; a write
-//! that finds too few free slots waits for the earliest programs to end,
-//! so in steady state writes run at the flash's program rate and the buffer
-//! only hides latency and absorbs bursts. A write larger than the whole
-//! buffer streams through it: it is acknowledged when its last page has a
-//! slot, that is when its own earlier pages have been programmed.
+//! from the moment its data is accepted until it has crossed the channel
+//! into its die, whose register holds it while it is programmed; a write
+//! that finds too few free slots waits for the earliest pages to leave.
+//! Dies stay busy for each program, so in steady state writes run at the
+//! flash's program rate and the buffer only hides latency, absorbs bursts
+//! and keeps every die busy whatever the host's queue depth. A write
+//! larger than the whole buffer streams through it: it is acknowledged
+//! when its last page has a slot, that is when enough of its own earlier
+//! pages have left.
 //!
 //! Not modelled: reads served from pages still in the buffer (they are
 //! timed as flash reads), coalescing of rewrites of a buffered page, and
@@ -25,7 +28,7 @@ use crate::engine::Ns;
 /// Buffer slots held by pages not yet programmed.
 pub struct WriteBuffer {
     capacity_pages: u64,
-    /// Program end of each buffered page, earliest first.
+    /// When each buffered page leaves for its die, earliest first.
     held: BinaryHeap<Reverse<Ns>>,
 }
 
@@ -62,9 +65,9 @@ impl WriteBuffer {
         Admission { at_ns, own_pages_first: short }
     }
 
-    /// A page accepted into the buffer is programmed at `programmed_ns`.
-    pub fn hold(&mut self, programmed_ns: Ns) {
-        self.held.push(Reverse(programmed_ns));
+    /// A page accepted into the buffer leaves it at `leaves_ns` (its data in its die).
+    pub fn hold(&mut self, leaves_ns: Ns) {
+        self.held.push(Reverse(leaves_ns));
     }
 
     /// Pages held (not yet programmed as of the last admission).
@@ -78,16 +81,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_full_buffer_admits_as_the_earliest_programs_end() {
+    fn a_full_buffer_admits_as_the_earliest_pages_leave() {
         let mut b = WriteBuffer::new(2);
         assert_eq!(b.admit(0, 1), Admission { at_ns: 0, own_pages_first: 0 });
         b.hold(300);
         assert_eq!(b.admit(0, 1), Admission { at_ns: 0, own_pages_first: 0 });
         b.hold(600);
-        // Full: the next page waits for the program ending at 300.
+        // Full: the next page waits for the page leaving at 300.
         assert_eq!(b.admit(10, 1), Admission { at_ns: 300, own_pages_first: 0 });
         b.hold(900);
-        // Programs that ended free their slots without waiting.
+        // Pages that left free their slots without waiting.
         assert_eq!(b.admit(650, 1), Admission { at_ns: 650, own_pages_first: 0 });
         b.hold(1200);
         // Larger than the buffer: waits for both held pages, then for one of its own.
