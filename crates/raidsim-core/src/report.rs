@@ -25,7 +25,7 @@ const ABSURD_GAP_MIN_NS: u64 = 60 * crate::engine::NS_PER_S;
 /// well after the host's last completion (over 1 % of the run): throughput
 /// counts acknowledgements.
 fn buffer_warning(out: &mut Vec<String>, (first_ns, _, last_done_ns): (u64, u64, u64), members: &[Member]) {
-    let until = members.iter().filter_map(Member::as_ssd).map(crate::ssd::Ssd::flash_programmed_until_ns).max().unwrap_or(0);
+    let until = members.iter().map(Member::flash_programmed_until_ns).max().unwrap_or(0);
     if until.saturating_sub(last_done_ns) * 100 > last_done_ns.saturating_sub(first_ns) {
         out.push(format!(
             "write buffers: the flash went on programming acknowledged writes for {:.3} ms after the last request completed; \
@@ -439,7 +439,7 @@ impl Report {
                 erases: c.erases,
                 gc_runs: member.gc_runs(),
                 write_amplification: member.write_amplification(),
-                chip_pages_written: member.as_ssd().map(|s| s.chip_pages_written().to_vec()).unwrap_or_default(),
+                chip_pages_written: member.chip_pages_written().to_vec(),
                 erase_count: member.as_ssd().map(|_| EraseSpread::new(member.erase_counts(), bins)),
                 disk: member.as_hdd().map(|h| DiskReport::new(h.times())),
             });

@@ -243,6 +243,20 @@ impl Member {
         }
     }
 
+    /// Pages programmed on each chip, GC aside (empty for a disk).
+    pub fn chip_pages_written(&self) -> &[u64] {
+        match self {
+            Member::Ssd(ssd) => ssd.chip_pages_written(),
+            Member::Hdd(_) => &[],
+        }
+    }
+
+    /// With a drive write buffer: when the flash finished programming the
+    /// last page the buffer took (0 without one, and for a disk).
+    pub fn flash_programmed_until_ns(&self) -> Ns {
+        self.as_ssd().map_or(0, crate::ssd::Ssd::flash_programmed_until_ns)
+    }
+
     /// CR5M: whether the member's mirroring chips are idle at `now_ns`
     /// (false when it has none).
     pub fn mirroring_chips_idle(&self, now_ns: Ns) -> bool {
