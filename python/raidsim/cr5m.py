@@ -135,9 +135,8 @@ def _study(name: str, preset: str, cases: List[Dict[str, Any]], metrics: Sequenc
                             "metrics": list(metrics), "cases": cases})
 
 
-def _level_cases(workloads: Mapping[str, Mapping[str, Any]], extra: Optional[Mapping[str, Any]] = None) -> List[Dict]:
-    return [{"name": f"{w}|{level}", "set": {**_clean(s), **(extra or {}), **LEVELS[level]}}
-            for w, s in workloads.items() for level in LEVELS]
+def _level_cases(workloads: Mapping[str, Mapping[str, Any]]) -> List[Dict]:
+    return [{"name": f"{w}|{level}", "set": {**_clean(s), **LEVELS[level]}} for w, s in workloads.items() for level in LEVELS]
 
 
 def _policy_cases(workloads: Mapping[str, Mapping[str, Any]], requests: int, fill: float) -> List[Dict]:
@@ -163,20 +162,17 @@ def span_fill(preset: str) -> float:
     return min(1.0, spec()["span_bytes"] / capacity)
 
 
-def studies(g: Mapping[str, Any], traces_dir: Optional[str]) -> Dict[str, Study]:
-    """Every study the reproduction runs, by name."""
+def studies(g: Mapping[str, Any], shared: Mapping[str, Dict[str, Any]]) -> Dict[str, Study]:
+    """Every study the reproduction runs, by name; ``shared`` from :func:`shared_traces`."""
     n = g["requests"]
     named = stand_ins(n)
-    shared = shared_traces(traces_dir)
     out = {}
     for shape in g["shapes"]:
         workloads = {**named, **(shared if shape == "ssd1" else {})}
         out[f"fig8-{shape}"] = _study(f"cr5m-fig8-{shape}", f"cr5m-{shape}", _level_cases(workloads), METRICS)
-    radius = {"Radius": named["Radius"]}
-    fills = [c for f in g["fills"] for c in _level_cases(radius, {"precondition.fill_fraction": f})]
-    for c, f in zip(fills, [f for f in g["fills"] for _ in LEVELS]):
-        c["name"] = f"fill {f}|{c['name'].split('|')[1]}"
-    limits = [{"name": f"mw_limit {m}|cr5m", "set": {**radius["Radius"], "array.mw_limit": m}} for m in g["mw_limits"]]
+    radius = named["Radius"]
+    fills = _level_cases({f"fill {f}": {**radius, "precondition.fill_fraction": f} for f in g["fills"]})
+    limits = [{"name": f"mw_limit {m}|cr5m", "set": {**radius, "array.mw_limit": m}} for m in g["mw_limits"]]
     out["fig10"] = _study("cr5m-fig10", "cr5m-ssd2", fills + limits, METRICS)
     by_write = {f"write {p} %": benchmark(n, write_percent=p) for p in g["write_percents"]}
     by_size = {f"size {k} KB": benchmark(n, mean_kb=k) for k in g["mean_kbs"]}
@@ -191,12 +187,13 @@ def run(out_dir: str, *, quick: bool = False, traces_dir: Optional[str] = None, 
         progress: Optional[bool] = None) -> Dict[str, Any]:
     """Runs (or resumes) every study into ``out_dir``; returns the rows, the tables and what was skipped."""
     g = grid(quick)
+    shared = shared_traces(traces_dir)  # reads each trace once, for its request count
     tables = {}
-    for key, study in studies(g, traces_dir).items():
+    for key, study in studies(g, shared).items():
         t = run_study(study, os.path.join(out_dir, study.name), workers=workers, progress=progress)
         t[["workload", "variant"]] = t["case"].str.split("|", expand=True)
         tables[key] = t
-    missing = [t["file"] for t in spec()["shared_traces"] if t["name"] not in shared_traces(traces_dir)]
+    missing = [t["file"] for t in spec()["shared_traces"] if t["name"] not in shared]
     return {"rows": rows(tables, g), "tables": tables, "quick": quick, "requests": g["requests"],
             "missing_traces": missing, "traces_dir": traces_dir}
 

@@ -49,6 +49,9 @@ fn spares_are_bought_too_and_one_ssd_of_channels_is_one_drive() {
 fn per_member_prices_add_up() {
     let r = run(&["array.level=raid0", "array.members=2", "ssd.price_usd=100", "array.member_ssd=[{price_usd = 250}]"]);
     assert_eq!(r.cost.expect("priced").drives_usd, 350.0);
+    // A cent is the smallest price (0.009 is refused below).
+    let r = run(&["ssd.price_usd=0.01"]);
+    assert_eq!(r.cost.expect("priced").total_usd, 0.01);
 }
 
 #[test]

@@ -185,7 +185,8 @@ pub struct SsdConfig {
     pub write_ack: WriteAck,
     /// DRAM write buffer (write-back cache), bytes; 0 = none. A write is
     /// acknowledged once its data is in the buffer; each page holds its slot
-    /// until programmed (see `ssd::write_buffer`). A whole number of pages.
+    /// until it has crossed into its die (see `ssd::write_buffer`). A whole
+    /// number of pages, at most the drive's capacity.
     pub write_buffer_bytes: u64,
     /// The unit that runs one flash operation at a time.
     pub parallel_unit: ParallelUnit,

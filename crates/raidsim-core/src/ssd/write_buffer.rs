@@ -25,7 +25,7 @@ use std::collections::BinaryHeap;
 
 use crate::engine::Ns;
 
-/// Buffer slots held by pages not yet programmed.
+/// Buffer slots held by pages not yet in their dies.
 pub struct WriteBuffer {
     capacity_pages: u64,
     /// When each buffered page leaves for its die, earliest first.
@@ -38,9 +38,9 @@ pub struct Admission {
     /// When the buffer has taken what it can of the other writes' pages:
     /// the data may cross the host link from then.
     pub at_ns: Ns,
-    /// How many of the write's own first pages must be programmed before
-    /// its last page has a slot (0 unless it is larger than the buffer's
-    /// free room after every earlier page is gone).
+    /// How many of the write's own pages must have left for their dies
+    /// before its last page has a slot (0 unless it is larger than the
+    /// buffer's free room after every earlier page is gone).
     pub own_pages_first: u64,
 }
 
@@ -68,11 +68,6 @@ impl WriteBuffer {
     /// A page accepted into the buffer leaves it at `leaves_ns` (its data in its die).
     pub fn hold(&mut self, leaves_ns: Ns) {
         self.held.push(Reverse(leaves_ns));
-    }
-
-    /// Pages held (not yet programmed as of the last admission).
-    pub fn held_pages(&self) -> u64 {
-        self.held.len() as u64
     }
 }
 
