@@ -16,9 +16,10 @@
 //!       └── closed loop ◄── host completion ◄── stripe done ◄── MemberDone (per phase)
 //! ```
 
+use crate::array::cache::Admission;
 use crate::array::mirroring::Remap;
 use crate::array::{ArrayController, ArrayGeometry, ArrayPhase, ArrayPort, ArrayState, Planner, StripePlan};
-use crate::config::{RaidLevel, ResolvedConfig, WorkloadConfig};
+use crate::config::{CacheMode, RaidLevel, ResolvedConfig, WorkloadConfig};
 use crate::device::{Cause, DeviceRequest, Member, MemberDevice, Op};
 use crate::engine::{EventQueue, Ns};
 use crate::error::{Error, Result};
@@ -104,6 +105,10 @@ impl<T> Slab<T> {
         self.slots.get(i as usize).and_then(Option::as_ref)
     }
 
+    fn get_mut(&mut self, i: u32) -> Option<&mut T> {
+        self.slots.get_mut(i as usize).and_then(Option::as_mut)
+    }
+
     fn remove(&mut self, i: u32) -> Option<T> {
         let v = self.slots.get_mut(i as usize)?.take();
         if v.is_some() {
@@ -114,11 +119,16 @@ impl<T> Slab<T> {
 }
 
 /// A host request in flight (kept small: an overloaded open-loop run holds many).
+#[derive(Clone)]
 struct HostJob {
     arrival_ns: Ns,
     offset_bytes: u64,
     len_bytes: u64,
     op: crate::device::Op,
+    /// Acknowledged from the controller's write-back cache, still being written.
+    cached: bool,
+    /// Issued after the warm-up (`sim.warmup_requests`): counted in the report.
+    measured: bool,
 }
 
 /// What the array controller reaches of the simulation: the devices, the
@@ -205,6 +215,7 @@ struct FrontEnd {
     overhead_ns: Ns,
     link_bytes_per_s: u64,
     link: Timeline,
+    cache: Option<crate::array::cache::WriteBackCache>,
 }
 
 impl FrontEnd {
@@ -259,6 +270,8 @@ pub struct Simulation {
     closed_loop_think_ns: Option<Ns>,
     max_requests: u64,
     issued: u64,
+    /// Host requests that have reached the host's queue, warm-up included.
+    arrivals: u64,
     finished: bool,
 }
 
@@ -300,7 +313,7 @@ impl Simulation {
             (budget, p.done_pages) = (budget - (end - p.next_write), p.done_pages + (end - p.next_write));
             p.next_write = end;
             if end == filled + overwrites {
-                member.precondition_done();
+                member.restart_counters();
                 (p.member, p.next_write) = (p.member + 1, 0);
             }
         }
@@ -353,7 +366,13 @@ impl Simulation {
             queue: EventQueue::new(),
             members,
             controller,
-            front_end: FrontEnd { overhead_ns, link_bytes_per_s, link: Timeline::default() },
+            front_end: FrontEnd {
+                overhead_ns,
+                link_bytes_per_s,
+                link: Timeline::default(),
+                cache: (cfg.array.controller.cache == CacheMode::WriteBack)
+                    .then(|| crate::array::cache::WriteBackCache::new(cfg.array.controller.cache_bytes)),
+            },
             finished_hosts: Vec::new(),
             failures_at_request: Vec::new(),
             array_members,
@@ -366,6 +385,7 @@ impl Simulation {
             closed_loop_think_ns: closed_loop.map(|(_, think)| think),
             max_requests: cfg.sim.max_requests,
             issued: 0,
+            arrivals: 0,
             finished: false,
             resolved,
         };
@@ -425,13 +445,22 @@ impl Simulation {
                 now as f64 / 1e9
             )));
         }
-        let index = self.host.arrived_count();
+        let index = self.arrivals;
+        self.arrivals += 1;
+        let warmup = self.resolved.config.sim.warmup_requests;
+        if warmup > 0 && index == warmup {
+            self.start_measuring(now);
+        }
+        let measured = index >= warmup;
         while self.failures_at_request.first().is_some_and(|&(i, _, _)| i <= index) {
             let (_, member, chip) = self.failures_at_request.remove(0);
             self.fail(now, member, chip)?;
         }
-        self.host.arrived(now);
-        let job = self.jobs.insert(HostJob { arrival_ns: now, offset_bytes: r.offset_bytes, len_bytes: r.len_bytes, op: r.op });
+        if measured {
+            self.host.arrived(now);
+        }
+        let job =
+            self.jobs.insert(HostJob { arrival_ns: now, offset_bytes: r.offset_bytes, len_bytes: r.len_bytes, op: r.op, cached: false, measured });
         match &self.controller {
             None => {
                 let req = DeviceRequest { token: u64::from(job), op: r.op, offset_bytes: r.offset_bytes, len_bytes: r.len_bytes, cause: Cause::User };
@@ -452,6 +481,10 @@ impl Simulation {
         f(c, &mut port)?;
         let mut finished = std::mem::take(&mut self.finished_hosts);
         for &(at, job, served) in &finished {
+            if self.jobs.get(job).is_some_and(|j| j.cached) {
+                self.destaged(at, job, served)?;
+                continue;
+            }
             let read_back = self.jobs.get(job).filter(|j| j.op == Op::Read && self.front_end.link_bytes_per_s > 0).map(|j| j.len_bytes);
             if let (true, Some(bytes)) = (served, read_back) {
                 let done = self.front_end.transfer(at, at, bytes);
@@ -469,6 +502,21 @@ impl Simulation {
 
     fn complete_host(&mut self, now: Ns, job: u32) {
         if let Some(j) = self.jobs.remove(job) {
+            self.acknowledge(now, &j);
+        }
+    }
+
+    /// The warm-up is over at `now`: what is measured starts here.
+    fn start_measuring(&mut self, now: Ns) {
+        let mut host = HostMetrics::starting_at(self.resolved.config.metrics.interval_ns, now);
+        host.take_phase_from(&self.host);
+        self.host = host;
+        self.members.iter_mut().for_each(Member::restart_counters);
+    }
+
+    /// The host learns that `j` is done: its response time ends now.
+    fn acknowledge(&mut self, now: Ns, j: &HostJob) {
+        if j.measured {
             self.host.completed(now, j.arrival_ns, j.op, j.len_bytes);
             if let Some(rule) = self.stop_rule.as_mut() {
                 self.stopped |= rule.record(now - j.arrival_ns);
@@ -479,9 +527,49 @@ impl Simulation {
         }
     }
 
+    /// Host job `job`, past the front end, meets the write-back cache (if
+    /// any): it is planned now, acknowledged now and written behind, or waits.
+    fn admit(&mut self, now: Ns, job: u32) -> Result<()> {
+        let Some(cache) = self.front_end.cache.as_mut() else { return self.start_job(now, job) };
+        let Some(j) = self.jobs.get(job) else { return Err(Error::Internal(format!("host job {job} is not in flight"))) };
+        let admission = cache.admit(job, j.op, j.offset_bytes, j.len_bytes);
+        self.admitted(now, job, admission)
+    }
+
+    fn admitted(&mut self, now: Ns, job: u32, admission: Admission) -> Result<()> {
+        match admission {
+            Admission::Wait => return Ok(()),
+            Admission::Through => {}
+            Admission::Cached => {
+                let j = self.jobs.get_mut(job).ok_or_else(|| Error::Internal(format!("host job {job} is not in flight")))?;
+                j.cached = true;
+                let j = j.clone();
+                self.acknowledge(now, &j);
+            }
+        }
+        self.start_job(now, job)
+    }
+
+    /// Cached host job `job` has reached the members: its room in the cache
+    /// frees, and the jobs waiting for room or for its data go in order.
+    fn destaged(&mut self, now: Ns, job: u32, served: bool) -> Result<()> {
+        let j = self.jobs.remove(job).ok_or_else(|| Error::Internal(format!("cached host job {job} is not in flight")))?;
+        if !served {
+            return Err(Error::Internal(format!("cached write {job} touched lost data after its acknowledgement")));
+        }
+        let cache = self.front_end.cache.as_mut().ok_or_else(|| Error::Internal("a cached job without a cache".into()))?;
+        if !cache.destaged(j.offset_bytes, j.len_bytes) {
+            return Err(Error::Internal(format!("cached write {job} was not in the cache")));
+        }
+        while let Some((next, admission)) = self.front_end.cache.as_mut().and_then(|c| c.next_admitted()) {
+            self.admitted(now, next, admission)?;
+        }
+        Ok(())
+    }
+
     /// Host job `job` touched lost data: it fails, untimed.
     fn fail_host(&mut self, now: Ns, job: u32) {
-        if let Some(j) = self.jobs.remove(job) {
+        if let Some(j) = self.jobs.remove(job).filter(|j| j.measured) {
             self.host.failed(now, j.op);
         }
         if let Some(think) = self.closed_loop_think_ns {
@@ -530,7 +618,7 @@ impl Simulation {
                     self.issue(now, r)?;
                 }
             }
-            Event::ControllerDone { job } => self.start_job(now, job)?,
+            Event::ControllerDone { job } => self.admit(now, job)?,
             Event::HostLinkDone { job } => self.complete_host(now, job),
             Event::MemberDone { member, token } => self.member_done(now, member, token)?,
             Event::ParityReady { stripe_job } => self.with_controller(|c, port| c.parity_ready(port, now, stripe_job))?,
@@ -549,6 +637,13 @@ impl Simulation {
                 Some((now, event)) => self.handle(now, event)?,
                 None => {
                     self.finished = true;
+                    let warmup = self.resolved.config.sim.warmup_requests;
+                    if warmup > 0 && self.arrivals <= warmup {
+                        return Err(Error::Workload(format!(
+                            "sim.warmup_requests = {warmup} but the workload issued {} requests: none was measured",
+                            self.arrivals
+                        )));
+                    }
                     break;
                 }
             }
@@ -579,10 +674,7 @@ impl Simulation {
         }
         for &(index, member, chip) in &self.failures_at_request {
             let what = chip.map_or_else(|| format!("member {member}"), |c| format!("chip {c} of member {member}"));
-            report.warnings.push(format!(
-                "the failure of {what} at request {index} never happened: the host issued only {} requests",
-                self.host.arrived_count()
-            ));
+            report.warnings.push(format!("the failure of {what} at request {index} never happened: the host issued only {} requests", self.arrivals));
         }
         let array = &self.resolved.config.array;
         if array.spares > 0 && array.failures.is_empty() {

@@ -27,7 +27,7 @@ fn refused(extra: &[&str]) -> String {
 #[test]
 fn a_rais_0_of_six_drives_costs_its_drives_and_its_controller() {
     // Table 6: RAIS-0(A) is six SSD(A)s at $415 (Table 2) and one $579 controller: $3,069.
-    let r = run(&["array.level=raid0", "array.members=6", "ssd.price_usd=415", "array.controller_price_usd=579"]);
+    let r = run(&["array.level=raid0", "array.members=6", "ssd.price_usd=415", "array.controller.price_usd=579"]);
     let c = r.cost.as_ref().expect("priced");
     assert_eq!((c.drives_usd, c.controller_usd, c.total_usd), (2490.0, 579.0, 3069.0));
     assert_eq!(c.iops_per_usd, Some(r.host.iops / 3069.0));
@@ -76,10 +76,10 @@ fn partial_or_meaningless_prices_are_refused_by_name() {
     // The unpriced drive named by the key that would price it.
     let e = refused(&["array.level=raid0", "array.members=3", "ssd.price_usd=10", "array.member_ssd=[{price_usd = 0}]"]);
     assert!(e.contains("`array.member_ssd[0].price_usd`") && e.contains("drives 0 "), "{e}");
-    let e = refused(&["array.level=raid0", "array.members=3", "array.controller_price_usd=579"]);
-    assert!(e.contains("array.controller_price_usd") && e.contains("no drive"), "{e}");
-    let e = refused(&["ssd.price_usd=13990", "array.controller_price_usd=579"]);
-    assert!(e.contains("array.controller_price_usd") && e.contains("\"single\" has no RAID controller"), "{e}");
+    let e = refused(&["array.level=raid0", "array.members=3", "array.controller.price_usd=579"]);
+    assert!(e.contains("array.controller.price_usd") && e.contains("no drive"), "{e}");
+    let e = refused(&["ssd.price_usd=13990", "array.controller.price_usd=579"]);
+    assert!(e.contains("array.controller.price_usd") && e.contains("\"single\" has no RAID controller"), "{e}");
     let e = refused(&["array.level=raid0", "array.members=2", "ssd.price_usd=1e308"]);
     assert!(e.contains("add up to more than a number can hold"), "{e}");
     for bad in ["ssd.price_usd=-1", "ssd.price_usd=nan", "ssd.price_usd=inf", "ssd.price_usd=5e-324", "ssd.price_usd=0.009"] {

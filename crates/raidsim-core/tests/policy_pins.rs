@@ -72,7 +72,7 @@ fn xor_time_and_controller_overhead_add_exactly_their_cost() {
     let req = "[0, \"W\", 0, 16384]";
     let t0 = run(req, &base).host.response.mean_ns;
     let mut with = base.to_vec();
-    with.extend(["array.xor_bytes_per_s=1000000000", "array.controller_overhead_ns=7000"]);
+    with.extend(["array.controller.xor_bytes_per_s=1000000000", "array.controller.overhead_ns=7000"]);
     let t1 = run(req, &with).host.response.mean_ns;
     assert_eq!(t1 - t0, (4096 + 7000) as f64, "4,096 ns of XOR at 1 GB/s and 7,000 ns of controller");
 }

@@ -10,27 +10,12 @@
 
 mod common;
 
-use common::config;
+use common::{config, ONE_DIE};
 use raidsim_core::simulate;
 
 const P: f64 = 302_400.0;
 const T: f64 = 102_400.0;
 const N: u64 = 10;
-
-/// One channel, one die, one plane, nothing but transfer and program.
-const ONE_DIE: [&str; 11] = [
-    "ssd.geometry.channels=1",
-    "ssd.geometry.chips_per_channel=1",
-    "ssd.geometry.dies_per_chip=1",
-    "ssd.geometry.planes_per_die=1",
-    "ssd.geometry.blocks_per_plane=64",
-    "ssd.geometry.spare_bytes_per_sector=0",
-    "ssd.timing.t_command_ns=0",
-    "ssd.timing.t_program_ns=200000",
-    "ssd.timing.channel_bandwidth_bytes_per_s=40000000",
-    "ssd.timing.host_link_bandwidth_bytes_per_s=0",
-    "ssd.timing.controller_overhead_ns=0",
-];
 
 fn run_requests(requests: &[String], extra: &[&str]) -> raidsim_core::report::Report {
     let w = format!("workload.requests=[{}]", requests.join(", "));

@@ -3,7 +3,8 @@
 //!
 //! A host request is planned into one [`StripePlan`] per stripe it touches.
 //! Each stripe runs phase 1 (its reads, issued together), the parity
-//! computation (`xor_bytes_per_s`), then phase 2 (its writes, issued
+//! computation (`xor_bytes_per_s`, on one engine: computations of
+//! concurrent stripes queue for it), then phase 2 (its writes, issued
 //! together); the host request is done when its last stripe is. Plans that
 //! update parity, read through it or rebuild a stripe are serialized by a
 //! stripe lock, as in Linux md (a stripe_head is owned by one update at a
@@ -153,6 +154,8 @@ struct StripeJob {
     /// It holds its stripe's lock (a replanned job keeps the lock it took,
     /// whatever its new plan needs).
     holds_lock: bool,
+    /// It holds one of the controller's `parity_updates_at_once` slots.
+    holds_parity_slot: bool,
     in_writes: bool,
     outstanding: u32,
     /// CR5M: what its writes do to the stripe's mirror state, once decided.
@@ -165,6 +168,11 @@ pub struct ArrayController {
     state: ArrayState,
     order: StripeOrder,
     xor_bytes_per_s: u64,
+    /// The parity engine: one computation at a time.
+    xor_engine: crate::ssd::timeline::Timeline,
+    /// `array.controller.parity_updates_at_once` (0 = no limit), the slots
+    /// taken, and the host stripe writes waiting for one, in order.
+    parity_slots: (u32, u32, VecDeque<u32>),
     stripe_jobs: Slab<StripeJob>,
     /// Per host job (indexed by its id): stripes not finished yet, and
     /// whether it touched lost data.
@@ -229,7 +237,9 @@ impl ArrayController {
             planner,
             state: ArrayState::with_spares(cfg.members, cfg.spares),
             order: cfg.stripe_order,
-            xor_bytes_per_s: cfg.xor_bytes_per_s,
+            xor_bytes_per_s: cfg.controller.xor_bytes_per_s,
+            xor_engine: crate::ssd::timeline::Timeline::default(),
+            parity_slots: (cfg.controller.parity_updates_at_once, 0, VecDeque::new()),
             stripe_jobs: Slab::default(),
             stripes_left: Vec::new(),
             host_jobs: 0,
@@ -644,7 +654,7 @@ impl ArrayController {
         mirror: Option<MirrorAction>,
     ) -> Result<()> {
         let (stripe, locks) = (plan.stripe, plan.locks_stripe);
-        let job = StripeJob { owner, plan, epoch, holds_lock: locks, in_writes: false, outstanding: 0, mirror };
+        let job = StripeJob { owner, plan, epoch, holds_lock: locks, holds_parity_slot: false, in_writes: false, outstanding: 0, mirror };
         let id = self.stripe_jobs.insert(job);
         if locks {
             if let Some(waiters) = self.locks.get_mut(&stripe) {
@@ -659,6 +669,9 @@ impl ArrayController {
     /// Runs stripe job `id`'s first phase, planned again if the array's
     /// condition changed since it was planned.
     fn begin<P: ArrayPort>(&mut self, port: &mut P, now: Ns, id: u32) -> Result<()> {
+        if !self.take_parity_slot(id)? {
+            return Ok(());
+        }
         let epoch = self.epoch;
         let sj = self.stripe_jobs.get_mut(id)?;
         if sj.epoch != epoch {
@@ -711,6 +724,35 @@ impl ArrayController {
             self.decide_mirroring(port, now, id)?;
         }
         self.run_phase(port, now, id, false)
+    }
+
+    /// `array.controller.parity_updates_at_once`: whether host stripe write
+    /// `id` may go on (it has, or now takes, a slot, or needs none), or
+    /// waits for a slot (queued).
+    fn take_parity_slot(&mut self, id: u32) -> Result<bool> {
+        let (limit, taken, waiting) = &mut self.parity_slots;
+        let sj = self.stripe_jobs.get_mut(id)?;
+        let needs = *limit > 0 && !sj.holds_parity_slot && matches!(sj.owner, Owner::Host { op: Op::Write, .. }) && sj.plan.parity_bytes > 0;
+        if !needs {
+            return Ok(true);
+        }
+        if *taken >= *limit {
+            waiting.push_back(id);
+            return Ok(false);
+        }
+        *taken += 1;
+        sj.holds_parity_slot = true;
+        Ok(true)
+    }
+
+    /// A stripe job that held a parity slot is done: the next waiting one goes.
+    fn release_parity_slot<P: ArrayPort>(&mut self, port: &mut P, now: Ns) -> Result<()> {
+        let (_, taken, waiting) = &mut self.parity_slots;
+        *taken = taken.checked_sub(1).ok_or_else(|| Error::Internal("a parity slot released twice".into()))?;
+        match waiting.pop_front() {
+            Some(next) => self.begin(port, now, next),
+            None => Ok(()),
+        }
     }
 
     /// Plans host stripe `s` (host bytes `[offset, offset + len)`) anew; an
@@ -886,7 +928,9 @@ impl ArrayController {
         if !sj.in_writes {
             let parity = sj.plan.parity_bytes;
             if parity > 0 && self.xor_bytes_per_s > 0 {
-                port.parity_ready_at(now + crate::config::transfer_ns(parity, self.xor_bytes_per_s), id);
+                let d = crate::config::transfer_ns(parity, self.xor_bytes_per_s);
+                self.xor_engine.advance(now);
+                port.parity_ready_at(self.xor_engine.book(now, d) + d, id);
                 return Ok(());
             }
             return self.run_phase(port, now, id, true);
@@ -897,6 +941,9 @@ impl ArrayController {
             self.rebuilt(job, &sj.plan);
         }
         self.pool.push(sj.plan);
+        if sj.holds_parity_slot {
+            self.release_parity_slot(port, now)?;
+        }
         if locked {
             match self.locks.get_mut(&stripe).and_then(VecDeque::pop_front) {
                 Some(waiter) => self.begin(port, now, waiter)?,

@@ -6,8 +6,10 @@
 //! page counts (the stripe-unit paper's Tables 3 and 4 come out of it);
 //! [`controller`] executes plans on the members in simulated time;
 //! [`rebuild`] reconstructs failed members onto spares; [`mirroring`] is
-//! CR5M's mirroring write; [`verify`] checks every byte.
+//! CR5M's mirroring write; [`verify`] checks every byte; [`cache`] is a
+//! hardware controller's write-back cache.
 
+pub mod cache;
 pub mod controller;
 pub mod count;
 pub mod geometry;

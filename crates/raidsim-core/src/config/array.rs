@@ -159,6 +159,119 @@ impl MemberFailure {
     }
 }
 
+/// When the controller acknowledges a host write.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum CacheMode {
+    /// When the members have written it (no cache; the RAIS paper's LSI
+    /// MegaRAID default, its Table 1).
+    WriteThrough,
+    /// When its data is in the controller's cache (`cache_bytes`); the
+    /// members are written behind (see `array::cache`).
+    WriteBack,
+}
+
+/// The RAID controller's own hardware (the RAIS paper used an LSI MegaRAID
+/// SAS 9260-8i: PCIe 2.0 x8, eight SATA/SAS ports, 512 MB of cache, a RAID
+/// engine for XOR and P+Q). The default is a controller that costs no time:
+/// software RAID on a fast host.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct ControllerConfig {
+    /// Controller time per host request before any member I/O, ns.
+    /// Requests overlap in it.
+    pub overhead_ns: u64,
+    /// Parity engine speed (XOR, and P+Q for RAID-6), bytes of parity per
+    /// second; 0 = instant.
+    pub xor_bytes_per_s: u64,
+    /// The link between the host and the controller (PCIe), bytes per
+    /// second, shared by reads and writes; 0 = infinitely fast. `cr5`/`cr5m`
+    /// use the SSD's `host_link_bandwidth_bytes_per_s` instead.
+    pub host_link_bytes_per_s: u64,
+    /// Write-through or write-back.
+    pub cache: CacheMode,
+    /// `write_back`: cache for written data, bytes. A write larger than it
+    /// is written through.
+    pub cache_bytes: u64,
+    /// Drive ports (SATA/SAS): members and spares must fit; 0 = no limit.
+    pub ports: u32,
+    /// Stripe writes that update parity the controller works on at once
+    /// (from their pre-reads to their last write); the rest wait in order.
+    /// 0 = no limit. The RAIS paper's RAID-5/6 random writes stay flat with
+    /// queue depth while RAID-0's scale (its Figure 4b, d): a controller
+    /// that, writing through, holds one stripe update in its RAID engine at
+    /// a time behaves so. The paper does not say why; this is the model's
+    /// reading of it, not a documented LSI parameter.
+    pub parity_updates_at_once: u32,
+    /// Purchase price of the RAID controller, US dollars (the RAIS paper's
+    /// Table 6: $579), added to the drives' in the report's cost efficiency;
+    /// 0 = none (software RAID, or unpriced).
+    pub price_usd: f64,
+}
+
+impl Default for ControllerConfig {
+    fn default() -> Self {
+        Self {
+            overhead_ns: 0,
+            xor_bytes_per_s: 0,
+            host_link_bytes_per_s: 0,
+            cache: CacheMode::WriteThrough,
+            cache_bytes: 0,
+            ports: 0,
+            parity_updates_at_once: 0,
+            price_usd: 0.0,
+        }
+    }
+}
+
+impl ControllerConfig {
+    fn validate(&self, array: &ArrayConfig) -> Result<()> {
+        super::ssd::at_most_an_hour("array.controller.overhead_ns", self.overhead_ns)?;
+        match (self.cache, self.cache_bytes) {
+            (CacheMode::WriteBack, 0) => {
+                return Err(Error::config("array.controller.cache_bytes", "a write-back cache needs a size in bytes (LSI 9260-8i: 536870912)"))
+            }
+            (CacheMode::WriteThrough, b) if b > 0 => {
+                return Err(Error::config(
+                    "array.controller.cache_bytes",
+                    format!("{b} bytes of cache but cache = \"write_through\" uses none: set cache = \"write_back\""),
+                ))
+            }
+            _ => {}
+        }
+        let inside = array.level.inside_one_ssd();
+        if self.cache == CacheMode::WriteBack && (inside || array.level == RaidLevel::Single) {
+            return Err(Error::config(
+                "array.controller.cache",
+                "a write-back controller cache needs a RAID controller; for a drive's own DRAM use ssd.write_buffer_bytes",
+            ));
+        }
+        if self.cache == CacheMode::WriteBack && !array.failures.is_empty() {
+            return Err(Error::config(
+                "array.controller.cache",
+                "write-back with member failures is not modelled (a write lost after its acknowledgement); use write_through to study failures",
+            ));
+        }
+        if inside && self.host_link_bytes_per_s > 0 {
+            return Err(Error::config(
+                "array.controller.host_link_bytes_per_s",
+                "cr5/cr5m sit behind the SSD's own link: set ssd.timing.host_link_bandwidth_bytes_per_s",
+            ));
+        }
+        let drives = u64::from(array.members) + u64::from(array.spares);
+        if self.ports > 0 && !inside && drives > u64::from(self.ports) {
+            return Err(Error::config(
+                "array.controller.ports",
+                format!("{drives} drives (members and spares) on a controller of {} ports", self.ports),
+            ));
+        }
+        if self.ports > 0 && (inside || array.level == RaidLevel::Single) {
+            return Err(Error::config("array.controller.ports", "only a RAID controller of drives has ports"));
+        }
+        Ok(())
+    }
+}
+
 /// The array controller.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
@@ -191,14 +304,8 @@ pub struct ArrayConfig {
     pub stripe_order: StripeOrder,
     /// RAID-1/10 read policy.
     pub read_policy: ReadPolicy,
-    /// Controller time per host request before any member I/O, ns.
-    pub controller_overhead_ns: u64,
-    /// Parity computation speed, bytes of parity per second; 0 = instant.
-    pub xor_bytes_per_s: u64,
-    /// Purchase price of the RAID controller, US dollars (the RAIS paper's
-    /// Table 6: $579), added to the drives' in the report's cost efficiency;
-    /// 0 = none (software RAID, or unpriced).
-    pub controller_price_usd: f64,
+    /// The controller itself: overhead, parity engine, cache, host link.
+    pub controller: ControllerConfig,
     /// `cr5m`: MWLimit of Algorithm 1. A channel takes a mirroring write
     /// only while its mirroring writes so far are at most `mw_limit` × the
     /// average writes of one of its data chips; 0 = never (the paper:
@@ -237,9 +344,7 @@ impl Default for ArrayConfig {
             rmw_threshold_fraction: 0.5,
             stripe_order: StripeOrder::Parallel,
             read_policy: ReadPolicy::Primary,
-            controller_overhead_ns: 0,
-            xor_bytes_per_s: 0,
-            controller_price_usd: 0.0,
+            controller: ControllerConfig::default(),
             mw_limit: 1.1,
             failures: Vec::new(),
             spares: 0,
@@ -339,6 +444,7 @@ impl ArrayConfig {
             let p = (self.prime > 0).then_some(self.prime as usize);
             raidsim_codes::structure(kind, (n - 2) as usize, p).map_err(|e| Error::config("array.prime", e.to_string()))?;
         }
+        self.controller.validate(self)?;
         if !(self.mw_limit >= 0.0 && self.mw_limit.is_finite()) {
             return Err(Error::config("array.mw_limit", "must be a finite number >= 0"));
         }

@@ -4,7 +4,7 @@
 //! small random work, MB/s per dollar for large sequential work, GB per
 //! dollar). A configuration prices every drive (`ssd.price_usd`,
 //! `hdd.price_usd`, per member through `array.member_ssd`) and optionally
-//! its RAID controller (`array.controller_price_usd`), or prices nothing:
+//! its RAID controller (`array.controller.price_usd`), or prices nothing:
 //! a partly priced array would report a cost that looks measured and is not.
 
 use super::{Config, MemberConfig, RaidLevel};
@@ -24,14 +24,14 @@ impl Prices {
     /// The prices of `config` with its resolved `members` (spares included);
     /// `None` when nothing is priced.
     pub fn of(config: &Config, members: &[MemberConfig]) -> Result<Option<Self>> {
-        let controller_usd = price("array.controller_price_usd", config.array.controller_price_usd)?;
+        let controller_usd = price("array.controller.price_usd", config.array.controller.price_usd)?;
         let keys: Vec<String> = members.iter().enumerate().map(|(i, m)| member_key(m, i, config.array.member_ssd.len())).collect();
         let each: Vec<f64> = members.iter().zip(&keys).map(|(m, key)| price(key, member_price(m))).collect::<Result<_>>()?;
         let priced = each.iter().filter(|&&p| p > 0.0).count();
         if priced == 0 {
             if controller_usd > 0.0 {
                 return Err(Error::config(
-                    "array.controller_price_usd",
+                    "array.controller.price_usd",
                     "prices the controller but no drive: give ssd.price_usd (or hdd.price_usd) too, or neither",
                 ));
             }
@@ -48,7 +48,7 @@ impl Prices {
         let level = config.array.level;
         if controller_usd > 0.0 && (level == RaidLevel::Single || level.inside_one_ssd()) {
             return Err(Error::config(
-                "array.controller_price_usd",
+                "array.controller.price_usd",
                 format!("level \"{}\" has no RAID controller to price (the drive's own is in its price)", format!("{level:?}").to_lowercase()),
             ));
         }

@@ -20,7 +20,8 @@ mod ssd;
 mod workload;
 
 pub use array::{
-    ArrayConfig, ErasureCode, MemberFailure, ParityGranularity, ParityLayout, ParityPlacement, RaidLevel, ReadPolicy, StripeOrder, WriteMethod,
+    ArrayConfig, CacheMode, ControllerConfig, ErasureCode, MemberFailure, ParityGranularity, ParityLayout, ParityPlacement, RaidLevel, ReadPolicy,
+    StripeOrder, WriteMethod,
 };
 pub use cost::Prices;
 pub use hdd::{fit_seek_curve, seek_moments, HddConfig, HddGeometry, HddZone, QueuePolicy};
@@ -43,6 +44,14 @@ pub struct SimConfig {
     pub seed: u64,
     /// Stop after this many host requests have completed (0 = no limit).
     pub max_requests: u64,
+    /// The first this many host requests warm the drives up and are not
+    /// measured, as the RAIS paper warms each drive "with an I/O pattern
+    /// identical to that of the experiment" (§4): they run like the rest,
+    /// but the host's metrics and time series start when request
+    /// `warmup_requests` is issued, and the devices' counters restart then
+    /// (flash wear is kept). They are taken from the workload: a workload
+    /// of R requests measures R − `warmup_requests`. 0 = no warm-up.
+    pub warmup_requests: u64,
     /// Refuse a configuration whose estimated memory exceeds this, bytes;
     /// 0 = the memory the machine has available now (`/proc/meminfo`).
     pub memory_limit_bytes: u64,
@@ -61,7 +70,15 @@ pub struct SimConfig {
 
 impl Default for SimConfig {
     fn default() -> Self {
-        Self { seed: 1, max_requests: 0, memory_limit_bytes: 0, max_outstanding_requests: 10_000_000, stop: StopConfig::default(), verify: false }
+        Self {
+            seed: 1,
+            max_requests: 0,
+            warmup_requests: 0,
+            memory_limit_bytes: 0,
+            max_outstanding_requests: 10_000_000,
+            stop: StopConfig::default(),
+            verify: false,
+        }
     }
 }
 
@@ -592,9 +609,9 @@ impl ResolvedConfig {
     pub fn array_front_end(&self) -> (u64, u64) {
         let (array, t) = (&self.config.array, &self.config.ssd.timing);
         if array.level.inside_one_ssd() {
-            (array.controller_overhead_ns + t.controller_overhead_ns, t.host_link_bandwidth_bytes_per_s)
+            (array.controller.overhead_ns + t.controller_overhead_ns, t.host_link_bandwidth_bytes_per_s)
         } else {
-            (array.controller_overhead_ns, 0)
+            (array.controller.overhead_ns, array.controller.host_link_bytes_per_s)
         }
     }
 

@@ -73,7 +73,23 @@ pub struct TimingConfig {
     /// Host link bandwidth, bytes per second (SATA-II: 300e6); 0 = infinitely fast.
     pub host_link_bandwidth_bytes_per_s: u64,
     /// Fixed controller time per host request (command decode, FTL lookup), ns.
+    /// Requests overlap in it; for work one at a time see `firmware_*_ns`.
     pub controller_overhead_ns: u64,
+    /// Time the drive's embedded processor spends on each read command,
+    /// one command at a time, ns: a single-core controller (the Indilinx
+    /// Barefoot's ARM7, the Intel X25's) caps the drive at 1 / this reads
+    /// per second whatever the queue depth. 0 = no such limit.
+    pub firmware_read_ns: u64,
+    /// The same for each write command, ns: mapping-table and log-block
+    /// bookkeeping per write. A drive whose firmware pays this on every
+    /// small write keeps its random-write IOPS flat with queue depth, as
+    /// the RAIS paper's SSD(A) does (its Figure 2a). 0 = no such limit.
+    pub firmware_write_ns: u64,
+    /// Processor time per page a write command carries, ns, on top of
+    /// `firmware_write_ns`: a controller whose data path moves writes at a
+    /// fixed rate (the RAIS paper's SSD(B) writes 175 MB/s with flash
+    /// that programs faster) caps sequential writes at page size / this.
+    pub firmware_write_page_ns: u64,
 }
 
 impl Default for TimingConfig {
@@ -86,6 +102,9 @@ impl Default for TimingConfig {
             channel_bandwidth_bytes_per_s: 40_000_000,
             host_link_bandwidth_bytes_per_s: 300_000_000,
             controller_overhead_ns: 0,
+            firmware_read_ns: 0,
+            firmware_write_ns: 0,
+            firmware_write_page_ns: 0,
         }
     }
 }
@@ -310,6 +329,9 @@ impl SsdConfig {
             ("ssd.timing.t_erase_ns", t.t_erase_ns),
             ("ssd.timing.t_command_ns", t.t_command_ns),
             ("ssd.timing.controller_overhead_ns", t.controller_overhead_ns),
+            ("ssd.timing.firmware_read_ns", t.firmware_read_ns),
+            ("ssd.timing.firmware_write_ns", t.firmware_write_ns),
+            ("ssd.timing.firmware_write_page_ns", t.firmware_write_page_ns),
         ] {
             at_most_an_hour(key, ns)?;
         }

@@ -205,8 +205,8 @@ impl Member {
         }
     }
 
-    /// Ends preconditioning: counters restart.
-    pub fn precondition_done(&mut self) {
+    /// Ends preconditioning (or a warm-up): counters restart; wear is kept.
+    pub fn restart_counters(&mut self) {
         if let Member::Ssd(ssd) = self {
             ssd.precondition_done();
         }

@@ -164,12 +164,19 @@ pub struct HostMetrics {
     last_failure_ns: Ns,
     fixed_interval: bool,
     interval_ns: u64,
+    /// Where the time series starts (0, or the end of a warm-up).
+    origin_ns: Ns,
     buckets: Vec<Bucket>,
 }
 
 impl HostMetrics {
     /// A recorder; `interval_ns = 0` sizes the time series automatically.
     pub fn new(interval_ns: u64) -> Self {
+        Self::starting_at(interval_ns, 0)
+    }
+
+    /// A recorder whose time series starts at `origin_ns` (after a warm-up).
+    pub fn starting_at(interval_ns: u64, origin_ns: Ns) -> Self {
         Self {
             all: LatencyRecorder::new(),
             phases: [LatencyRecorder::new(), LatencyRecorder::new(), LatencyRecorder::new(), LatencyRecorder::new()],
@@ -191,6 +198,7 @@ impl HostMetrics {
             last_failure_ns: 0,
             fixed_interval: interval_ns > 0,
             interval_ns: if interval_ns > 0 { interval_ns } else { 1_000_000 },
+            origin_ns,
             buckets: Vec::with_capacity(256),
         }
     }
@@ -203,6 +211,11 @@ impl HostMetrics {
     /// The array entered `phase`: later completions are recorded under it.
     pub fn set_phase(&mut self, phase: crate::array::ArrayPhase) {
         self.phase = Some(phase as usize);
+    }
+
+    /// Continues `other`'s array phase (a fresh recorder after a warm-up).
+    pub fn take_phase_from(&mut self, other: &HostMetrics) {
+        self.phase = other.phase;
     }
 
     /// Response times of requests that completed while the array was in `phase`.
@@ -277,10 +290,11 @@ impl HostMetrics {
 
     fn bucket_mut(&mut self, now_ns: Ns) -> &mut Bucket {
         let limit = if self.fixed_interval { MAX_FIXED_BUCKETS } else { MAX_BUCKETS };
-        let mut i = (now_ns / self.interval_ns) as usize;
+        let since = now_ns.saturating_sub(self.origin_ns);
+        let mut i = (since / self.interval_ns) as usize;
         while i >= limit {
             self.coarsen();
-            i = (now_ns / self.interval_ns) as usize;
+            i = (since / self.interval_ns) as usize;
         }
         if i >= self.buckets.len() {
             self.buckets.resize(i + 1, Bucket::default());
@@ -352,7 +366,7 @@ impl HostMetrics {
         let whole = buckets.len().saturating_sub(1);
         TimeSeries {
             interval_ns: interval,
-            start_ns: (0..buckets.len() as u64).map(|i| i * interval).collect(),
+            start_ns: (0..buckets.len() as u64).map(|i| self.origin_ns + i * interval).collect(),
             steadiness: Steadiness::of(&iops[..whole], &mb_per_s[..whole]),
             iops,
             mb_per_s,

@@ -78,6 +78,8 @@ pub struct Ssd {
     owed_gc: Vec<(Ns, Ns)>,
     channels: Vec<Timeline>,
     link: Timeline,
+    /// The embedded processor: one command at a time (`firmware_*_ns`).
+    firmware: Timeline,
     next_plane_in_die: Vec<u32>,
     queue: VecDeque<DeviceRequest>,
     in_flight: u32,
@@ -142,6 +144,7 @@ impl Ssd {
             owed_gc: vec![(0, 0); units],
             channels: vec![Timeline::default(); ssd.geometry.channels as usize],
             link: Timeline::default(),
+            firmware: Timeline::default(),
             next_plane_in_die: vec![0; dies],
             queue: VecDeque::with_capacity(64),
             in_flight: 0,
@@ -213,9 +216,9 @@ impl Ssd {
             )));
         };
         self.link.advance(start_ns);
-        let t0 = start_ns + self.timing.controller_overhead_ns;
         let page = self.page_size_bytes;
         let (first, last) = (req.offset_bytes / page, (end - 1) / page);
+        let t0 = self.firmware_done(start_ns, start_ns + self.timing.controller_overhead_ns, req.op, last - first + 1)?;
         let in_page = |lpn: u64| end.min((lpn + 1) * page) - req.offset_bytes.max(lpn * page);
         match req.op {
             Op::Write if self.write_buffer.is_some() => self.write_through_buffer(start_ns, t0, first..=last, req, in_page),
@@ -269,6 +272,26 @@ impl Ssd {
         own_left.sort_unstable();
         let own = admission.own_pages_first.checked_sub(1).map(|k| own_left[k as usize]);
         Ok(own.map_or(ready, |t| t.max(ready)))
+    }
+
+    /// When the processor has handled a command of `op` over `pages`
+    /// pages, ready for it at `ready_ns`, booked at `now_ns`.
+    fn firmware_done(&mut self, now_ns: Ns, ready_ns: Ns, op: Op, pages: u64) -> Result<Ns> {
+        let t = &self.timing;
+        let d = match op {
+            Op::Read => Some(t.firmware_read_ns),
+            Op::Write => pages.checked_mul(t.firmware_write_page_ns).and_then(|p| p.checked_add(t.firmware_write_ns)),
+        };
+        let d = d.filter(|&d| d <= crate::engine::MAX_DURATION_NS).ok_or_else(|| {
+            Error::Device(format!(
+                "a write of {pages} pages keeps the drive's processor busy for more than an hour (ssd.timing.firmware_write_page_ns)"
+            ))
+        })?;
+        if d == 0 {
+            return Ok(ready_ns);
+        }
+        self.firmware.advance(now_ns);
+        Ok(self.firmware.book(ready_ns, d) + d)
     }
 
     /// With a write buffer: when the last page it took was programmed (the

@@ -6,6 +6,24 @@ pub mod load_cases;
 use raidsim_core::config::{RawConfig, ResolvedConfig};
 use std::path::PathBuf;
 
+/// SSD settings for closed forms: one channel, one die, one plane, and
+/// nothing but sensing (25 us), transfer (4096 B at 40 MB/s = 102.4 us)
+/// and program (200 us).
+pub const ONE_DIE: [&str; 12] = [
+    "ssd.geometry.channels=1",
+    "ssd.geometry.chips_per_channel=1",
+    "ssd.geometry.dies_per_chip=1",
+    "ssd.geometry.planes_per_die=1",
+    "ssd.geometry.blocks_per_plane=64",
+    "ssd.geometry.spare_bytes_per_sector=0",
+    "ssd.timing.t_command_ns=0",
+    "ssd.timing.t_read_ns=25000",
+    "ssd.timing.t_program_ns=200000",
+    "ssd.timing.channel_bandwidth_bytes_per_s=40000000",
+    "ssd.timing.host_link_bandwidth_bytes_per_s=0",
+    "ssd.timing.controller_overhead_ns=0",
+];
+
 /// A resolved config from a preset (or defaults when `preset` is empty) and overrides.
 pub fn config(preset: &str, overrides: &[&str]) -> ResolvedConfig {
     let mut raw = if preset.is_empty() { RawConfig::new() } else { RawConfig::from_preset(preset).expect("preset") };

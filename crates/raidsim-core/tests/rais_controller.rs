@@ -1,0 +1,181 @@
+//! The hardware RAID controller and drive firmware of the RAIS study
+//! (issue #12): closed forms on drives of one die.
+//!
+//! Each member is one channel, one die, one plane: a 4 KiB read holds the
+//! die for its sensing (25 us) and transfer (4096 B at 40 MB/s = 102.4 us),
+//! R = 127.4 us; a write for its transfer and program (200 us), W = 302.4 us.
+
+mod common;
+
+use common::{config, ONE_DIE};
+use raidsim_core::simulate;
+
+const R: f64 = 127_400.0;
+const W: f64 = 302_400.0;
+const N: u64 = 10;
+
+/// `N` requests of 4 KiB issued at once, request i at byte `i × stride`.
+fn run(op: &str, stride: u64, extra: &[&str]) -> raidsim_core::report::Report {
+    let requests: Vec<String> = (0..N).map(|i| format!("[0, \"{op}\", {}, 4096]", i * stride)).collect();
+    let w = format!("workload.requests=[{}]", requests.join(", "));
+    let mut o = vec!["workload.kind=requests", w.as_str()];
+    o.extend_from_slice(&ONE_DIE);
+    o.extend_from_slice(extra);
+    simulate(config("", &o)).expect("runs")
+}
+
+/// Mean of (i + 1) × `step` + `tail` over i < N.
+fn serial_mean(step: f64, tail: f64) -> f64 {
+    step * (N + 1) as f64 / 2.0 + tail
+}
+
+#[test]
+fn firmware_takes_write_commands_one_at_a_time() {
+    // Acknowledged from the buffer, write i ends when the processor has
+    // handled it: (i + 1) F.
+    let r = run("W", 4096, &["ssd.write_buffer_bytes=65536", "ssd.timing.firmware_write_ns=1000000"]);
+    assert_eq!(r.host.response.mean_ns, serial_mean(1e6, 0.0));
+    // The per-page part: a 4 KiB write is one page.
+    let r = run("W", 4096, &["ssd.write_buffer_bytes=65536", "ssd.timing.firmware_write_ns=600000", "ssd.timing.firmware_write_page_ns=400000"]);
+    assert_eq!(r.host.response.mean_ns, serial_mean(1e6, 0.0));
+}
+
+#[test]
+fn firmware_per_page_time_scales_with_the_write() {
+    let w = "workload.requests=[[0, \"W\", 0, 32768]]";
+    let mut o = vec!["workload.kind=requests", w, "ssd.write_buffer_bytes=65536", "ssd.timing.firmware_write_page_ns=10000"];
+    o.extend_from_slice(&ONE_DIE);
+    let r = simulate(config("", &o)).expect("runs");
+    assert_eq!(r.host.response.mean_ns, 8.0 * 10_000.0);
+}
+
+#[test]
+fn firmware_takes_read_commands_one_at_a_time_then_the_flash_reads() {
+    // F = 1 ms exceeds R, so the die is idle whenever a read reaches it.
+    let r = run("R", 4096, &["ssd.timing.firmware_read_ns=1000000"]);
+    assert_eq!(r.host.response.mean_ns, serial_mean(1e6, R));
+    // Reads pay nothing for write firmware.
+    let r = run("R", 4096, &["ssd.timing.firmware_write_ns=1000000"]);
+    assert_eq!(r.host.response.mean_ns, serial_mean(R, 0.0));
+}
+
+const RAID0_OF_2: [&str; 4] = ["array.level=raid0", "array.members=2", "array.stripe_unit_bytes=4096", "array.controller.overhead_ns=5000"];
+
+fn raid0(extra: &[&str]) -> raidsim_core::report::Report {
+    let mut o = RAID0_OF_2.to_vec();
+    o.extend_from_slice(extra);
+    run("W", 4096, &o)
+}
+
+#[test]
+fn write_back_acknowledges_once_the_data_is_in_the_cache() {
+    let r = raid0(&["array.controller.cache=\"write_back\"", "array.controller.cache_bytes=1048576"]);
+    assert_eq!(r.host.response.mean_ns, 5000.0);
+    // Write-through: two members take turns, write i ends at O + (floor(i / 2) + 1) W.
+    let r = raid0(&[]);
+    let through: f64 = (0..N).map(|i| 5000.0 + ((i / 2) + 1) as f64 * W).sum::<f64>() / N as f64;
+    assert_eq!(r.host.response.mean_ns, through);
+}
+
+#[test]
+fn a_full_write_back_cache_admits_a_write_when_one_reaches_the_members() {
+    // Room for one write: write i is acknowledged when write i - 1 is
+    // written, O + i W (each destage starts on an idle die).
+    let r = raid0(&["array.controller.cache=\"write_back\"", "array.controller.cache_bytes=4096"]);
+    let expected: f64 = (0..N).map(|i| 5000.0 + i as f64 * W).sum::<f64>() / N as f64;
+    assert_eq!(r.host.response.mean_ns, expected);
+    // A write larger than the cache is written through.
+    let r = raid0(&["array.controller.cache=\"write_back\"", "array.controller.cache_bytes=2048"]);
+    let through: f64 = (0..N).map(|i| 5000.0 + ((i / 2) + 1) as f64 * W).sum::<f64>() / N as f64;
+    assert_eq!(r.host.response.mean_ns, through);
+}
+
+#[test]
+fn one_parity_update_at_a_time_serializes_raid5_small_writes() {
+    // RAID-5 of 3: a 4 KiB write is a reconstruct-write (one pre-read, then
+    // data and parity written together), R + W; stripes i differ.
+    let o = ["array.level=raid5", "array.members=3", "array.stripe_unit_bytes=4096", "array.controller.parity_updates_at_once=1"];
+    let r = run("W", 8192, &o);
+    assert_eq!(r.host.response.mean_ns, serial_mean(R + W, 0.0));
+    // Without the limit they overlap: faster.
+    let free = run("W", 8192, &o[..3]);
+    assert!(free.host.response.mean_ns < 0.8 * r.host.response.mean_ns, "{} vs {}", free.host.response.mean_ns, r.host.response.mean_ns);
+}
+
+#[test]
+fn write_back_and_one_parity_slot_keep_every_byte_right_under_load() {
+    // Closed loop, overlapping small reads and writes on RAID-5 and RAID-6:
+    // a read never returns data older than an acknowledged write.
+    for level in ["raid5", "raid6"] {
+        let members = if level == "raid5" { "array.members=4" } else { "array.members=5" };
+        let o = [
+            "array.level=".to_string() + level,
+            members.into(),
+            "array.stripe_unit_bytes=8192".into(),
+            "array.controller.cache=\"write_back\"".into(),
+            "array.controller.cache_bytes=65536".into(),
+            "array.controller.parity_updates_at_once=2".into(),
+            "sim.verify=true".into(),
+            "workload.kind=\"synthetic\"".into(),
+            "workload.requests=4000".into(),
+            "workload.processes=8".into(),
+            "workload.read_fraction=0.4".into(),
+            "workload.span_bytes=262144".into(),
+            "workload.size.kind=\"uniform\"".into(),
+            "workload.size.min_bytes=512".into(),
+            "workload.size.max_bytes=32768".into(),
+            "workload.alignment_bytes=512".into(),
+            "ssd.geometry.blocks_per_plane=64".into(),
+        ];
+        let o: Vec<&str> = o.iter().map(String::as_str).collect();
+        let r = simulate(config("", &o)).expect("runs");
+        let v = r.verify.expect("verify on");
+        assert_eq!(v.mismatches, 0, "{level}: {:?}", v.first_mismatches);
+        assert!(v.sectors_checked_on_reads > 10_000, "{level}: reads checked {}", v.sectors_checked_on_reads);
+        assert_eq!(r.host.requests, 4000);
+    }
+}
+
+#[test]
+fn controller_settings_that_cannot_hold_are_refused() {
+    let refused = |o: &[&str]| {
+        let mut raw = raidsim_core::config::RawConfig::new();
+        for x in o {
+            raw.set(x).expect("sets");
+        }
+        raw.resolve().expect_err("refused").to_string()
+    };
+    let e = refused(&["array.level=raid0", "array.members=2", "array.controller.cache=\"write_back\""]);
+    assert!(e.contains("array.controller.cache_bytes"), "{e}");
+    let e = refused(&["array.level=raid0", "array.members=2", "array.controller.cache_bytes=4096"]);
+    assert!(e.contains("write_through"), "{e}");
+    let e = refused(&["array.level=raid5", "array.members=8", "array.spares=1", "array.controller.ports=8"]);
+    assert!(e.contains("9 drives") && e.contains("8 ports"), "{e}");
+    let e = refused(&["array.level=cr5", "array.members=4", "array.controller.host_link_bytes_per_s=1000"]);
+    assert!(e.contains("host_link_bandwidth_bytes_per_s"), "{e}");
+    let e = refused(&[
+        "array.level=raid5",
+        "array.members=4",
+        "array.controller.cache=\"write_back\"",
+        "array.controller.cache_bytes=4096",
+        "array.failures=[{member = 1, at_ns = 5}]",
+    ]);
+    assert!(e.contains("not modelled"), "{e}");
+    let e = refused(&["ssd.timing.firmware_write_page_ns=4000000000000"]);
+    assert!(e.contains("firmware_write_page_ns"), "{e}");
+}
+
+#[test]
+fn the_parity_engine_computes_one_stripe_at_a_time() {
+    // Full-stripe writes of RAID-5 of 3 (no pre-reads): 4 KiB of parity
+    // each at 4.096 MB/s is 1 ms on the one engine, so stripe i's writes
+    // start at (i + 1) ms, on idle dies, and end W later.
+    let o = ["array.level=raid5", "array.members=3", "array.stripe_unit_bytes=4096", "array.controller.xor_bytes_per_s=4096000"];
+    let requests: Vec<String> = (0..N).map(|i| format!("[0, \"W\", {}, 8192]", i * 8192)).collect();
+    let w = format!("workload.requests=[{}]", requests.join(", "));
+    let mut all = vec!["workload.kind=requests", w.as_str()];
+    all.extend_from_slice(&ONE_DIE);
+    all.extend_from_slice(&o);
+    let r = simulate(config("", &all)).expect("runs");
+    assert_eq!(r.host.response.mean_ns, serial_mean(1e6, W));
+}
