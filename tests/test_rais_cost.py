@@ -67,7 +67,7 @@ def test_two_claims_of_the_text_that_its_table5_does_not_bear_out():
 
 
 def test_a_priced_run_reports_per_dollar_figures_and_prints_them():
-    cfg = Config.from_dict({"array": {"level": "raid0", "members": 6, "controller_price_usd": 579},
+    cfg = Config.from_dict({"array": {"level": "raid0", "members": 6, "controller": {"price_usd": 579}},
                             "ssd": {"price_usd": 415, "geometry": {"blocks_per_plane": 64}},
                             "workload": {"requests": 500}})
     r = simulate(cfg, progress=False)
@@ -76,7 +76,7 @@ def test_a_priced_run_reports_per_dollar_figures_and_prints_them():
     assert (c["total_usd"], c["drives_usd"], c["controller_usd"]) == (3069, 2490, 579)
     assert c["iops_per_usd"] == pytest.approx(host["iops"] / 3069, rel=1e-12)
     assert "Cost $3,069.00 (drives $2,490.00 + controller $579.00)" in r.to_text()
-    unpriced = simulate(cfg.set("ssd.price_usd", 0).set("array.controller_price_usd", 0), progress=False)
+    unpriced = simulate(cfg.set("ssd.price_usd", 0).set("array.controller.price_usd", 0), progress=False)
     assert unpriced.to_dict()["cost"] is None and "Cost $" not in unpriced.to_text()
 
 
@@ -86,7 +86,7 @@ def test_cost_metrics_are_sweep_columns(tmp_path):
                                    "workload": {"requests": 300}},
         "metrics": ["host.iops", "cost.iops_per_usd", "cost.total_usd"],
         "cases": [{"name": "single", "axes": False, "set": {}},
-                  {"name": "raid0", "set": {"array.level": "raid0", "array.controller_price_usd": 579}}],
+                  {"name": "raid0", "set": {"array.level": "raid0", "array.controller.price_usd": 579}}],
         "axes": {"array.members": [2, 4]},
     })
     t = run_study(study, tmp_path, workers=1, progress=False)

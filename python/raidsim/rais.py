@@ -3,14 +3,14 @@
 Performance and capacity per dollar of drives and RAID controller: IOPS/$
 for small random work, MB/s/$ for large sequential work, GB/$. A priced
 simulation reports them itself (the report's ``cost`` section, from
-``ssd.price_usd`` and ``array.controller_price_usd``); here the same
+``ssd.price_usd`` and ``array.controller.price_usd``); here the same
 arithmetic runs on the paper's own Table 5, which is how its Figure 7 was
 drawn, so that its claims can be checked against its numbers.
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 from .sweep import packaged_spec
 
@@ -42,4 +42,36 @@ def figure7_from_table5() -> List[Dict[str, Any]]:
             per_usd = iops[i] / cost[name]
             rows.append({"configuration": name, "read_percent": reads, "iops_per_usd": per_usd,
                          "iops_per_usd_vs_rais0b": per_usd / base, "gb_per_usd": capacity[name] / cost[name]})
+    return rows
+
+
+def peak_workload(read: bool) -> Dict[str, Any]:
+    """Figure 1's benchmark at its largest request and queue depth: a closed
+    loop of sequential requests (each starts where the last ended)."""
+    f = spec()["figure1_peak"]
+    return {"kind": "synthetic", "requests": f["requests"], "processes": f["queue_depth"],
+            "read_fraction": 1.0 if read else 0.0, "address": "sequential",
+            "size": {"kind": "fixed", "mean_bytes": f["request_bytes"]}}
+
+
+def figure1_peaks(labels: Optional[List[str]] = None) -> List[Dict[str, Any]]:
+    """Each drive preset's peak sequential read and write bandwidth beside
+    the paper's (§5.1.1), as rows {figure, case, metric, raidsim, paper}.
+
+    The drives start fresh (no preconditioning): a sequential run of this
+    length never collects garbage, and neither does a drive warmed with
+    the same sequential pattern, whose overwrites free whole blocks."""
+    from .api import simulate
+    from .config import Config
+
+    rows = []
+    for d in spec()["drives"]:
+        if labels is not None and d["label"] not in labels:
+            continue
+        for read in (True, False):
+            cfg = Config.preset(d["preset"]).with_workload(peak_workload(read))
+            report = simulate(cfg, progress=False)
+            key = "seq_read_mb_per_s" if read else "seq_write_mb_per_s"
+            rows.append({"figure": "Figure 1", "case": f"{d['label']} sequential {'read' if read else 'write'}",
+                         "metric": "mb_per_s", "raidsim": report.to_dict()["host"]["mb_per_s"], "paper": float(d[key])})
     return rows
