@@ -12,6 +12,8 @@ A study spec is TOML::
     set = { "array.level" = "raid5", "array.members" = 5 }
     [axes]                      # cartesian product over dotted config keys
     "array.stripe_unit_bytes" = [4096, 65536]
+    replicates = 5              # optional: each point runs with seeds sim.seed, sim.seed + 1, ...;
+                                # summary.csv gives mean, deviation and 95 % interval per point
 
 Any other key, at the top or in a case, is an error naming it, as is a
 metric of the same name as a setting (both would be one column). A metric a
@@ -57,7 +59,7 @@ from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Seque
 
 import pandas as pd
 
-from . import _native
+from . import _native, replicates
 from .config import Config
 from .workload import Workload
 
@@ -70,7 +72,9 @@ CAUSES = ("user", "pre_read_rmw", "pre_read_rcw", "parity", "mirror", "gc_read",
           "degraded_read", "rebuild_read", "rebuild_write", "partial_page_read", "rebuild_copy_read")
 
 # The keys a study spec may have, at its top level and in each [[cases]] table.
-STUDY_KEYS = ("name", "title", "scaled_down", "base", "cases", "axes", "metrics")
+STUDY_KEYS = ("name", "title", "scaled_down", "base", "cases", "axes", "metrics", "replicates")
+# The most replicates a study may ask for (each is a whole run of every point).
+MAX_REPLICATES = 1000
 CASE_KEYS = ("name", "set", "axes")
 # Columns of results.csv besides the settings and the metrics.
 RESERVED_COLUMNS = ("point_id", "case", "status", "error", "fingerprint")
@@ -135,6 +139,7 @@ class Study:
     cases: List[Dict[str, Any]] = field(default_factory=list)
     title: str = ""
     spec: Dict[str, Any] = field(default_factory=dict)
+    replicates: int = 1
 
     @classmethod
     def from_dict(cls, spec: Mapping[str, Any], origin: str = "<spec>") -> "Study":
@@ -147,7 +152,7 @@ class Study:
                                "; or set `name = \"...\"` in the spec")
         return cls(name=name, base=dict(spec.get("base", {})),
                    metrics=list(spec["metrics"]), axes=dict(spec.get("axes", {})), cases=list(spec.get("cases", [])),
-                   title=spec.get("title", ""), spec=dict(spec))
+                   title=spec.get("title", ""), spec=dict(spec), replicates=spec.get("replicates", 1))
 
     @classmethod
     def from_file(cls, path: str | os.PathLike) -> "Study":
@@ -163,6 +168,13 @@ class Study:
         return cls.from_dict(packaged_spec(name), name)
 
     def points(self) -> List[Point]:
+        points = self._points_once()
+        if self.replicates == 1:
+            return points
+        seed = self.config(points[0]).resolved()["sim"]["seed"] if points else 1
+        return [Point(p.case, {**p.settings, "sim.seed": seed + r}) for p in points for r in range(self.replicates)]
+
+    def _points_once(self) -> List[Point]:
         cases = self.cases or [{"name": "", "set": {}}]
         keys = list(self.axes)
         out = []
@@ -200,9 +212,21 @@ def _check_spec(spec: Mapping[str, Any], origin: str) -> None:
         raise StudyError(f"{origin}: `base.preset` must be a preset's name (a string; see `raidsim presets`), "
                          f"got {base['preset']!r}")
     _check_toml_values(base, f"{origin}: `base`")
+    _check_replicates(spec, origin)
     _check_axes(spec.get("axes", {}), origin)
     _check_cases(spec.get("cases", []), origin)
     _check_columns(metrics, spec.get("axes", {}), spec.get("cases", []), origin)
+
+
+def _check_replicates(spec: Mapping[str, Any], origin: str) -> None:
+    n = spec.get("replicates", 1)
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_REPLICATES:
+        raise StudyError(f"{origin}: `replicates` must be a whole number from 1 to {MAX_REPLICATES}, got {n!r}")
+    seeded = "sim.seed" in spec.get("axes", {}) or any("sim.seed" in c.get("set", {}) for c in spec.get("cases", [])
+                                                        if isinstance(c, dict) and isinstance(c.get("set", {}), dict))
+    if n > 1 and seeded:
+        raise StudyError(f"{origin}: `replicates` sets sim.seed itself (sim.seed, sim.seed + 1, ...): "
+                         "set the first seed in [base.sim], not in an axis or a case")
 
 
 def _check_keys(table: Mapping[str, Any], valid: Sequence[str], where: str, what: str) -> None:
@@ -571,6 +595,12 @@ def run_study(
         finally:
             # Also after Ctrl-C or a crash: the tables show every point that finished.
             table = _write_tables(out, points, journal)
+            summary_path = os.path.join(out, "summary.csv")
+            if study.replicates > 1:
+                summary = replicates.summarize(table, study.metrics)
+                _replace_atomically(summary_path, lambda tmp: summary.to_csv(tmp, index=False))
+            elif os.path.exists(summary_path):
+                os.remove(summary_path)  # a summary of replicates the study no longer asks for would be stale
     _raise_if_failed(study, points, journal, table, out)
     return table
 
