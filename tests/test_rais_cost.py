@@ -1,7 +1,5 @@
 """Cost efficiency (issue #12, the RAIS paper's §5.4): prices as data, per-dollar metrics in reports and sweeps."""
 
-import os
-import pathlib
 import re
 
 import pytest
@@ -10,15 +8,10 @@ from raidsim import Config, rais
 from raidsim.api import simulate
 from raidsim.sweep import Study, run_study
 
-PAPERS = pathlib.Path(os.environ.get("RAIDSIM_SHARED_PAPERS",
-                                     pathlib.Path(__file__).resolve().parent.parent.parent / "shared" / "papers"))
 
 
-def test_prices_and_table5_are_the_papers():
-    path = PAPERS / "rais-empirical-study.txt"
-    if not path.is_file():
-        pytest.skip(f"{path} not found: the papers sit in ../shared/papers beside the project checkout")
-    text = path.read_text()
+def test_prices_and_table5_are_the_papers(rais_paper_text):
+    text = rais_paper_text
     sp = rais.spec()
     assert "Price (\\$)\t415\t799\t13,990" in text
     assert [d["price_usd"] for d in sp["drives"]] == [415, 799, 13990]

@@ -47,9 +47,10 @@ def test_ssd_a_random_writes_stay_flat_with_queue_depth_and_below_its_reads():
     assert writes[-1] == pytest.approx(9472 / 6, rel=0.05)
 
 
-@pytest.mark.parametrize("preset", ["rais-ssd-b", "rais-ssd-c"])
-def test_ssd_b_and_c_random_writes_beat_their_reads(preset):
-    for q in QUEUE_DEPTHS:
+@pytest.mark.parametrize("preset, depths", [("rais-ssd-b", QUEUE_DEPTHS), ("rais-ssd-c", [1, 4, 16])])
+def test_ssd_b_and_c_random_writes_beat_their_reads(preset, depths):
+    # SSD(C) only to depth 16: Table 5's write IOPS and Fusion-io's read IOPS put reads ahead beyond (see the preset).
+    for q in depths:
         w, r = _random_iops(preset, False, q), _random_iops(preset, True, q)
         assert w > r, f"queue depth {q}: writes {w:.0f} vs reads {r:.0f}"
 

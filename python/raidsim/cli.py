@@ -173,6 +173,7 @@ _REPRODUCE_OPTIONS = {
     "striping-coefficients": {"json", "out", "workers", "no_progress", "quick", "set"},
     "hdd-stripe-unit-tables": {"json", "out", "workers", "no_progress", "set"},
     "cr5m": {"json", "out", "workers", "no_progress", "quick", "traces"},
+    "rais": {"json", "out", "workers", "no_progress", "quick"},
 }
 _UNSET = {"granularity": None, "json": False, "out": None, "workers": None, "no_progress": False, "quick": False,
           "set": None, "traces": None}
@@ -207,6 +208,8 @@ def _reproduce(args: argparse.Namespace) -> int:
         return _reproduce_hdd(args)
     if args.name == "cr5m":
         return _reproduce_cr5m(args)
+    if args.name == "rais":
+        return _reproduce_rais(args)
     raise _native.ConfigError(f"unknown reproduction `{args.name}`")
 
 
@@ -264,6 +267,20 @@ def _reproduce_cr5m(args: argparse.Namespace) -> int:
         print(json.dumps(result["rows"], indent=2))
     else:
         print(cr5m.text(result))
+        print(f"\nfigures: {', '.join(figures)}")
+    return 0
+
+
+def _reproduce_rais(args: argparse.Namespace) -> int:
+    from . import rais
+
+    out = args.out or os.path.join(DEFAULT_OUT, "rais" + ("-quick" if args.quick else ""))
+    result = rais.run(out, quick=args.quick, workers=args.workers, progress=False if args.no_progress else None)
+    figures = rais.plot(result, out)
+    if args.json:
+        print(json.dumps(result["rows"], indent=2))
+    else:
+        print(rais.text(result))
         print(f"\nfigures: {', '.join(figures)}")
     return 0
 
@@ -340,12 +357,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true")
     p = sub.add_parser("reproduce", help="run a packaged reproduction and set published numbers beside ours")
     p.add_argument("name", choices=["stripe-unit-tables", "erasure-code-updates", "stripe-unit-study", "disk-parameters",
-                                    "striping-coefficients", "hdd-stripe-unit-tables", "cr5m"])
+                                    "striping-coefficients", "hdd-stripe-unit-tables", "cr5m", "rais"])
     p.add_argument("--granularity", choices=["page", "whole_unit", "disksim"],
                    help="stripe-unit-tables: parity decision granularity (default page)")
     p.add_argument("--json", action="store_true", help="print rows as JSON")
     p.add_argument("--out", help="output directory (the studies that run simulations)")
-    p.add_argument("--quick", action="store_true", help="striping-coefficients: one disk, fewer points, ±10 %% stopping rule; cr5m: SSD1 only, 10,000 requests, fewer points")
+    p.add_argument("--quick", action="store_true", help="striping-coefficients: one disk, fewer points, ±10 %% stopping rule; cr5m: SSD1 only, 10,000 requests, fewer points; rais: fewer queue depths and sizes, one replicate, shorter runs")
     p.add_argument("--set", action="append", metavar="KEY=VALUE",
                    help="the sweeping reproductions: a config override for every run (repeatable); "
                         "the output directory then holds a variant, not the reproduction")

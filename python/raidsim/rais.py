@@ -10,9 +10,14 @@ drawn, so that its claims can be checked against its numbers.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+import math
+import os
+from typing import Any, Dict, List, Mapping, Optional, Sequence
 
-from .sweep import packaged_spec
+import pandas as pd
+
+from . import replicates
+from .sweep import Study, packaged_spec, run_study
 
 
 def spec() -> Dict[str, Any]:
@@ -75,3 +80,397 @@ def figure1_peaks(labels: Optional[List[str]] = None) -> List[Dict[str, Any]]:
             rows.append({"figure": "Figure 1", "case": f"{d['label']} sequential {'read' if read else 'write'}",
                          "metric": "mb_per_s", "raidsim": report.to_dict()["host"]["mb_per_s"], "paper": float(d[key])})
     return rows
+
+
+# --- `raidsim reproduce rais`: Figures 1-7 and Tables 3-6 by simulation -------------------------------
+
+MIB = 1 << 20
+DRIVES = {"SSD(A)": "rais-ssd-a", "SSD(B)": "rais-ssd-b", "SSD(C)": "rais-ssd-c"}
+# §5.2: four data drives in each scheme; §5.3: six drives in each.
+LEVELS_4 = {"RAIS-0": ("raid0", 4), "RAIS-5": ("raid5", 5), "RAIS-6": ("raid6", 6)}
+LEVELS_6 = {"RAIS-0": ("raid0", 6), "RAIS-5": ("raid5", 6), "RAIS-6": ("raid6", 6)}
+RUN_METRICS = ["host.requests", "host.iops", "host.mb_per_s", "host.response.mean_ns"]
+SERIES_METRICS = ["host.mb_per_s", "time_series.steadiness.intervals", "time_series.steadiness.mb_per_s_mean",
+                  "time_series.steadiness.mb_per_s_std", "time_series.mb_per_s", "devices.gc_runs"]
+COST_METRICS = RUN_METRICS + ["cost.total_usd", "cost.capacity_gb", "cost.iops_per_usd", "cost.mb_per_s_per_usd",
+                              "cost.gb_per_usd"]
+
+
+def grid(quick: bool) -> Dict[str, Any]:
+    """What is swept: ``[reproduce]`` of ``experiments/rais.toml``, or with its ``[quick]`` table over it."""
+    r = dict(spec()["reproduce"])
+    quick_table = r.pop("quick")
+    if quick:
+        r.update(quick_table)
+    return r
+
+
+def _workload(g: Mapping[str, Any], *, read_percent: float, queue_depth: int, size: int, sequential: bool,
+              requests: Optional[int] = None) -> Dict[str, Any]:
+    """The paper's libaio benchmark as dotted settings: a closed loop at ``queue_depth``, warmed up with
+    the same pattern (the warm-up requests come first and are not measured)."""
+    if requests is None:
+        # Sequential points move about `sequential_bytes`, and at least eight requests per outstanding one.
+        requests = g["random_requests"] if not sequential else max(200, 8 * queue_depth, min(20000, g["sequential_bytes"] // size))
+    warmup = int(requests * g["warmup_fraction"])
+    out = {"workload.kind": "synthetic", "workload.requests": requests + warmup, "sim.warmup_requests": warmup,
+           "workload.processes": queue_depth, "workload.read_fraction": read_percent / 100.0,
+           "workload.size.kind": "fixed", "workload.size.mean_bytes": size,
+           "workload.address": "sequential" if sequential else "uniform"}
+    if not sequential:
+        out["workload.span_bytes"] = g["random_span_bytes"]
+    return out
+
+
+def _array(level: str, members: int) -> Dict[str, Any]:
+    return {"array.level": level, "array.members": members, "array.controller.price_usd": spec()["controller_price_usd"],
+            **spec()["controller"]}
+
+
+def _op(read: bool) -> str:
+    return "read" if read else "write"
+
+
+def _study(name: str, preset: str, cases: List[Dict[str, Any]], metrics: Sequence[str], replicates: int = 1,
+           base: Optional[Dict[str, Any]] = None) -> Study:
+    return Study.from_dict({"name": name, "title": f"Kim et al. 2010 (RAIS): {name}", "base": {"preset": preset, **(base or {})},
+                            "metrics": list(metrics), "cases": cases, "replicates": replicates})
+
+
+def _single_drive_studies(g: Mapping[str, Any]) -> Dict[str, Study]:
+    out = {}
+    for label, preset in DRIVES.items():
+        seq = [{"name": f"{label}|{_op(read)}|{size}|{q}",
+                "set": _workload(g, read_percent=100 if read else 0, queue_depth=q, size=size, sequential=True)}
+               for read in (True, False) for size in g["request_bytes"] for q in g["queue_depths"]]
+        out[f"fig1 {label}"] = _study(f"rais-fig1-{preset}", preset, seq, RUN_METRICS)
+        rnd = [{"name": f"{label}|{_op(read)}|4096|{q}",
+                "set": _workload(g, read_percent=100 if read else 0, queue_depth=q, size=4096, sequential=False)}
+               for read in (True, False) for q in g["queue_depths"]]
+        out[f"fig2 {label}"] = _study(f"rais-fig2-{preset}", preset, rnd, RUN_METRICS, g["replicates"])
+    return out
+
+
+def _array_studies(g: Mapping[str, Any]) -> Dict[str, Study]:
+    out = {}
+    for label in ("SSD(A)", "SSD(B)"):
+        preset, tag = DRIVES[label], label[-2]
+        seq = [{"name": f"{scheme}({tag})|{_op(read)}|{MIB}|{q}",
+                "set": {**_array(*LEVELS_4[scheme]), **_workload(g, read_percent=100 if read else 0, queue_depth=q,
+                                                                size=MIB, sequential=True)}}
+               for scheme in LEVELS_4 for read in (True, False) for q in g["queue_depths"]]
+        out[f"fig3 {label}"] = _study(f"rais-fig3-{preset}", preset, seq, RUN_METRICS)
+        rnd = [{"name": f"{scheme}({tag})|{_op(read)}|4096|{q}",
+                "set": {**_array(*LEVELS_4[scheme]), **_workload(g, read_percent=100 if read else 0, queue_depth=q,
+                                                                size=4096, sequential=False)}}
+               for scheme in LEVELS_4 for read in (True, False) for q in g["queue_depths"]]
+        out[f"fig4 {label}"] = _study(f"rais-fig4-{preset}", preset, rnd, RUN_METRICS, g["replicates"])
+    return out
+
+
+def _series(g: Mapping[str, Any], write_percent: float, drives: int = 1) -> Dict[str, Any]:
+    """Figures 5-6: large sequential work on full drives (garbage collection runs), 1 s intervals."""
+    return {**_workload(g, read_percent=100 - write_percent, queue_depth=g["time_series_queue_depth"], size=MIB,
+                        sequential=True, requests=g["time_series_requests"] * drives),
+            "precondition.fill_fraction": 1.0, "metrics.interval_ns": 1_000_000_000}
+
+
+def _pathology_studies(g: Mapping[str, Any]) -> Dict[str, Study]:
+    out = {}
+    for label in ("SSD(A)", "SSD(B)"):
+        preset, tag = DRIVES[label], label[-2]
+        single = [{"name": f"{label}|write {w}", "set": _series(g, w)} for w in g["figure5_write_percents"]]
+        out[f"fig5 {label}"] = _study(f"rais-fig5-{preset}", preset, single, SERIES_METRICS)
+        # Six drives move about six times the bytes per second: six times the requests keep the intervals.
+        arrays = [{"name": f"{scheme}({tag})|write {g['figure6_write_percent']}",
+                   "set": {**_array(*LEVELS_6[scheme]), **_series(g, g["figure6_write_percent"], drives=6)}}
+                  for scheme in LEVELS_6]
+        out[f"fig6 {label}"] = _study(f"rais-fig6-{preset}", preset, arrays, SERIES_METRICS)
+    return out
+
+
+def _cost_studies(g: Mapping[str, Any]) -> Dict[str, Study]:
+    """Table 5 / Figure 7: Table 6's configurations, 4 KiB random (IOPS) and 1 MiB sequential (MB/s) by read share."""
+    out = {}
+    q = g["table5_queue_depth"]
+    for c in spec()["configurations"]:
+        preset = DRIVES[c["drive"]]
+        array = _array("raid0", c["drives"]) if c["drives"] > 1 else {}
+        rnd = [{"name": f"{c['name']}|{r}", "set": {**array, **_workload(g, read_percent=r, queue_depth=q, size=4096,
+                                                                         sequential=False)}}
+               for r in g["table5_read_percents"]]
+        out[f"table5 {c['name']}"] = _study(f"rais-table5-{preset}", preset, rnd, COST_METRICS, g["replicates"])
+        seq = [{"name": f"{c['name']}|{r}", "set": {**array, **_workload(g, read_percent=r, queue_depth=q, size=MIB,
+                                                                         sequential=True)}}
+               for r in g["table5_read_percents"]]
+        out[f"table5mb {c['name']}"] = _study(f"rais-table5mb-{preset}", preset, seq, COST_METRICS)
+    return out
+
+
+def studies(g: Mapping[str, Any]) -> Dict[str, Study]:
+    """Every study the reproduction runs, by key."""
+    return {**_single_drive_studies(g), **_array_studies(g), **_pathology_studies(g), **_cost_studies(g)}
+
+
+def run(out_dir: str, *, quick: bool = False, workers: Optional[int] = None, progress: Optional[bool] = None) -> Dict[str, Any]:
+    """Runs (or resumes) every study into ``out_dir``; returns the rows and the tables."""
+    g = grid(quick)
+    tables = {}
+    for key, study in studies(g).items():
+        t = run_study(study, os.path.join(out_dir, study.name), workers=workers, progress=progress)
+        tables[key] = t.join(t["case"].str.split("|", expand=True).rename(columns=lambda i: f"k{i}"))
+    return {"rows": rows(tables, g), "tables": tables, "quick": quick, "grid": g}
+
+
+# --- rows --------------------------------------------------------------------------------------------
+
+class _Rows:
+    def __init__(self) -> None:
+        self.rows: List[Dict[str, Any]] = []
+
+    def add(self, figure: str, case: str, metric: str, value: Any, paper: Any = None) -> None:
+        ok = value is not None and not (isinstance(value, float) and math.isnan(value))
+        self.rows.append({"figure": figure, "case": case, "metric": metric,
+                          "raidsim": round(float(value), 4) if ok else None,
+                          "paper": None if paper is None else float(paper)})
+
+
+def _size_label(size: int) -> str:
+    return f"{size // MIB} MiB" if size >= MIB else f"{size // 1024} KiB"
+
+
+def _mean(t: pd.DataFrame, keys: Sequence[str], metric: str) -> pd.DataFrame:
+    """Mean, deviation and 95 % half-width of ``metric`` over replicates, per ``keys``."""
+    out = []
+    for k, part in t[t["status"] == "ok"].groupby(list(keys), sort=False):
+        out.append({**dict(zip(keys, k if isinstance(k, tuple) else (k,))), **replicates.interval(part[metric].tolist())})
+    return pd.DataFrame(out)
+
+
+def _figure1(out: _Rows, tables: Mapping[str, pd.DataFrame]) -> None:
+    for d in spec()["drives"]:
+        t = tables[f"fig1 {d['label']}"]
+        for _, r in t.iterrows():
+            out.add("Figure 1", f"{d['label']} sequential {r.k1}, {_size_label(int(r.k2))}, QD {r.k3}", "mb_per_s",
+                    r["host.mb_per_s"])
+        for op in ("read", "write"):
+            out.add("Figure 1", f"{d['label']} sequential {op}", "peak_mb_per_s",
+                    t[t.k1 == op]["host.mb_per_s"].max(), d[f"seq_{op}_mb_per_s"])
+
+
+def _random_rows(out: _Rows, figure: str, t: pd.DataFrame) -> None:
+    """IOPS (mean of the replicates, with its 95 % half-width) by operation and queue depth, and how
+    far each scales from the shallowest queue to the deepest."""
+    m = _mean(t, ["k0", "k1", "k3"], "host.iops")
+    m["q"] = m["k3"].astype(int)
+    for _, r in m.iterrows():
+        case = f"{r.k0} random {r.k1}, QD {r.q}"
+        out.add(figure, case, "iops", r["mean"])
+        out.add(figure, case, "iops_ci95_half_width", r["ci_half_width"])
+    for (name, op), part in m.groupby(["k0", "k1"], sort=False):
+        part = part.sort_values("q")
+        out.add(figure, f"{name} random {op}", f"iops_qd{part.q.iloc[-1]}_over_qd{part.q.iloc[0]}",
+                part["mean"].iloc[-1] / part["mean"].iloc[0])
+
+
+def _figure2_4(out: _Rows, tables: Mapping[str, pd.DataFrame]) -> None:
+    for label in DRIVES:
+        _random_rows(out, "Figure 2", tables[f"fig2 {label}"])
+    for label in ("SSD(A)", "SSD(B)"):
+        _random_rows(out, "Figure 4", tables[f"fig4 {label}"])
+
+
+def _figure3(out: _Rows, tables: Mapping[str, pd.DataFrame]) -> None:
+    published = _published()
+    for label in ("SSD(A)", "SSD(B)"):
+        t = tables[f"fig3 {label}"]
+        for _, r in t.iterrows():
+            out.add("Figure 3", f"{r.k0} sequential {r.k1}, 1 MiB, QD {r.k3}", "mb_per_s", r["host.mb_per_s"])
+        for (name, op), part in t.groupby(["k0", "k1"], sort=False):
+            case = f"{name} sequential {op}"
+            out.add("Figure 3", case, "peak_mb_per_s", part["host.mb_per_s"].max(),
+                    published.get(("Figure 3", case, "peak_mb_per_s")))
+
+
+def _published() -> Dict[tuple, float]:
+    return {(p["figure"], p["case"], p["metric"]): p["value"] for p in spec()["published"]}
+
+
+def _interval_range(out: _Rows, figure: str, case: str, r: pd.Series, columns: Sequence[str]) -> None:
+    """The lowest and highest whole 1 s interval of a run's bandwidth (the last, partial one left out)."""
+    series = [r[c] for c in columns if r[c] == r[c]][:-1]
+    pub = _published()
+    for metric, value in (("min_interval_mb_per_s", min(series, default=None)), ("max_interval_mb_per_s", max(series, default=None))):
+        out.add(figure, case, metric, value, pub.get((figure, case, metric)))
+
+
+def _tables3_4(out: _Rows, tables: Mapping[str, pd.DataFrame]) -> None:
+    sp = spec()
+    t3, t4 = sp["table3"], sp["table4"]
+    for label in ("SSD(A)", "SSD(B)"):
+        t = tables[f"fig5 {label}"]
+        for _, r in t.iterrows():
+            w = int(r.k1.split()[1])
+            i = t3["write_percent"].index(w) if w in t3["write_percent"] else None
+            case = f"{label}, {w} % writes"
+            out.add("Table 3", case, "avg_mb_per_s", r["time_series.steadiness.mb_per_s_mean"],
+                    None if i is None else t3[label]["avg"][i])
+            out.add("Table 3", case, "stdev_mb_per_s", r["time_series.steadiness.mb_per_s_std"],
+                    None if i is None else t3[label]["stdev"][i])
+            out.add("Table 3", case, "intervals", r["time_series.steadiness.intervals"])
+            _interval_range(out, "Figure 5", case, r, [c for c in t.columns if c.startswith("time_series.mb_per_s[")])
+        t = tables[f"fig6 {label}"]
+        key = f"RAIS({label[-2]})"
+        for _, r in t.iterrows():
+            i = t4["levels"].index(r.k0.split("(")[0])
+            out.add("Table 4", r.k0, "avg_mb_per_s", r["time_series.steadiness.mb_per_s_mean"], t4[key]["avg"][i])
+            out.add("Table 4", r.k0, "stdev_mb_per_s", r["time_series.steadiness.mb_per_s_std"], t4[key]["stdev"][i])
+            out.add("Table 4", r.k0, "intervals", r["time_series.steadiness.intervals"])
+            _interval_range(out, "Figure 6", r.k0, r, [c for c in t.columns if c.startswith("time_series.mb_per_s[")])
+
+
+def _cost_rows(out: _Rows, tables: Mapping[str, pd.DataFrame]) -> None:
+    sp = spec()
+    t5 = sp["table5"]
+    paper7 = {(r["configuration"], r["read_percent"]): r for r in figure7_from_table5()}
+    costs = configuration_costs()
+    iops, mbps, total, capacity = {}, {}, {}, {}
+    for c in sp["configurations"]:
+        name = c["name"]
+        m = _mean(tables[f"table5 {name}"], ["k1"], "host.iops")
+        s = tables[f"table5mb {name}"].set_index("k1")
+        total[name] = float(tables[f"table5 {name}"]["cost.total_usd"].iloc[0])
+        capacity[name] = float(tables[f"table5 {name}"]["cost.capacity_gb"].iloc[0])
+        for _, r in m.iterrows():
+            reads = int(r.k1)
+            paper = t5["iops"][name][t5["read_percent"].index(reads)] if reads in t5["read_percent"] else None
+            out.add("Table 5", f"{name}, {reads} % reads", "iops", r["mean"], paper)
+            out.add("Table 5", f"{name}, {reads} % reads", "iops_ci95_half_width", r["ci_half_width"])
+            iops[(name, reads)] = r["mean"]
+            mbps[(name, reads)] = float(s.loc[r.k1, "host.mb_per_s"])
+            out.add("Table 5", f"{name}, {reads} % reads", "mb_per_s", mbps[(name, reads)])
+        out.add("Table 6", name, "capacity_gb", capacity[name], c["capacity_gb"])
+        out.add("Table 6", name, "total_usd", total[name], costs[name])
+    for (name, reads), v in iops.items():
+        base = ("RAIS-0(B)", reads)
+        case = f"{name}, {reads} % reads"
+        p = paper7.get((name, reads))
+        out.add("Figure 7", case, "iops_per_usd_vs_rais0b", (v / total[name]) / (iops[base] / total["RAIS-0(B)"]),
+                p["iops_per_usd_vs_rais0b"] if p else None)
+        out.add("Figure 7", case, "mb_per_s_per_usd_vs_rais0b",
+                (mbps[(name, reads)] / total[name]) / (mbps[base] / total["RAIS-0(B)"]))
+    for name in total:
+        paper_gb = {c["name"]: c["capacity_gb"] / costs[c["name"]] for c in sp["configurations"]}
+        out.add("Figure 7", name, "gb_per_usd_vs_rais0b",
+                (capacity[name] / total[name]) / (capacity["RAIS-0(B)"] / total["RAIS-0(B)"]),
+                paper_gb[name] / paper_gb["RAIS-0(B)"])
+
+
+def rows(tables: Mapping[str, pd.DataFrame], g: Mapping[str, Any]) -> List[Dict[str, Any]]:
+    """The rows of every figure and table: {figure, case, metric, raidsim, paper}."""
+    out = _Rows()
+    _figure1(out, tables)
+    _figure2_4(out, tables)
+    _figure3(out, tables)
+    _tables3_4(out, tables)
+    _cost_rows(out, tables)
+    order = ["Figure 1", "Figure 2", "Figure 3", "Figure 4", "Figure 5", "Table 3", "Figure 6", "Table 4", "Table 5",
+             "Table 6", "Figure 7"]
+    return sorted(out.rows, key=lambda r: order.index(r["figure"]))
+
+
+# --- text and figures --------------------------------------------------------------------------------
+
+def text(result: Mapping[str, Any]) -> str:
+    """Rows with a published number beside ours, then each figure's own rows as a table."""
+    df = pd.DataFrame(result["rows"])
+    g = result["grid"]
+    out = [f"Kim et al. 2010 (RAIS), Figures 1-7 and Tables 3-6 by simulation{' (quick grid)' if result['quick'] else ''}: "
+           f"queue depths {g['queue_depths']}, {g['replicates']} replicate(s) of each random point, Table 5 at queue "
+           f"depth {g['table5_queue_depth']} (not given by the paper: our reading); paper = the number the text gives."]
+    with pd.option_context("display.width", 200, "display.max_rows", 2000, "display.max_colwidth", 48):
+        pub = df[df["paper"].notna()].copy()
+        pub["vs paper"] = (100 * (pub["raidsim"] / pub["paper"] - 1)).round(1).astype(str) + " %"
+        out += ["", "Beside the published numbers:", pub[["figure", "case", "metric", "raidsim", "paper", "vs paper"]]
+                .to_string(index=False)]
+        for fig, part in df[df["paper"].isna()].groupby("figure", sort=False):
+            wide = part.pivot_table(index="case", columns="metric", values="raidsim", sort=False)
+            out += ["", f"{fig} (no published number)", wide.round(2).to_string()]
+    return "\n".join(out)
+
+
+def plot(result: Mapping[str, Any], out_dir: str) -> List[str]:
+    """Figures 1-7 as PNGs: bandwidth and IOPS against queue depth (95 % intervals on the replicated
+    points), the 1-second bandwidth series, and efficiency per dollar beside Table 5's."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .study_report import save_figure
+
+    tables, paths = result["tables"], []
+    for fig_no, title, keys, metric in (
+            (1, "sequential bandwidth (MB/s)", [f"fig1 {d}" for d in DRIVES], "host.mb_per_s"),
+            (2, "4 KiB random IOPS", [f"fig2 {d}" for d in DRIVES], "host.iops"),
+            (3, "RAIS sequential bandwidth, 1 MiB (MB/s)", ["fig3 SSD(A)", "fig3 SSD(B)"], "host.mb_per_s"),
+            (4, "RAIS 4 KiB random IOPS", ["fig4 SSD(A)", "fig4 SSD(B)"], "host.iops")):
+        fig, axes = plt.subplots(2, len(keys), figsize=(4.4 * len(keys), 6.4), squeeze=False)
+        for col, key in enumerate(keys):
+            for row, op in enumerate(("read", "write")):
+                _curves(axes[row][col], tables[key], op, metric, by_size=fig_no == 1)
+                axes[row][col].set_title(f"{key.split()[1]} {op}", fontsize=9)
+        fig.suptitle(f"Kim et al. 2010, Figure {fig_no}: {title} against queue depth (raidsim)", fontsize=10)
+        paths.append(save_figure(fig, os.path.join(out_dir, f"figure{fig_no}.png")))
+    paths.append(_plot_series(plt, tables, out_dir, save_figure))
+    paths.append(_plot_efficiency(plt, result["rows"], out_dir, save_figure))
+    return paths
+
+
+def _curves(ax: Any, t: pd.DataFrame, op: str, metric: str, by_size: bool) -> None:
+    part = t[t["k1"] == op]
+    group = "k2" if by_size else "k0"
+    for name, lines in part.groupby(group, sort=False):
+        m = _mean(lines, ["k3"], metric)
+        m["q"] = m["k3"].astype(int)
+        m = m.sort_values("q")
+        label = _size_label(int(name)) if by_size else name
+        ax.errorbar(m["q"], m["mean"], yerr=m["ci_half_width"].fillna(0), marker="o", ms=3, capsize=2, label=label)
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("queue depth", fontsize=8)
+    ax.legend(fontsize=7)
+
+
+def _plot_series(plt: Any, tables: Mapping[str, pd.DataFrame], out_dir: str, save: Any) -> str:
+    fig, axes = plt.subplots(2, 2, figsize=(10, 6.4))
+    for col, label in enumerate(("SSD(A)", "SSD(B)")):
+        for row, key in enumerate((f"fig5 {label}", f"fig6 {label}")):
+            ax = axes[row][col]
+            for _, r in tables[key].iterrows():
+                series = [r[c] for c in tables[key].columns if c.startswith("time_series.mb_per_s[")]
+                series = [v for v in series if v == v][:-1]  # the last interval is partial
+                ax.plot(range(1, len(series) + 1), series, label=r["k0"] if row else r["k1"])
+            ax.set_title(("Figure 5: " if row == 0 else "Figure 6: ") + label, fontsize=9)
+            ax.set_xlabel("second", fontsize=8)
+            ax.set_ylabel("MB/s", fontsize=8)
+            ax.legend(fontsize=7)
+    fig.suptitle("Kim et al. 2010, Figures 5-6: bandwidth per 1 s interval, 1 MiB sequential (raidsim)", fontsize=10)
+    return save(fig, os.path.join(out_dir, "figure5-6.png"))
+
+
+def _plot_efficiency(plt: Any, rows_: Sequence[Mapping[str, Any]], out_dir: str, save: Any) -> str:
+    df = pd.DataFrame(rows_)
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
+    for ax, metric, title in ((axes[0], "iops_per_usd_vs_rais0b", "(a) IOPS per $"),
+                              (axes[1], "mb_per_s_per_usd_vs_rais0b", "(b) MB/s per $")):
+        part = df[(df["figure"] == "Figure 7") & (df["metric"] == metric)].copy()
+        part[["configuration", "reads"]] = part["case"].str.extract(r"(.*), (\d+) % reads")
+        for name, lines in part.groupby("configuration", sort=False):
+            line = ax.plot(lines["reads"].astype(int), lines["raidsim"], marker="o", label=f"{name} raidsim")
+            if lines["paper"].notna().any():
+                ax.plot(lines["reads"].astype(int), lines["paper"], ls="--", marker="x", color=line[0].get_color(),
+                        label=f"{name} Table 5")
+        ax.set_title(title + ", normalised to RAIS-0(B)", fontsize=9)
+        ax.set_xlabel("reads (%)", fontsize=8)
+        ax.legend(fontsize=6)
+    fig.suptitle("Kim et al. 2010, Figure 7 (raidsim beside the paper's Table 5)", fontsize=10)
+    return save(fig, os.path.join(out_dir, "figure7.png"))

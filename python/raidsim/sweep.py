@@ -427,7 +427,8 @@ def _probe_paths(cfg: Config) -> Set[str]:
     from .api import simulate
 
     try:
-        probe = cfg.set("precondition.fill_fraction", 0.0).with_workload(_PROBE_WORKLOAD)
+        # The probe's two requests must be measured: no warm-up.
+        probe = cfg.set("precondition.fill_fraction", 0.0).set("sim.warmup_requests", 0).with_workload(_PROBE_WORKLOAD)
         return report_paths(simulate(probe, progress=False).to_dict())
     except _native.RaidsimError:
         return set()  # a config that cannot run fails as its points run, each recorded as failed

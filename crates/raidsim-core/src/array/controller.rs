@@ -727,12 +727,19 @@ impl ArrayController {
     }
 
     /// `array.controller.parity_updates_at_once`: whether host stripe write
-    /// `id` may go on (it has, or now takes, a slot, or needs none), or
-    /// waits for a slot (queued).
+    /// `id` may go on (it has, or now takes, a slot, or needs none: a
+    /// full-stripe write has no pre-reads), or waits for a slot (queued).
     fn take_parity_slot(&mut self, id: u32) -> Result<bool> {
         let (limit, taken, waiting) = &mut self.parity_slots;
         let sj = self.stripe_jobs.get_mut(id)?;
-        let needs = *limit > 0 && !sj.holds_parity_slot && matches!(sj.owner, Owner::Host { op: Op::Write, .. }) && sj.plan.parity_bytes > 0;
+        // Only an update that reads before it writes (read-modify-write or
+        // reconstruct-write) holds the engine while its pre-reads run.
+        let plan = &sj.plan;
+        let needs = *limit > 0
+            && !sj.holds_parity_slot
+            && matches!(sj.owner, Owner::Host { op: Op::Write, .. })
+            && plan.parity_bytes > 0
+            && !plan.reads.is_empty();
         if !needs {
             return Ok(true);
         }

@@ -195,9 +195,10 @@ pub struct ControllerConfig {
     pub cache_bytes: u64,
     /// Drive ports (SATA/SAS): members and spares must fit; 0 = no limit.
     pub ports: u32,
-    /// Stripe writes that update parity the controller works on at once
-    /// (from their pre-reads to their last write); the rest wait in order.
-    /// 0 = no limit. The RAIS paper's RAID-5/6 random writes stay flat with
+    /// Partial-stripe writes (read-modify-write or reconstruct-write) the
+    /// controller works on at once, from their pre-reads to their last
+    /// write; the rest wait in order. Full-stripe writes, which read
+    /// nothing first, are not held. 0 = no limit. The RAIS paper's RAID-5/6 random writes stay flat with
     /// queue depth while RAID-0's scale (its Figure 4b, d): a controller
     /// that, writing through, holds one stripe update in its RAID engine at
     /// a time behaves so. The paper does not say why; this is the model's
