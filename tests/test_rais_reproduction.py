@@ -28,7 +28,8 @@ def _value(rows, figure, case, metric):
 def test_every_figure_and_table_has_rows_and_every_published_number_is_used(result):
     _, res = result
     rows = res["rows"]
-    assert {r["figure"] for r in rows} == {f"Figure {i}" for i in range(1, 8)} | {f"Table {i}" for i in range(3, 7)}
+    assert {r["figure"] for r in rows} == ({f"Figure {i}" for i in range(1, 8)} | {f"Table {i}" for i in range(3, 7)}
+                                            | {rais.HARMONIA})
     assert all(set(r) == {"figure", "case", "metric", "raidsim", "paper"} for r in rows)
     keyed = {(r["figure"], r["case"], r["metric"]) for r in rows if r["paper"] is not None}
     for p in rais.spec()["published"]:
@@ -89,5 +90,18 @@ def test_the_cli_prints_the_same_rows_as_json_and_draws_the_figures(result):
     cmd = [sys.executable, "-m", "raidsim.cli", "reproduce", "rais", "--quick", "--json", "--no-progress", "--out", str(out)]
     done = subprocess.run(cmd, capture_output=True, text=True, check=True)
     assert json.loads(done.stdout) == json.loads(json.dumps(res["rows"]))
-    for name in ("figure1", "figure2", "figure3", "figure4", "figure5-6", "figure7"):
+    for name in ("figure1", "figure2", "figure3", "figure4", "figure5-6", "figure7", "harmonia"):
         assert (out / f"{name}.png").stat().st_size > 10_000, name
+
+
+def test_harmonia_changes_how_aged_arrays_collect(result):
+    _, res = result
+    rows = res["rows"]
+    for tag in ("A", "B"):
+        for scheme in ("RAIS-0", "RAIS-5", "RAIS-6"):
+            local = _value(rows, rais.HARMONIA, f"{scheme}({tag}) aged, local collection", "avg_mb_per_s")
+            both = _value(rows, rais.HARMONIA, f"{scheme}({tag}) aged, global collection", "avg_mb_per_s")
+            assert local > 0 and both > 0 and local != both, (scheme, tag, local, both)
+    # Parity arrays wait for every member a stripe touches: collecting together serves them faster.
+    assert (_value(rows, rais.HARMONIA, "RAIS-5(B) aged, global collection", "avg_mb_per_s")
+            > _value(rows, rais.HARMONIA, "RAIS-5(B) aged, local collection", "avg_mb_per_s"))

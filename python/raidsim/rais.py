@@ -85,6 +85,7 @@ def figure1_peaks(labels: Optional[List[str]] = None) -> List[Dict[str, Any]]:
 # --- `raidsim reproduce rais`: Figures 1-7 and Tables 3-6 by simulation -------------------------------
 
 MIB = 1 << 20
+HARMONIA = "Harmonia (beyond the paper)"
 DRIVES = {"SSD(A)": "rais-ssd-a", "SSD(B)": "rais-ssd-b", "SSD(C)": "rais-ssd-c"}
 # §5.2: four data drives in each scheme; §5.3: six drives in each.
 LEVELS_4 = {"RAIS-0": ("raid0", 4), "RAIS-5": ("raid5", 5), "RAIS-6": ("raid6", 6)}
@@ -186,7 +187,20 @@ def _pathology_studies(g: Mapping[str, Any]) -> Dict[str, Study]:
                    "set": {**_array(*LEVELS_6[scheme]), **_series(g, g["figure6_write_percent"], drives=6)}}
                   for scheme in LEVELS_6]
         out[f"fig6 {label}"] = _study(f"rais-fig6-{preset}", preset, arrays, SERIES_METRICS)
+        out[f"harmonia {label}"] = _study(f"rais-harmonia-{preset}", preset, _harmonia_cases(g, tag), SERIES_METRICS)
     return out
+
+
+def _harmonia_cases(g: Mapping[str, Any], tag: str) -> List[Dict[str, Any]]:
+    """Figure 6's arrays on aged drives, local and global (Harmonia) collection (``[reproduce.harmonia]``)."""
+    h = g["harmonia"]
+    aged = {"ssd.geometry.blocks_per_plane": h["blocks_per_plane"],
+            "precondition.random_overwrite_factor": h["random_overwrite_factor"],
+            "array.gc_forced_free_fraction": h["forced_free_fraction"]}
+    return [{"name": f"{scheme}({tag})|{coordination}",
+             "set": {**_array(*LEVELS_6[scheme]), **_series(g, g["figure6_write_percent"], drives=6), **aged,
+                     "array.gc_coordination": coordination}}
+            for scheme in LEVELS_6 for coordination in ("local", "global")]
 
 
 def _cost_studies(g: Mapping[str, Any]) -> Dict[str, Study]:
@@ -329,6 +343,17 @@ def _tables3_4(out: _Rows, tables: Mapping[str, pd.DataFrame]) -> None:
             _interval_range(out, "Figure 6", r.k0, r, [c for c in t.columns if c.startswith("time_series.mb_per_s[")])
 
 
+def _harmonia_rows(out: _Rows, tables: Mapping[str, pd.DataFrame]) -> None:
+    """Mean and deviation of the 1 s bandwidth with each SSD collecting on its own or all together."""
+    for label in ("SSD(A)", "SSD(B)"):
+        for _, r in tables[f"harmonia {label}"].iterrows():
+            mean, std = r["time_series.steadiness.mb_per_s_mean"], r["time_series.steadiness.mb_per_s_std"]
+            case = f"{r.k0} aged, {r.k1} collection"
+            out.add(HARMONIA, case, "avg_mb_per_s", mean)
+            out.add(HARMONIA, case, "stdev_mb_per_s", std)
+            out.add(HARMONIA, case, "stdev_over_avg", std / mean if mean and std == std else None)
+
+
 def _cost_rows(out: _Rows, tables: Mapping[str, pd.DataFrame]) -> None:
     sp = spec()
     t5 = sp["table5"]
@@ -373,9 +398,10 @@ def rows(tables: Mapping[str, pd.DataFrame], g: Mapping[str, Any]) -> List[Dict[
     _figure2_4(out, tables)
     _figure3(out, tables)
     _tables3_4(out, tables)
+    _harmonia_rows(out, tables)
     _cost_rows(out, tables)
-    order = ["Figure 1", "Figure 2", "Figure 3", "Figure 4", "Figure 5", "Table 3", "Figure 6", "Table 4", "Table 5",
-             "Table 6", "Figure 7"]
+    order = ["Figure 1", "Figure 2", "Figure 3", "Figure 4", "Figure 5", "Table 3", "Figure 6", "Table 4", HARMONIA,
+             "Table 5", "Table 6", "Figure 7"]
     return sorted(out.rows, key=lambda r: order.index(r["figure"]))
 
 
@@ -422,6 +448,7 @@ def plot(result: Mapping[str, Any], out_dir: str) -> List[str]:
         fig.suptitle(f"Kim et al. 2010, Figure {fig_no}: {title} against queue depth (raidsim)", fontsize=10)
         paths.append(save_figure(fig, os.path.join(out_dir, f"figure{fig_no}.png")))
     paths.append(_plot_series(plt, tables, out_dir, save_figure))
+    paths.append(_plot_harmonia(plt, tables, out_dir, save_figure))
     paths.append(_plot_efficiency(plt, result["rows"], out_dir, save_figure))
     return paths
 
@@ -455,6 +482,25 @@ def _plot_series(plt: Any, tables: Mapping[str, pd.DataFrame], out_dir: str, sav
             ax.legend(fontsize=7)
     fig.suptitle("Kim et al. 2010, Figures 5-6: bandwidth per 1 s interval, 1 MiB sequential (raidsim)", fontsize=10)
     return save(fig, os.path.join(out_dir, "figure5-6.png"))
+
+
+def _plot_harmonia(plt: Any, tables: Mapping[str, pd.DataFrame], out_dir: str, save: Any) -> str:
+    fig, axes = plt.subplots(2, 3, figsize=(13, 6.4), squeeze=False)
+    for row, label in enumerate(("SSD(A)", "SSD(B)")):
+        t = tables[f"harmonia {label}"]
+        columns = [c for c in t.columns if c.startswith("time_series.mb_per_s[")]
+        for col, scheme in enumerate(LEVELS_6):
+            ax = axes[row][col]
+            for _, r in t[t["k0"].str.startswith(scheme)].iterrows():
+                series = [r[c] for c in columns if r[c] == r[c]][:-1]
+                ax.plot(range(1, len(series) + 1), series, label=f"{r.k1} collection", lw=0.8)
+            ax.set_title(f"{scheme}({label[-2]}), aged drives", fontsize=9)
+            ax.set_xlabel("second", fontsize=8)
+            ax.set_ylabel("MB/s", fontsize=8)
+            ax.legend(fontsize=7)
+    fig.suptitle("Beyond the paper: Figure 6's arrays on aged drives, each SSD collecting on its own (local) "
+                 "or all together (global, Harmonia); raidsim", fontsize=10)
+    return save(fig, os.path.join(out_dir, "harmonia.png"))
 
 
 def _plot_efficiency(plt: Any, rows_: Sequence[Mapping[str, Any]], out_dir: str, save: Any) -> str:

@@ -19,7 +19,7 @@
 use crate::array::cache::Admission;
 use crate::array::mirroring::Remap;
 use crate::array::{ArrayController, ArrayGeometry, ArrayPhase, ArrayPort, ArrayState, Planner, StripePlan};
-use crate::config::{CacheMode, RaidLevel, ResolvedConfig, WorkloadConfig};
+use crate::config::{CacheMode, GcCoordination, RaidLevel, ResolvedConfig, WorkloadConfig};
 use crate::device::{Cause, DeviceRequest, Member, MemberDevice, Op};
 use crate::engine::{EventQueue, Ns};
 use crate::error::{Error, Result};
@@ -272,6 +272,9 @@ pub struct Simulation {
     issued: u64,
     /// Host requests that have reached the host's queue, warm-up included.
     arrivals: u64,
+    /// `array.gc_coordination = "global"`: each member's own collections
+    /// seen so far (one began when its count moves).
+    gc_seen: Option<Vec<u64>>,
     finished: bool,
 }
 
@@ -386,6 +389,7 @@ impl Simulation {
             max_requests: cfg.sim.max_requests,
             issued: 0,
             arrivals: 0,
+            gc_seen: (cfg.array.gc_coordination == GcCoordination::Global).then(Vec::new),
             finished: false,
             resolved,
         };
@@ -634,7 +638,10 @@ impl Simulation {
         self.precondition(u64::MAX)?;
         for _ in 0..max_events {
             match self.queue.pop() {
-                Some((now, event)) => self.handle(now, event)?,
+                Some((now, event)) => {
+                    self.handle(now, event)?;
+                    self.coordinate_gc(now)?;
+                }
                 None => {
                     self.finished = true;
                     let warmup = self.resolved.config.sim.warmup_requests;
@@ -649,6 +656,24 @@ impl Simulation {
             }
         }
         Ok(Progress { completed: self.host.completed_count(), fraction: self.source.progress(), finished: self.finished })
+    }
+
+    /// Harmonia: a member began a collection during the last event, so
+    /// every member collects now.
+    fn coordinate_gc(&mut self, now: Ns) -> Result<()> {
+        let Some(seen) = self.gc_seen.as_mut() else { return Ok(()) };
+        seen.resize(self.members.len(), 0);
+        let began = self.members.iter().zip(seen.iter()).any(|(m, &s)| m.own_gc_starts() > s);
+        if began {
+            let fraction = self.resolved.config.array.gc_forced_free_fraction;
+            for m in &mut self.members {
+                m.force_gc(now, fraction)?;
+            }
+        }
+        for (m, s) in self.members.iter().zip(seen.iter_mut()) {
+            *s = m.own_gc_starts();
+        }
+        Ok(())
     }
 
     /// Runs to the end.

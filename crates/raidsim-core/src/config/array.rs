@@ -171,6 +171,23 @@ pub enum CacheMode {
     WriteBack,
 }
 
+/// How the members' garbage collections are scheduled.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum GcCoordination {
+    /// Each SSD collects when its own planes run short, unaware of the
+    /// others (commodity drives; the RAIS paper's §5.3 blames the array's
+    /// bandwidth swings on this).
+    Local,
+    /// Harmonia (Kim et al., "Harmonia: A Globally Coordinated Garbage
+    /// Collector for Arrays of Solid-State Drives", MSST 2011): when one
+    /// member begins a collection, the controller has every member collect
+    /// at once, each plane up to `array.gc_forced_free_fraction` free
+    /// blocks, so that their collections overlap instead of stalling the
+    /// array one member at a time.
+    Global,
+}
+
 /// The RAID controller's own hardware (the RAIS paper used an LSI MegaRAID
 /// SAS 9260-8i: PCIe 2.0 x8, eight SATA/SAS ports, 512 MB of cache, a RAID
 /// engine for XOR and P+Q). The default is a controller that costs no time:
@@ -307,6 +324,11 @@ pub struct ArrayConfig {
     pub read_policy: ReadPolicy,
     /// The controller itself: overhead, parity engine, cache, host link.
     pub controller: ControllerConfig,
+    /// Local (each SSD on its own) or global (Harmonia) garbage collection.
+    pub gc_coordination: GcCoordination,
+    /// `gc_coordination = "global"`: a forced collection brings each plane
+    /// of each member to at least this fraction of its blocks free.
+    pub gc_forced_free_fraction: f64,
     /// `cr5m`: MWLimit of Algorithm 1. A channel takes a mirroring write
     /// only while its mirroring writes so far are at most `mw_limit` × the
     /// average writes of one of its data chips; 0 = never (the paper:
@@ -346,6 +368,8 @@ impl Default for ArrayConfig {
             stripe_order: StripeOrder::Parallel,
             read_policy: ReadPolicy::Primary,
             controller: ControllerConfig::default(),
+            gc_coordination: GcCoordination::Local,
+            gc_forced_free_fraction: 0.1,
             mw_limit: 1.1,
             failures: Vec::new(),
             spares: 0,
@@ -446,6 +470,15 @@ impl ArrayConfig {
             raidsim_codes::structure(kind, (n - 2) as usize, p).map_err(|e| Error::config("array.prime", e.to_string()))?;
         }
         self.controller.validate(self)?;
+        if !(self.gc_forced_free_fraction > 0.0 && self.gc_forced_free_fraction < 0.5) {
+            return Err(Error::config("array.gc_forced_free_fraction", "must lie in (0, 0.5)"));
+        }
+        if self.gc_coordination == GcCoordination::Global && (self.level == RaidLevel::Single || self.level.inside_one_ssd()) {
+            return Err(Error::config(
+                "array.gc_coordination",
+                "\"global\" coordinates the collections of an array's SSDs; level \"single\", cr5 and cr5m have one SSD",
+            ));
+        }
         if !(self.mw_limit >= 0.0 && self.mw_limit.is_finite()) {
             return Err(Error::config("array.mw_limit", "must be a finite number >= 0"));
         }

@@ -20,8 +20,8 @@ mod ssd;
 mod workload;
 
 pub use array::{
-    ArrayConfig, CacheMode, ControllerConfig, ErasureCode, MemberFailure, ParityGranularity, ParityLayout, ParityPlacement, RaidLevel, ReadPolicy,
-    StripeOrder, WriteMethod,
+    ArrayConfig, CacheMode, ControllerConfig, ErasureCode, GcCoordination, MemberFailure, ParityGranularity, ParityLayout, ParityPlacement,
+    RaidLevel, ReadPolicy, StripeOrder, WriteMethod,
 };
 pub use cost::Prices;
 pub use hdd::{fit_seek_curve, seek_moments, HddConfig, HddGeometry, HddZone, QueuePolicy};
@@ -660,6 +660,9 @@ fn resolve_members(config: &Config) -> Result<Vec<MemberConfig>> {
         return channel_members(config);
     }
     if config.member.kind == MemberKind::Hdd {
+        if config.array.gc_coordination == GcCoordination::Global {
+            return Err(Error::config("array.gc_coordination", "\"global\" coordinates SSDs' garbage collection; hard disks collect none"));
+        }
         let geometry = config.hdd.validate()?;
         return Ok(vec![MemberConfig::Hdd { hdd: config.hdd.clone(), geometry }; (config.array.members + config.array.spares) as usize]);
     }

@@ -217,6 +217,23 @@ impl Member {
         each_member!(self, d => d.stats(name, out))
     }
 
+    /// Collections the member began itself since it was built (0 for a disk).
+    pub fn own_gc_starts(&self) -> u64 {
+        match self {
+            Member::Ssd(ssd) => ssd.own_gc_starts(),
+            Member::Hdd(_) => 0,
+        }
+    }
+
+    /// Harmonia's forced collection at `now_ns` (see [`Ssd::force_gc`]);
+    /// a disk has nothing to collect.
+    pub fn force_gc(&mut self, now_ns: crate::engine::Ns, free_fraction: f64) -> crate::error::Result<u64> {
+        match self {
+            Member::Ssd(ssd) => ssd.force_gc(now_ns, free_fraction),
+            Member::Hdd(_) => Ok(0),
+        }
+    }
+
     /// Writes that triggered garbage collection (0 for a disk).
     pub fn gc_runs(&self) -> u64 {
         match self {

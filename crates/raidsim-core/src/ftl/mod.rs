@@ -347,6 +347,24 @@ impl Ftl {
         Ok((ppn, self.planes[plane as usize].next_page == self.data_pages_per_block))
     }
 
+    /// Collects `plane` until it has `free_blocks` free blocks, or no victim
+    /// would free anything (a collection another device asked for: Harmonia's
+    /// forced garbage collection).
+    pub fn collect_until(&mut self, plane: u32, free_blocks: usize, now_ns: Ns) -> Result<GcWork> {
+        let mut gc = GcWork::default();
+        while self.planes[plane as usize].free.len() < free_blocks {
+            match self.collect_one(plane, now_ns)? {
+                Some(w) => {
+                    gc.pages_copied += w.pages_copied;
+                    gc.blocks_erased += w.blocks_erased;
+                    gc.summary_pages += w.summary_pages;
+                }
+                None => break,
+            }
+        }
+        Ok(gc)
+    }
+
     /// Collects one victim block of `plane`; `None` when no block would free anything.
     fn collect_one(&mut self, plane: u32, now_ns: Ns) -> Result<Option<GcWork>> {
         let Some(victim) = self.pick_victim(plane, now_ns) else { return Ok(None) };

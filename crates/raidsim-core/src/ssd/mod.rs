@@ -93,6 +93,11 @@ pub struct Ssd {
     /// writes go there (the CR5M paper's replacement chip).
     replacement_chip: Option<u32>,
     gc_runs: u64,
+    /// Collections the drive started itself since it was built (never
+    /// reset): how a coordinator learns that one began.
+    own_gc_starts: u64,
+    /// Collections another device's asked for (`array.gc_coordination`).
+    forced_gc_runs: u64,
     summary_pages_written: u64,
 }
 
@@ -154,6 +159,8 @@ impl Ssd {
             chip_pages_read: vec![0; (dies / ssd.geometry.dies_per_chip as usize).max(1)],
             replacement_chip: None,
             gc_runs: 0,
+            own_gc_starts: 0,
+            forced_gc_runs: 0,
             summary_pages_written: 0,
             ftl,
         }
@@ -187,6 +194,7 @@ impl Ssd {
         self.chip_pages_written.iter_mut().for_each(|c| *c = 0);
         self.chip_pages_read.iter_mut().for_each(|c| *c = 0);
         self.gc_runs = 0;
+        self.forced_gc_runs = 0;
         self.summary_pages_written = 0;
     }
 
@@ -427,6 +435,7 @@ impl Ssd {
         }
         self.counters.pages_written[cause.index()] += 1;
         self.summary_pages_written += u64::from(outcome.sealed_block) * u64::from(self.ftl.summary_pages_per_block());
+        self.own_gc_starts += u64::from(outcome.gc.blocks_erased > 0);
         self.count_gc(outcome.gc);
         Ok(PageDone { transferred_ns: x + work.transfer, programmed_ns: programmed })
     }
@@ -563,6 +572,37 @@ impl Ssd {
         }
     }
 
+    /// Collections this drive started itself, ever (see `own_gc_starts`).
+    pub fn own_gc_starts(&self) -> u64 {
+        self.own_gc_starts
+    }
+
+    /// Harmonia's forced collection (Kim et al., MSST 2011): at `now_ns`,
+    /// every plane with fewer than `free_fraction` of its blocks free is
+    /// collected up to it, each on its unit from now on (ahead of whatever
+    /// is booked later). Returns the blocks erased.
+    pub fn force_gc(&mut self, now_ns: Ns, free_fraction: f64) -> Result<u64> {
+        let layout = self.ftl.layout();
+        let (planes, target) = (layout.planes, (f64::from(layout.blocks_per_plane) * free_fraction).ceil() as usize);
+        let mut erased = 0;
+        for plane in 0..planes {
+            if self.ftl.free_blocks(plane) >= target {
+                continue;
+            }
+            let gc = self.ftl.collect_until(plane, target, now_ns)?;
+            let gc_ns = self.gc_time(gc);
+            if gc_ns == 0 {
+                continue;
+            }
+            let route = self.route(now_ns, plane);
+            self.units[route.unit].book(now_ns, gc_ns);
+            self.count_gc(gc);
+            self.forced_gc_runs += 1;
+            erased += gc.blocks_erased;
+        }
+        Ok(erased)
+    }
+
     /// CR5M, before a mirrored write of `[offset, offset + len)`: each
     /// page's current copy stays valid as the parity-consistent old copy
     /// (see [`Ftl::keep_as_expired`]). Bookkeeping only: no flash time.
@@ -638,6 +678,12 @@ impl Ssd {
         }
         out.push(Stat::new(format!("{prefix}.flash.erases"), self.counters.erases as f64, "blocks", "blocks erased during the run"));
         out.push(Stat::new(format!("{prefix}.ftl.gc.runs"), self.gc_runs as f64, "runs", "writes that triggered garbage collection"));
+        out.push(Stat::new(
+            format!("{prefix}.ftl.gc.forced_runs"),
+            self.forced_gc_runs as f64,
+            "runs",
+            "planes collected because another member began a collection (array.gc_coordination = \"global\")",
+        ));
         out.push(Stat::new(
             format!("{prefix}.ftl.gc.pages_copied"),
             self.counters.pages_written[Cause::GcWrite.index()] as f64,
