@@ -15,7 +15,8 @@ README = REPO / "README.md"
 # As in conftest.py: the shared traces sit beside the checkout unless the variable says otherwise.
 SHARED_TRACES = pathlib.Path(os.environ.get("RAIDSIM_SHARED_TRACES", REPO.parent / "shared" / "traces"))
 NEEDS_TRACES = "../shared/traces"
-SKIPPED = {"raidsim demo": "tests/test_sweep.py::test_demo_writes_table_figures_and_html runs it"}
+SKIPPED = {"raidsim demo": "tests/test_sweep.py::test_demo_writes_table_figures_and_html runs it",
+           "raidsim reproduce rais --quick": "tests/test_rais_reproduction.py runs it (three minutes)"}
 
 
 def blocks(lang):

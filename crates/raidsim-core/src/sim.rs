@@ -109,6 +109,10 @@ impl<T> Slab<T> {
         self.slots.get_mut(i as usize).and_then(Option::as_mut)
     }
 
+    fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> {
+        self.slots.iter_mut().flatten()
+    }
+
     fn remove(&mut self, i: u32) -> Option<T> {
         let v = self.slots.get_mut(i as usize)?.take();
         if v.is_some() {
@@ -272,6 +276,13 @@ pub struct Simulation {
     issued: u64,
     /// Host requests that have reached the host's queue, warm-up included.
     arrivals: u64,
+    /// Warm-up requests that have ended (`sim.warmup_requests`).
+    warmup_ended: u64,
+    /// Write-back cache: reads answered from it, and writes it took.
+    cache_hits: u64,
+    cache_writes: u64,
+    /// The warm-up is over (from the start without one).
+    measuring: bool,
     /// `array.gc_coordination = "global"`: each member's own collections
     /// seen so far (one began when its count moves).
     gc_seen: Option<Vec<u64>>,
@@ -389,6 +400,10 @@ impl Simulation {
             max_requests: cfg.sim.max_requests,
             issued: 0,
             arrivals: 0,
+            warmup_ended: 0,
+            cache_hits: 0,
+            cache_writes: 0,
+            measuring: cfg.sim.warmup_requests == 0,
             gc_seen: (cfg.array.gc_coordination == GcCoordination::Global).then(Vec::new),
             finished: false,
             resolved,
@@ -451,11 +466,7 @@ impl Simulation {
         }
         let index = self.arrivals;
         self.arrivals += 1;
-        let warmup = self.resolved.config.sim.warmup_requests;
-        if warmup > 0 && index == warmup {
-            self.start_measuring(now);
-        }
-        let measured = index >= warmup;
+        let measured = self.measuring;
         while self.failures_at_request.first().is_some_and(|&(i, _, _)| i <= index) {
             let (_, member, chip) = self.failures_at_request.remove(0);
             self.fail(now, member, chip)?;
@@ -510,12 +521,28 @@ impl Simulation {
         }
     }
 
-    /// The warm-up is over at `now`: what is measured starts here.
-    fn start_measuring(&mut self, now: Ns) {
+    /// A warm-up request ended at `now`; after the `sim.warmup_requests`-th,
+    /// what is measured starts: every request completing from then on
+    /// counts, those already in flight with their whole response time, and
+    /// the device counters restart. (Starting at an issue instead would
+    /// charge the window with the service of warm-up requests still in
+    /// flight and count none of their completions.)
+    fn warmup_request_ended(&mut self, now: Ns) {
+        self.warmup_ended += 1;
+        if self.warmup_ended < self.resolved.config.sim.warmup_requests {
+            return;
+        }
         let mut host = HostMetrics::starting_at(self.resolved.config.metrics.interval_ns, now);
         host.take_phase_from(&self.host);
+        // Writes already acknowledged from the write-back cache are done for the host.
+        for j in self.jobs.iter_mut().filter(|j| !j.cached) {
+            j.measured = true;
+            host.arrived(now);
+        }
         self.host = host;
         self.members.iter_mut().for_each(Member::restart_counters);
+        (self.cache_hits, self.cache_writes) = (0, 0);
+        self.measuring = true;
     }
 
     /// The host learns that `j` is done: its response time ends now.
@@ -525,6 +552,8 @@ impl Simulation {
             if let Some(rule) = self.stop_rule.as_mut() {
                 self.stopped |= rule.record(now - j.arrival_ns);
             }
+        } else {
+            self.warmup_request_ended(now);
         }
         if let Some(think) = self.closed_loop_think_ns {
             self.queue.schedule(now + think, Event::ProcessIssue);
@@ -544,7 +573,20 @@ impl Simulation {
         match admission {
             Admission::Wait => return Ok(()),
             Admission::Through => {}
+            Admission::Hit => {
+                // Answered from the cache: only the data's way back over the host link.
+                let len = self.jobs.get(job).map(|j| j.len_bytes).ok_or_else(|| Error::Internal(format!("host job {job} is not in flight")))?;
+                if self.front_end.link_bytes_per_s == 0 {
+                    self.complete_host(now, job);
+                } else {
+                    let done = self.front_end.transfer(now, now, len);
+                    self.queue.schedule(done, Event::HostLinkDone { job });
+                }
+                self.cache_hits += 1;
+                return Ok(());
+            }
             Admission::Cached => {
+                self.cache_writes += 1;
                 let j = self.jobs.get_mut(job).ok_or_else(|| Error::Internal(format!("host job {job} is not in flight")))?;
                 j.cached = true;
                 let j = j.clone();
@@ -573,8 +615,10 @@ impl Simulation {
 
     /// Host job `job` touched lost data: it fails, untimed.
     fn fail_host(&mut self, now: Ns, job: u32) {
-        if let Some(j) = self.jobs.remove(job).filter(|j| j.measured) {
-            self.host.failed(now, j.op);
+        match self.jobs.remove(job) {
+            Some(j) if j.measured => self.host.failed(now, j.op),
+            Some(_) => self.warmup_request_ended(now),
+            None => {}
         }
         if let Some(think) = self.closed_loop_think_ns {
             self.queue.schedule(now + think, Event::ProcessIssue);
@@ -644,11 +688,10 @@ impl Simulation {
                 }
                 None => {
                     self.finished = true;
-                    let warmup = self.resolved.config.sim.warmup_requests;
-                    if warmup > 0 && self.arrivals <= warmup {
+                    if !self.measuring {
                         return Err(Error::Workload(format!(
-                            "sim.warmup_requests = {warmup} but the workload issued {} requests: none was measured",
-                            self.arrivals
+                            "sim.warmup_requests = {} but the workload issued {} requests: none was measured",
+                            self.resolved.config.sim.warmup_requests, self.arrivals
                         )));
                     }
                     break;
@@ -690,6 +733,30 @@ impl Simulation {
         Ok(())
     }
 
+    /// The write-back cache's statistics, and a warning when it took no write.
+    fn cache_report(&self, report: &mut Report) {
+        let stats = &mut report.stats;
+        stats.push(crate::metrics::Stat::new(
+            "array.controller.cache.read_hits".into(),
+            self.cache_hits as f64,
+            "requests",
+            "host reads answered from the write-back cache",
+        ));
+        stats.push(crate::metrics::Stat::new(
+            "array.controller.cache.writes_cached".into(),
+            self.cache_writes as f64,
+            "requests",
+            "host writes acknowledged from the write-back cache",
+        ));
+        if self.cache_writes == 0 && report.host.writes > 0 {
+            report.warnings.push(format!(
+                "array.controller.cache = \"write_back\" took none of the {} writes: each was larger than its {} bytes (cache_bytes), \
+                 so all were written through",
+                report.host.writes, self.resolved.config.array.controller.cache_bytes
+            ));
+        }
+    }
+
     /// The report of what has run so far.
     pub fn report(&self) -> Report {
         let stop = self.stop_rule.as_ref().map(crate::metrics::BatchMeans::report);
@@ -702,6 +769,15 @@ impl Simulation {
             report.warnings.push(format!("the failure of {what} at request {index} never happened: the host issued only {} requests", self.arrivals));
         }
         let array = &self.resolved.config.array;
+        if self.front_end.cache.is_some() {
+            self.cache_report(&mut report);
+        }
+        if array.controller.parity_updates_at_once > 0 && array.level.parity_units() == 0 {
+            report.warnings.push(format!(
+                "array.controller.parity_updates_at_once = {} limits parity updates, and {:?} keeps no parity: it had no effect",
+                array.controller.parity_updates_at_once, array.level
+            ));
+        }
         if array.spares > 0 && array.failures.is_empty() {
             report.warnings.push(format!("array.spares = {} but array.failures is empty: the spares took no part in the run", array.spares));
         }

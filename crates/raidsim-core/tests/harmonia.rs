@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::config;
+use common::{config, refused};
 use raidsim_core::simulate;
 
 /// RAID-0 of two small aged SSDs (every page written, then overwritten at
@@ -69,13 +69,6 @@ fn when_one_member_collects_every_member_does() {
 
 #[test]
 fn global_coordination_needs_an_array_of_ssds() {
-    let refused = |o: &[&str]| {
-        let mut raw = raidsim_core::config::RawConfig::new();
-        for x in o {
-            raw.set(x).expect("sets");
-        }
-        raw.resolve().expect_err("refused").to_string()
-    };
     let e = refused(&["array.gc_coordination=\"global\""]);
     assert!(e.contains("array.gc_coordination") && e.contains("single"), "{e}");
     let e = refused(&["array.level=cr5", "array.members=4", "array.gc_coordination=\"global\""]);

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{config, ONE_DIE};
+use common::{config, refused, ONE_DIE};
 use raidsim_core::simulate;
 
 const R: f64 = 127_400.0;
@@ -138,13 +138,6 @@ fn write_back_and_one_parity_slot_keep_every_byte_right_under_load() {
 
 #[test]
 fn controller_settings_that_cannot_hold_are_refused() {
-    let refused = |o: &[&str]| {
-        let mut raw = raidsim_core::config::RawConfig::new();
-        for x in o {
-            raw.set(x).expect("sets");
-        }
-        raw.resolve().expect_err("refused").to_string()
-    };
     let e = refused(&["array.level=raid0", "array.members=2", "array.controller.cache=\"write_back\""]);
     assert!(e.contains("array.controller.cache_bytes"), "{e}");
     let e = refused(&["array.level=raid0", "array.members=2", "array.controller.cache_bytes=4096"]);
@@ -161,6 +154,11 @@ fn controller_settings_that_cannot_hold_are_refused() {
         "array.failures=[{member = 1, at_ns = 5}]",
     ]);
     assert!(e.contains("not modelled"), "{e}");
+    for (old, new) in [("controller_overhead_ns", "overhead_ns"), ("xor_bytes_per_s", "xor_bytes_per_s"), ("controller_price_usd", "price_usd")] {
+        let set = format!("array.{old}=1");
+        let e = refused(&["array.level=raid5", "array.members=3", set.as_str()]);
+        assert!(e.contains(&format!("is now array.controller.{new}")), "{e}");
+    }
     let e = refused(&["ssd.timing.firmware_write_page_ns=4000000000000"]);
     assert!(e.contains("firmware_write_page_ns"), "{e}");
 }
@@ -197,4 +195,35 @@ fn full_stripe_writes_take_no_parity_slot() {
     assert_eq!(run_with("array.controller.parity_updates_at_once=1"), free);
     // Partial-stripe writes on the same drives are held: slower.
     assert!(free < serial_mean(W, 0.0), "two dies overlap full-stripe writes: {free}");
+}
+
+#[test]
+fn a_read_of_data_in_the_write_back_cache_is_answered_from_it() {
+    // A write at 0, a read of it 1 us later: the write is in the cache
+    // until W after 5 us, so the read is a hit, done after the overhead.
+    let w = "workload.requests=[[0, \"W\", 0, 4096], [1000, \"R\", 0, 4096], [2000, \"R\", 4096, 4096]]";
+    let mut o = vec!["workload.kind=requests", w, "array.controller.cache=\"write_back\"", "array.controller.cache_bytes=1048576"];
+    o.extend_from_slice(&RAID0_OF_2);
+    o.extend_from_slice(&ONE_DIE);
+    let r = simulate(config("", &o)).expect("runs");
+    assert_eq!(r.host.write_response.mean_ns, 5000.0);
+    // The hit: 5 us. The miss (member 1, idle): 5 us + R.
+    assert_eq!(r.host.read_response.mean_ns, (5000.0 + 5000.0 + R) / 2.0);
+    let hits = r.stats.iter().find(|s| s.path == "array.controller.cache.read_hits").expect("stat").value;
+    assert_eq!(hits, 1.0);
+}
+
+#[test]
+fn a_write_back_cache_smaller_than_every_write_says_so() {
+    let r = raid0(&["array.controller.cache=\"write_back\"", "array.controller.cache_bytes=2048"]);
+    assert!(r.warnings.iter().any(|w| w.contains("took none of the 10 writes")), "{:?}", r.warnings);
+    let r = raid0(&["array.controller.cache=\"write_back\"", "array.controller.cache_bytes=4096"]);
+    assert!(!r.warnings.iter().any(|w| w.contains("took none")), "{:?}", r.warnings);
+}
+
+#[test]
+fn a_parity_limit_on_an_array_without_parity_says_it_did_nothing() {
+    let r = raid0(&["array.controller.parity_updates_at_once=1"]);
+    assert!(r.warnings.iter().any(|w| w.contains("keeps no parity")), "{:?}", r.warnings);
+    assert!(!raid0(&[]).warnings.iter().any(|w| w.contains("keeps no parity")));
 }

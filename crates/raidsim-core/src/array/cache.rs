@@ -9,13 +9,13 @@
 //! room, in arrival order. A write larger than the whole cache is written
 //! through (acknowledged when written).
 //!
-//! Order is kept on data, not only on time: a request that overlaps data
-//! still on its way to the members waits until that data is there, so a
-//! read never returns what a later-acknowledged write replaced and two
-//! writes of one block reach the members in the order the host issued
-//! them. The model serves no read from the cache (a real controller would
-//! answer a read of cached data at once; here it waits for the destage):
-//! reads of data just written are slower than on the real part.
+//! A read that lies wholly in one write still in the cache is served from
+//! the cache (a hit: no member I/O). Order is kept on data, not only on
+//! time: any other request that overlaps data still on its way to the
+//! members waits until that data is there, so a read never returns what a
+//! later-acknowledged write replaced and two writes of one block reach the
+//! members in the order the host issued them. A read that straddles cached
+//! and uncached data waits too (a real controller might merge the two).
 
 use crate::device::Op;
 use std::collections::{BTreeMap, VecDeque};
@@ -27,6 +27,8 @@ pub enum Admission {
     Through,
     /// In the cache: acknowledged now, written behind.
     Cached,
+    /// A read of data all in one cached write: answered from the cache.
+    Hit,
     /// Waits (for room, or for data it overlaps to reach the members).
     Wait,
 }
@@ -52,7 +54,8 @@ impl WriteBackCache {
     /// Host job `job` asks for `[offset, offset + len)`. Reads that overlap
     /// no cached data pass everything waiting; the rest keep arrival order.
     pub fn admit(&mut self, job: u32, op: Op, offset_bytes: u64, len_bytes: u64) -> Admission {
-        let must_queue = !self.waiting.is_empty() && (op == Op::Write || self.overlaps(offset_bytes, len_bytes));
+        let hit = op == Op::Read && self.holds(offset_bytes, len_bytes);
+        let must_queue = !hit && !self.waiting.is_empty() && (op == Op::Write || self.overlaps(offset_bytes, len_bytes));
         match (!must_queue).then(|| self.try_admit(op, offset_bytes, len_bytes)).flatten() {
             Some(a) => a,
             None => {
@@ -63,6 +66,9 @@ impl WriteBackCache {
     }
 
     fn try_admit(&mut self, op: Op, offset_bytes: u64, len_bytes: u64) -> Option<Admission> {
+        if op == Op::Read && self.holds(offset_bytes, len_bytes) {
+            return Some(Admission::Hit);
+        }
         if self.overlaps(offset_bytes, len_bytes) {
             return None;
         }
@@ -82,6 +88,11 @@ impl WriteBackCache {
     /// end can reach into it.
     fn overlaps(&self, offset_bytes: u64, len_bytes: u64) -> bool {
         self.dirty.range(..offset_bytes + len_bytes).next_back().is_some_and(|(_, &end)| end > offset_bytes)
+    }
+
+    /// Whether `[offset, offset + len)` lies wholly in one cached write.
+    fn holds(&self, offset_bytes: u64, len_bytes: u64) -> bool {
+        self.dirty.range(..=offset_bytes).next_back().is_some_and(|(_, &end)| end >= offset_bytes + len_bytes)
     }
 
     /// The cached write of `[offset, offset + len)` is on the members: its
@@ -119,15 +130,16 @@ mod tests {
         assert_eq!(c.admit(0, Op::Write, 0, 4096), Admission::Cached);
         assert_eq!(c.admit(1, Op::Write, 4096, 4096), Admission::Cached);
         assert_eq!(c.admit(2, Op::Write, 65536, 4096), Admission::Wait);
-        // A read of other data passes the waiting write.
+        // A read of other data passes the waiting write; one of cached data is a hit.
         assert_eq!(c.admit(3, Op::Read, 1 << 20, 4096), Admission::Through);
-        assert_eq!(c.admit(4, Op::Read, 4096, 512), Admission::Wait, "reads cached data: waits for its destage");
+        assert_eq!(c.admit(4, Op::Read, 4096, 512), Admission::Hit, "all in one cached write: served from the cache");
+        assert_eq!(c.admit(5, Op::Read, 2048, 4096), Admission::Wait, "[2048, 6144) straddles two cached writes");
         assert_eq!(c.next_admitted(), None);
         assert!(c.destaged(0, 4096));
         assert_eq!(c.next_admitted(), Some((2, Admission::Cached)));
-        assert_eq!(c.next_admitted(), None, "job 4 still overlaps [4096, 8192)");
+        assert_eq!(c.next_admitted(), None, "job 5 still overlaps [4096, 8192), cached");
         assert!(c.destaged(4096, 4096));
-        assert_eq!(c.next_admitted(), Some((4, Admission::Through)));
+        assert_eq!(c.next_admitted(), Some((5, Admission::Through)));
         assert_eq!(c.used_bytes(), 4096);
     }
 

@@ -44,13 +44,15 @@ pub struct SimConfig {
     pub seed: u64,
     /// Stop after this many host requests have completed (0 = no limit).
     pub max_requests: u64,
-    /// The first this many host requests warm the drives up and are not
-    /// measured, as the RAIS paper warms each drive "with an I/O pattern
-    /// identical to that of the experiment" (§4): they run like the rest,
-    /// but the host's metrics and time series start when request
-    /// `warmup_requests` is issued, and the devices' counters restart then
-    /// (flash wear is kept). They are taken from the workload: a workload
-    /// of R requests measures R − `warmup_requests`. 0 = no warm-up.
+    /// The first this many host requests to end warm the drives up and are
+    /// not measured, as the RAIS paper warms each drive "with an I/O
+    /// pattern identical to that of the experiment" (§4): they run like
+    /// the rest, but the host's metrics and time series start when the
+    /// `warmup_requests`-th ends, and count every request that ends after
+    /// (those in flight then with their whole response time); the devices'
+    /// counters restart then (flash wear is kept). They are taken from the
+    /// workload: a workload of R requests measures R − `warmup_requests`.
+    /// 0 = no warm-up.
     pub warmup_requests: u64,
     /// Refuse a configuration whose estimated memory exceeds this, bytes;
     /// 0 = the memory the machine has available now (`/proc/meminfo`).
@@ -326,10 +328,23 @@ impl RawConfig {
 
 /// A deserialization error as a config error at its dotted path under
 /// `prefix`; `whole` names the table itself when the error is at its top.
+/// Keys that moved, and where to: an old config names the new place in its error.
+const MOVED_KEYS: [(&str, &str); 3] = [
+    ("controller_overhead_ns", "array.controller.overhead_ns"),
+    ("xor_bytes_per_s", "array.controller.xor_bytes_per_s"),
+    ("controller_price_usd", "array.controller.price_usd"),
+];
+
 fn path_error(prefix: &str, whole: &str, e: serde_path_to_error::Error<toml::de::Error>) -> Error {
     let path = e.path().to_string();
     let key = if path == "." { whole.to_string() } else { format!("{prefix}{path}") };
-    Error::config(key, e.into_inner().to_string())
+    let mut message = e.into_inner().to_string();
+    if key == "array" || key.starts_with("array.") {
+        if let Some((old, new)) = MOVED_KEYS.iter().find(|(old, _)| message.contains(&format!("unknown field `{old}`"))) {
+            message = format!("array.{old} is now {new} (the RAID controller's settings are one table, [array.controller]); {message}");
+        }
+    }
+    Error::config(key, message)
 }
 
 /// Deserializes `[workload]` by its `kind`, so that an error names its full
@@ -544,6 +559,7 @@ impl ResolvedConfig {
         }
         validate_precondition(&config.precondition)?;
         config.sim.stop.validate()?;
+        validate_warmup(&config)?;
         let members = resolve_members(&config)?;
         let page = members.iter().map(MemberConfig::page_bytes).max().unwrap_or(4096);
         if config.array.level != RaidLevel::Single && config.array.stripe_unit_bytes % page != 0 {
@@ -755,6 +771,26 @@ fn channel_members(config: &Config) -> Result<Vec<MemberConfig>> {
     channel.geometry.mirroring_chips_per_channel = mirroring;
     let geometry = channel.validate()?;
     Ok(vec![MemberConfig::Ssd { ssd: channel, geometry }; array.members as usize])
+}
+
+/// A warm-up as long as the run is refused before it runs, where the
+/// run's length is known (a trace's is not: that run ends with the error).
+fn validate_warmup(config: &Config) -> Result<()> {
+    let warmup = config.sim.warmup_requests;
+    let issued = match &config.workload {
+        WorkloadConfig::Synthetic(s) => Some(s.requests),
+        WorkloadConfig::Requests { requests, packed } if packed.is_empty() => Some(requests.len() as u64),
+        WorkloadConfig::Requests { requests, packed } => Some((requests.len() + workload::unpack_requests(packed)?.len()) as u64),
+        WorkloadConfig::Trace(_) => None,
+    };
+    let limit = [issued, (config.sim.max_requests > 0).then_some(config.sim.max_requests)].into_iter().flatten().min();
+    match limit {
+        Some(n) if warmup > 0 && n <= warmup => Err(Error::config(
+            "sim.warmup_requests",
+            format!("{warmup} warm-up requests but the run issues {n}: none would be measured (the warm-up is taken from the workload)"),
+        )),
+        _ => Ok(()),
+    }
 }
 
 fn validate_precondition(p: &PreconditionConfig) -> Result<()> {

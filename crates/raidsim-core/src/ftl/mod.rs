@@ -297,17 +297,7 @@ impl Ftl {
         }
         let (ppn, sealed_block) = self.append(plane, lpn as u32, now_ns)?;
         self.l2p[lpn as usize] = ppn;
-        let mut gc = GcWork::default();
-        while self.planes[plane as usize].free.len() < self.gc_threshold_blocks {
-            match self.collect_one(plane, now_ns)? {
-                Some(w) => {
-                    gc.pages_copied += w.pages_copied;
-                    gc.blocks_erased += w.blocks_erased;
-                    gc.summary_pages += w.summary_pages;
-                }
-                None => break,
-            }
-        }
+        let gc = self.collect_until(plane, self.gc_threshold_blocks, now_ns)?;
         Ok(WriteOutcome { ppn, sealed_block: sealed_block && self.summary_pages_per_block > 0, gc })
     }
 
@@ -348,8 +338,8 @@ impl Ftl {
     }
 
     /// Collects `plane` until it has `free_blocks` free blocks, or no victim
-    /// would free anything (a collection another device asked for: Harmonia's
-    /// forced garbage collection).
+    /// would free anything: after a write, up to the threshold; when another
+    /// device asked (Harmonia's forced collection), up to its target.
     pub fn collect_until(&mut self, plane: u32, free_blocks: usize, now_ns: Ns) -> Result<GcWork> {
         let mut gc = GcWork::default();
         while self.planes[plane as usize].free.len() < free_blocks {

@@ -33,6 +33,15 @@ pub fn config(preset: &str, overrides: &[&str]) -> ResolvedConfig {
     raw.resolve().unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// The error resolving `overrides` gives (panics if they resolve).
+pub fn refused(overrides: &[&str]) -> String {
+    let mut raw = RawConfig::new();
+    for o in overrides {
+        raw.set(o).unwrap_or_else(|e| panic!("{o}: {e}"));
+    }
+    raw.resolve().expect_err("refused").to_string()
+}
+
 /// `../shared/traces`, or `None` (with a note on stderr) when it is absent.
 pub fn shared_traces() -> Option<PathBuf> {
     let dir = std::env::var_os("RAIDSIM_SHARED_TRACES")
