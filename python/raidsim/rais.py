@@ -463,6 +463,7 @@ def _curves(ax: Any, t: pd.DataFrame, op: str, metric: str, by_size: bool) -> No
         label = _size_label(int(name)) if by_size else name
         ax.errorbar(m["q"], m["mean"], yerr=m["ci_half_width"].fillna(0), marker="o", ms=3, capsize=2, label=label)
     ax.set_xscale("log", base=2)
+    ax.set_ylim(0, ax.get_ylim()[1] * 1.05)  # from zero: a flat curve (SSD(A)'s writes) must not look like it scales
     ax.set_xlabel("queue depth", fontsize=8)
     ax.legend(fontsize=7)
 
