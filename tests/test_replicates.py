@@ -24,6 +24,7 @@ def test_interval_of_one_to_five_by_hand():
     assert got["ci_half_width"] == pytest.approx(1.9632, abs=1e-3)
     assert replicates.interval([7.0]) == {"n": 1, "mean": 7.0, "std": None, "ci_half_width": None}
     assert replicates.interval([float("nan"), 2.0, 4.0])["n"] == 2
+    assert replicates.interval([pd.NA, None, 2, 4]) == replicates.interval([2.0, 4.0])
 
 
 SPEC = {

@@ -31,7 +31,7 @@ def t_quantile(p: float, df: int) -> float:
 def interval(values: Sequence[float], confidence: float = 0.95) -> Dict[str, Any]:
     """``{n, mean, std, ci_half_width}`` of ``values``; the deviation and the
     interval are None below two values (never zero)."""
-    xs = [float(v) for v in values if v is not None and not (isinstance(v, float) and math.isnan(v))]
+    xs = [float(v) for v in values if not pd.isna(v)]  # None, NaN and pandas' NA are failed runs, not zeros
     n = len(xs)
     if n == 0:
         return {"n": 0, "mean": None, "std": None, "ci_half_width": None}

@@ -500,12 +500,8 @@ impl Simulation {
                 self.destaged(at, job, served)?;
                 continue;
             }
-            let read_back = self.jobs.get(job).filter(|j| j.op == Op::Read && self.front_end.link_bytes_per_s > 0).map(|j| j.len_bytes);
-            if let (true, Some(bytes)) = (served, read_back) {
-                let done = self.front_end.transfer(at, at, bytes);
-                self.queue.schedule(done, Event::HostLinkDone { job });
-            } else if served {
-                self.complete_host(at, job);
+            if served {
+                self.answer(at, job);
             } else {
                 self.fail_host(at, job);
             }
@@ -513,6 +509,19 @@ impl Simulation {
         finished.clear();
         self.finished_hosts = finished;
         Ok(())
+    }
+
+    /// Host job `job` is served at `at`: a read's data crosses the host link
+    /// back first (when there is one), then the host learns it is done.
+    fn answer(&mut self, at: Ns, job: u32) {
+        let read_back = self.jobs.get(job).filter(|j| j.op == Op::Read && self.front_end.link_bytes_per_s > 0).map(|j| j.len_bytes);
+        match read_back {
+            Some(bytes) => {
+                let done = self.front_end.transfer(at, at, bytes);
+                self.queue.schedule(done, Event::HostLinkDone { job });
+            }
+            None => self.complete_host(at, job),
+        }
     }
 
     fn complete_host(&mut self, now: Ns, job: u32) {
@@ -575,13 +584,7 @@ impl Simulation {
             Admission::Through => {}
             Admission::Hit => {
                 // Answered from the cache: only the data's way back over the host link.
-                let len = self.jobs.get(job).map(|j| j.len_bytes).ok_or_else(|| Error::Internal(format!("host job {job} is not in flight")))?;
-                if self.front_end.link_bytes_per_s == 0 {
-                    self.complete_host(now, job);
-                } else {
-                    let done = self.front_end.transfer(now, now, len);
-                    self.queue.schedule(done, Event::HostLinkDone { job });
-                }
+                self.answer(now, job);
                 self.cache_hits += 1;
                 return Ok(());
             }

@@ -13,6 +13,10 @@ use raidsim_core::simulate;
 /// 128 KiB), so member 1 never starts a collection of its own; every
 /// fourth request reads member 1.
 fn run(coordination: &str, forced_free_fraction: f64) -> raidsim_core::report::Report {
+    run_with(coordination, forced_free_fraction, &[])
+}
+
+fn run_with(coordination: &str, forced_free_fraction: f64, extra: &[&str]) -> raidsim_core::report::Report {
     let request = |i: u64| {
         let (op, member) = if i % 4 == 3 { ("R", 65_536) } else { ("W", 0) };
         format!("[{}, \"{op}\", {}, 4096]", i * 100_000, (i % 200) * 131_072 + member + (i % 16) * 4096)
@@ -35,6 +39,8 @@ fn run(coordination: &str, forced_free_fraction: f64) -> raidsim_core::report::R
         "workload.kind=requests",
         w.as_str(),
     ];
+    let mut o = o.to_vec();
+    o.extend_from_slice(extra);
     simulate(config("", &o)).expect("runs")
 }
 
@@ -65,6 +71,14 @@ fn when_one_member_collects_every_member_does() {
         global.host.read_response.mean_ns,
         local.host.read_response.mean_ns
     );
+}
+
+#[test]
+fn a_forced_collection_that_takes_no_time_still_counts_its_erases() {
+    let instant = ["ssd.timing.t_read_ns=0", "ssd.timing.t_program_ns=0", "ssd.timing.t_erase_ns=0", "ssd.timing.t_command_ns=0"];
+    let r = run_with("global", 0.12, &instant);
+    assert_eq!(r.devices[1].erases, run("global", 0.12).devices[1].erases, "the same blocks, erased in no time");
+    assert!(r.devices[1].erases > 0);
 }
 
 #[test]

@@ -227,3 +227,26 @@ fn a_parity_limit_on_an_array_without_parity_says_it_did_nothing() {
     assert!(r.warnings.iter().any(|w| w.contains("keeps no parity")), "{:?}", r.warnings);
     assert!(!raid0(&[]).warnings.iter().any(|w| w.contains("keeps no parity")));
 }
+
+#[test]
+fn a_warm_up_behind_a_write_back_cache_counts_each_measured_write_once() {
+    // Writes acknowledged from the cache before the warm-up ends are done
+    // for the host: they neither count again nor hold the host busy.
+    let mut o = vec![
+        "array.controller.cache=\"write_back\"",
+        "array.controller.cache_bytes=67108864",
+        "workload.kind=\"synthetic\"",
+        "workload.requests=1000",
+        "workload.processes=4",
+        "workload.read_fraction=0.0",
+        "workload.span_bytes=1048576",
+        "sim.warmup_requests=200",
+    ];
+    o.extend_from_slice(&RAID0_OF_2);
+    let r = simulate(config("", &o)).expect("runs");
+    assert_eq!(r.host.requests, 800);
+    let cached = r.stats.iter().find(|s| s.path == "array.controller.cache.writes_cached").expect("stat").value;
+    assert_eq!(cached, 800.0, "the warm-up's cached writes are not counted");
+    // A closed loop with no think time always has a request outstanding.
+    assert_eq!(r.host.busy_ns, r.host.duration_ns);
+}

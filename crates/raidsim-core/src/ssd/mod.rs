@@ -590,11 +590,11 @@ impl Ssd {
                 continue;
             }
             let gc = self.ftl.collect_until(plane, target, now_ns)?;
-            let gc_ns = self.gc_time(gc);
-            if gc_ns == 0 {
+            if gc.blocks_erased == 0 {
                 continue;
             }
-            let route = self.route(now_ns, plane);
+            // Counted even when it takes no time (a zero erase time): the blocks were erased.
+            let (route, gc_ns) = (self.route(now_ns, plane), self.gc_time(gc));
             self.units[route.unit].book(now_ns, gc_ns);
             self.count_gc(gc);
             self.forced_gc_runs += 1;
