@@ -29,7 +29,7 @@ def test_every_figure_and_table_has_rows_and_every_published_number_is_used(resu
     _, res = result
     rows = res["rows"]
     assert {r["figure"] for r in rows} == ({f"Figure {i}" for i in range(1, 8)} | {f"Table {i}" for i in range(3, 7)}
-                                            | {rais.HARMONIA})
+                                            | {rais.HARMONIA, rais.READ_AHEAD})
     assert all(set(r) == {"figure", "case", "metric", "raidsim", "paper"} for r in rows)
     keyed = {(r["figure"], r["case"], r["metric"]) for r in rows if r["paper"] is not None}
     for p in rais.spec()["published"]:
@@ -90,7 +90,7 @@ def test_the_cli_prints_the_same_rows_as_json_and_draws_the_figures(result):
     cmd = [sys.executable, "-m", "raidsim.cli", "reproduce", "rais", "--quick", "--json", "--no-progress", "--out", str(out)]
     done = subprocess.run(cmd, capture_output=True, text=True, check=True)
     assert json.loads(done.stdout) == json.loads(json.dumps(res["rows"]))
-    for name in ("figure1", "figure2", "figure3", "figure4", "figure5-6", "figure7", "harmonia"):
+    for name in ("figure1", "figure2", "figure3", "figure4", "figure5-6", "figure7", "harmonia", "read-ahead"):
         assert (out / f"{name}.png").stat().st_size > 10_000, name
 
 
@@ -105,3 +105,32 @@ def test_harmonia_changes_how_aged_arrays_collect(result):
     # Parity arrays wait for every member a stripe touches: collecting together serves them faster.
     assert (_value(rows, rais.HARMONIA, "RAIS-5(B) aged, global collection", "avg_mb_per_s")
             > _value(rows, rais.HARMONIA, "RAIS-5(B) aged, local collection", "avg_mb_per_s"))
+
+
+def test_table_3_runs_on_drives_that_collect_garbage(result):
+    # Figures 5-6 run on drives in the steady state of their sequential
+    # work: collection runs on every single drive at every write share.
+    _, res = result
+    for r in res["rows"]:
+        if r["figure"] == "Table 3" and r["metric"] == "gc_runs":
+            assert r["raidsim"] > 0, r
+
+
+def test_read_ahead_serves_sequential_reads_from_the_cache_and_costs_random_ones(result):
+    _, res = result
+    rows = res["rows"]
+    ctl = rais.spec()["controller"]
+    at = lambda case: _value(rows, rais.READ_AHEAD, case, "mb_per_s")
+    for level in ("RAIS-0(A)", "RAIS-5(A)"):
+        # Every 4 KiB sequential read at depth 1 is a hit: the controller's
+        # overhead and the data's way over the host link, nothing else.
+        hit_ns = ctl["array.controller.overhead_ns"] + 4096 / ctl["array.controller.host_link_bytes_per_s"] * 1e9
+        closed_form = 4096 / hit_ns * 1e3
+        for policy in ("adaptive", "always"):
+            got = at(f"{level} sequential 4 KiB reads, depth 1, read-ahead {policy}")
+            assert abs(got / closed_form - 1) < 0.01, (level, policy, got, closed_form)
+        assert at(f"{level} sequential 4 KiB reads, depth 1, read-ahead off") < closed_form / 5
+        # Random reads: adaptive never reads ahead; always reads a stripe per 4 KiB.
+        off = at(f"{level} random 4 KiB reads, depth 16, read-ahead off")
+        assert at(f"{level} random 4 KiB reads, depth 16, read-ahead adaptive") == pytest.approx(off, rel=1e-9)
+        assert at(f"{level} random 4 KiB reads, depth 16, read-ahead always") < off / 4

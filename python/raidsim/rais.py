@@ -80,6 +80,7 @@ def figure1_peaks(labels: Optional[List[str]] = None) -> List[Dict[str, Any]]:
 
 MIB = 1 << 20
 HARMONIA = "Harmonia (beyond the paper)"
+READ_AHEAD = "Read-ahead (beyond the paper)"
 DRIVES = {"SSD(A)": "rais-ssd-a", "SSD(B)": "rais-ssd-b", "SSD(C)": "rais-ssd-c"}
 # §5.2: four data drives in each scheme; §5.3: six drives in each.
 LEVELS_4 = {"RAIS-0": ("raid0", 4), "RAIS-5": ("raid5", 5), "RAIS-6": ("raid6", 6)}
@@ -164,10 +165,13 @@ def _array_studies(g: Mapping[str, Any]) -> Dict[str, Study]:
 
 
 def _series(g: Mapping[str, Any], write_percent: float, drives: int = 1) -> Dict[str, Any]:
-    """Figures 5-6: large sequential work on full drives (garbage collection runs), 1 s intervals."""
+    """Figures 5-6: large sequential work, 1 s intervals, on drives in the steady state of that work: filled,
+    then rewritten once in order, so the spare area is used up and garbage collection runs from the first
+    measured write (a fill alone leaves 13-26 % of the flash free, more than a run writes)."""
     return {**_workload(g, read_percent=100 - write_percent, queue_depth=g["time_series_queue_depth"], size=MIB,
                         sequential=True, requests=g["time_series_requests"] * drives),
-            "precondition.fill_fraction": 1.0, "metrics.interval_ns": 1_000_000_000}
+            "precondition.fill_fraction": 1.0, "precondition.sequential_overwrite_factor": 1.0,
+            "metrics.interval_ns": 1_000_000_000}
 
 
 def _pathology_studies(g: Mapping[str, Any]) -> Dict[str, Study]:
@@ -190,11 +194,33 @@ def _harmonia_cases(g: Mapping[str, Any], tag: str) -> List[Dict[str, Any]]:
     h = g["harmonia"]
     aged = {"ssd.geometry.blocks_per_plane": h["blocks_per_plane"],
             "precondition.random_overwrite_factor": h["random_overwrite_factor"],
+            "precondition.sequential_overwrite_factor": 0.0,  # a sequential pass would undo the random aging
             "array.gc_forced_free_fraction": h["forced_free_fraction"]}
     return [{"name": f"{scheme}({tag})|{coordination}",
              "set": {**_array(*LEVELS_6[scheme]), **_series(g, g["figure6_write_percent"], drives=6), **aged,
                      "array.gc_coordination": coordination}}
             for scheme in LEVELS_6 for coordination in ("local", "global")]
+
+
+def _read_ahead_study(g: Mapping[str, Any]) -> Dict[str, Study]:
+    """The controller reading ahead (``[reproduce.read_ahead]``): SSD(A)'s arrays, sequential and random reads."""
+    ra = g["read_ahead"]
+    cases = []
+    for scheme in ra["levels"]:
+        level, drives = LEVELS_4[scheme]
+        data_drives = drives - {"raid0": 0, "raid5": 1, "raid6": 2}[level]
+        array = _array(level, drives)
+        points = [("sequential", size, q) for size in ra["sequential_bytes"] for q in ra["queue_depths"]]
+        points.append(("random", 4096, ra["queue_depths"][-1]))
+        for pattern, size, q in points:
+            for policy in ra["policies"]:
+                on = {} if policy == "off" else {
+                    "array.controller.read_ahead": policy, "array.controller.cache_bytes": ra["cache_bytes"],
+                    "array.controller.read_ahead_bytes": data_drives * array["array.stripe_unit_bytes"]}
+                cases.append({"name": f"{scheme}(A)|{pattern}|{size}|{q}|{policy}",
+                              "set": {**array, **_workload(g, read_percent=100, queue_depth=q, size=size,
+                                                           sequential=pattern == "sequential"), **on}})
+    return {"read-ahead": _study("rais-read-ahead-rais-ssd-a", DRIVES["SSD(A)"], cases, RUN_METRICS)}
 
 
 def _cost_studies(g: Mapping[str, Any]) -> Dict[str, Study]:
@@ -217,7 +243,8 @@ def _cost_studies(g: Mapping[str, Any]) -> Dict[str, Study]:
 
 def studies(g: Mapping[str, Any]) -> Dict[str, Study]:
     """Every study the reproduction runs, by key."""
-    return {**_single_drive_studies(g), **_array_studies(g), **_pathology_studies(g), **_cost_studies(g)}
+    return {**_single_drive_studies(g), **_array_studies(g), **_pathology_studies(g), **_cost_studies(g),
+            **_read_ahead_study(g)}
 
 
 def run(out_dir: str, *, quick: bool = False, workers: Optional[int] = None, progress: Optional[bool] = None) -> Dict[str, Any]:
@@ -326,6 +353,7 @@ def _tables3_4(out: _Rows, tables: Mapping[str, pd.DataFrame]) -> None:
             out.add("Table 3", case, "stdev_mb_per_s", r["time_series.steadiness.mb_per_s_std"],
                     None if i is None else t3[label]["stdev"][i])
             out.add("Table 3", case, "intervals", r["time_series.steadiness.intervals"])
+            out.add("Table 3", case, "gc_runs", r["devices.gc_runs[0]"])
             _interval_range(out, "Figure 5", case, r, [c for c in t.columns if c.startswith("time_series.mb_per_s[")])
         t = tables[f"fig6 {label}"]
         key = f"RAIS({label[-2]})"
@@ -346,6 +374,13 @@ def _harmonia_rows(out: _Rows, tables: Mapping[str, pd.DataFrame]) -> None:
             out.add(HARMONIA, case, "avg_mb_per_s", mean)
             out.add(HARMONIA, case, "stdev_mb_per_s", std)
             out.add(HARMONIA, case, "stdev_over_avg", std / mean if mean and std == std else None)
+
+
+def _read_ahead_rows(out: _Rows, tables: Mapping[str, pd.DataFrame]) -> None:
+    """Read bandwidth by read-ahead policy."""
+    for _, r in tables["read-ahead"].iterrows():
+        case = f"{r.k0} {r.k1} {_size_label(int(r.k2))} reads, depth {r.k3}, read-ahead {r.k4}"
+        out.add(READ_AHEAD, case, "mb_per_s", r["host.mb_per_s"])
 
 
 def _cost_rows(out: _Rows, tables: Mapping[str, pd.DataFrame]) -> None:
@@ -393,8 +428,9 @@ def rows(tables: Mapping[str, pd.DataFrame], g: Mapping[str, Any]) -> List[Dict[
     _figure3(out, tables)
     _tables3_4(out, tables)
     _harmonia_rows(out, tables)
+    _read_ahead_rows(out, tables)
     _cost_rows(out, tables)
-    order = ["Figure 1", "Figure 2", "Figure 3", "Figure 4", "Figure 5", "Table 3", "Figure 6", "Table 4", HARMONIA,
+    order = ["Figure 1", "Figure 2", "Figure 3", "Figure 4", "Figure 5", "Table 3", "Figure 6", "Table 4", HARMONIA, READ_AHEAD,
              "Table 5", "Table 6", "Figure 7"]
     return sorted(out.rows, key=lambda r: order.index(r["figure"]))
 
@@ -443,6 +479,7 @@ def plot(result: Mapping[str, Any], out_dir: str) -> List[str]:
         paths.append(save_figure(fig, os.path.join(out_dir, f"figure{fig_no}.png")))
     paths.append(_plot_series(plt, tables, out_dir, save_figure))
     paths.append(_plot_harmonia(plt, tables, out_dir, save_figure))
+    paths.append(_plot_read_ahead(plt, tables, out_dir, save_figure))
     paths.append(_plot_efficiency(plt, result["rows"], out_dir, save_figure))
     return paths
 
@@ -496,6 +533,28 @@ def _plot_harmonia(plt: Any, tables: Mapping[str, pd.DataFrame], out_dir: str, s
     fig.suptitle("Beyond the paper: Figure 6's arrays on aged drives, each SSD collecting on its own (local) "
                  "or all together (global, Harmonia); raidsim", fontsize=10)
     return save(fig, os.path.join(out_dir, "harmonia.png"))
+
+
+def _plot_read_ahead(plt: Any, tables: Mapping[str, pd.DataFrame], out_dir: str, save: Any) -> str:
+    t = tables["read-ahead"]
+    policies = list(dict.fromkeys(t["k4"]))
+    levels = list(dict.fromkeys(t["k0"]))
+    fig, axes = plt.subplots(1, len(levels), figsize=(6 * len(levels), 3.8), squeeze=False)
+    for ax, level in zip(axes[0], levels):
+        part = t[t["k0"] == level]
+        points = list(dict.fromkeys(zip(part["k1"], part["k2"], part["k3"])))
+        width = 0.8 / len(policies)
+        for i, policy in enumerate(policies):
+            values = [float(part[(part["k1"] == a) & (part["k2"] == b) & (part["k3"] == c) & (part["k4"] == policy)]
+                            ["host.mb_per_s"].iloc[0]) for a, b, c in points]
+            ax.bar([x + i * width for x in range(len(points))], values, width, label=f"read-ahead {policy}")
+        ax.set_xticks([x + width * (len(policies) - 1) / 2 for x in range(len(points))])
+        ax.set_xticklabels([f"{a}\n{_size_label(int(b))}, depth {c}" for a, b, c in points], fontsize=7)
+        ax.set_ylabel("read MB/s", fontsize=8)
+        ax.set_title(level, fontsize=9)
+        ax.legend(fontsize=7)
+    fig.suptitle("Beyond the paper: the controller's read-ahead (Table 1: off) on SSD(A)'s arrays; raidsim", fontsize=10)
+    return save(fig, os.path.join(out_dir, "read-ahead.png"))
 
 
 def _plot_efficiency(plt: Any, rows_: Sequence[Mapping[str, Any]], out_dir: str, save: Any) -> str:

@@ -18,14 +18,16 @@
 
 use crate::array::cache::Admission;
 use crate::array::mirroring::Remap;
+use crate::array::read_ahead::{Lookup, ReadAheadCache};
 use crate::array::{ArrayController, ArrayGeometry, ArrayPhase, ArrayPort, ArrayState, Planner, StripePlan};
-use crate::config::{CacheMode, GcCoordination, RaidLevel, ResolvedConfig, WorkloadConfig};
+use crate::config::{CacheMode, GcCoordination, RaidLevel, ReadAheadPolicy, ResolvedConfig, WorkloadConfig};
 use crate::device::{Cause, DeviceRequest, Member, MemberDevice, Op};
 use crate::engine::{EventQueue, Ns};
 use crate::error::{Error, Result};
 use crate::metrics::HostMetrics;
 use crate::report::Report;
 use crate::ssd::timeline::Timeline;
+use crate::ssd::PreconditionPlan;
 use crate::workload::{build_source, HostRequest, RequestSource};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -122,15 +124,26 @@ impl<T> Slab<T> {
     }
 }
 
-/// A host request in flight (kept small: an overloaded open-loop run holds many).
+/// What a job in flight at the controller is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum JobKind {
+    /// A host request the host waits for.
+    Host,
+    /// A host write acknowledged from the write-back cache, still being written.
+    CachedWrite,
+    /// The controller's own read ahead of host reads (`array::read_ahead`).
+    ReadAhead,
+}
+
+/// A host request in flight (kept small: an overloaded open-loop run holds
+/// many), or the controller's own read ahead.
 #[derive(Clone)]
 struct HostJob {
     arrival_ns: Ns,
     offset_bytes: u64,
     len_bytes: u64,
     op: crate::device::Op,
-    /// Acknowledged from the controller's write-back cache, still being written.
-    cached: bool,
+    kind: JobKind,
     /// Issued after the warm-up (`sim.warmup_requests`): counted in the report.
     measured: bool,
 }
@@ -220,6 +233,7 @@ struct FrontEnd {
     link_bytes_per_s: u64,
     link: Timeline,
     cache: Option<crate::array::cache::WriteBackCache>,
+    read_ahead: Option<ReadAheadCache>,
 }
 
 impl FrontEnd {
@@ -244,6 +258,13 @@ impl FrontEnd {
         let d = crate::config::transfer_ns(bytes, self.link_bytes_per_s);
         self.link.book(ready, d) + d
     }
+}
+
+/// The controller's read-ahead data, when `array.controller.read_ahead` is on.
+fn read_ahead_cache(resolved: &ResolvedConfig, controller: Option<&ArrayController>) -> Option<ReadAheadCache> {
+    let c = &resolved.config.array.controller;
+    let capacity = controller?.planner().geometry().capacity_bytes();
+    (c.read_ahead != ReadAheadPolicy::Off).then(|| ReadAheadCache::new(c.read_ahead, c.read_ahead_bytes, c.cache_bytes, capacity))
 }
 
 /// One simulation run.
@@ -281,6 +302,10 @@ pub struct Simulation {
     /// Write-back cache: reads answered from it, and writes it took.
     cache_hits: u64,
     cache_writes: u64,
+    /// Read-ahead: host reads answered from it, reads ahead and their bytes.
+    read_ahead_hits: u64,
+    read_ahead_reads: u64,
+    read_ahead_bytes: u64,
     /// The warm-up is over (from the start without one).
     measuring: bool,
     /// `array.gc_coordination = "global"`: each member's own collections
@@ -315,18 +340,18 @@ impl Simulation {
                 continue;
             }
             let member = &mut self.members[p.member];
-            let (filled, overwrites) = if p.member < self.array_members {
-                member.precondition_plan(cfg.fill_fraction, cfg.random_overwrite_factor)
+            let plan = if p.member < self.array_members {
+                member.precondition_plan(cfg)
             } else {
-                (0, 0) // a hot spare is a fresh drive
+                PreconditionPlan::default() // a hot spare is a fresh drive
             };
-            let end = (p.next_write + budget).min(filled + overwrites);
+            let end = (p.next_write + budget).min(plan.total());
             for i in p.next_write..end {
-                member.precondition_write(i, filled, &mut p.rng)?;
+                member.precondition_write(i, &plan, &mut p.rng)?;
             }
             (budget, p.done_pages) = (budget - (end - p.next_write), p.done_pages + (end - p.next_write));
             p.next_write = end;
-            if end == filled + overwrites {
+            if end == plan.total() {
                 member.restart_counters();
                 (p.member, p.next_write) = (p.member + 1, 0);
             }
@@ -351,9 +376,8 @@ impl Simulation {
             .iter()
             .enumerate()
             .map(|(i, m)| {
-                let fill = if i < array_members { p.fill_fraction } else { 0.0 };
-                let (filled, overwrites) = crate::ssd::precondition_plan(m.logical_pages(), fill, p.random_overwrite_factor);
-                filled + overwrites + build_cost_pages(m.logical_pages())
+                let plan = if i < array_members { PreconditionPlan::new(m.logical_pages(), p) } else { PreconditionPlan::default() };
+                plan.total() + build_cost_pages(m.logical_pages())
             })
             .sum();
         let preconditioning = Some(Preconditioning {
@@ -375,6 +399,7 @@ impl Simulation {
             _ => None,
         };
         let (overhead_ns, link_bytes_per_s) = resolved.array_front_end();
+        let read_ahead = read_ahead_cache(&resolved, controller.as_ref());
         let mut sim = Self {
             preconditioning,
             queue: EventQueue::new(),
@@ -386,6 +411,7 @@ impl Simulation {
                 link: Timeline::default(),
                 cache: (cfg.array.controller.cache == CacheMode::WriteBack)
                     .then(|| crate::array::cache::WriteBackCache::new(cfg.array.controller.cache_bytes)),
+                read_ahead,
             },
             finished_hosts: Vec::new(),
             failures_at_request: Vec::new(),
@@ -403,6 +429,9 @@ impl Simulation {
             warmup_ended: 0,
             cache_hits: 0,
             cache_writes: 0,
+            read_ahead_hits: 0,
+            read_ahead_reads: 0,
+            read_ahead_bytes: 0,
             measuring: cfg.sim.warmup_requests == 0,
             gc_seen: (cfg.array.gc_coordination == GcCoordination::Global).then(Vec::new),
             finished: false,
@@ -474,8 +503,14 @@ impl Simulation {
         if measured {
             self.host.arrived(now);
         }
-        let job =
-            self.jobs.insert(HostJob { arrival_ns: now, offset_bytes: r.offset_bytes, len_bytes: r.len_bytes, op: r.op, cached: false, measured });
+        let job = self.jobs.insert(HostJob {
+            arrival_ns: now,
+            offset_bytes: r.offset_bytes,
+            len_bytes: r.len_bytes,
+            op: r.op,
+            kind: JobKind::Host,
+            measured,
+        });
         match &self.controller {
             None => {
                 let req = DeviceRequest { token: u64::from(job), op: r.op, offset_bytes: r.offset_bytes, len_bytes: r.len_bytes, cause: Cause::User };
@@ -496,9 +531,16 @@ impl Simulation {
         f(c, &mut port)?;
         let mut finished = std::mem::take(&mut self.finished_hosts);
         for &(at, job, served) in &finished {
-            if self.jobs.get(job).is_some_and(|j| j.cached) {
-                self.destaged(at, job, served)?;
-                continue;
+            match self.jobs.get(job).map(|j| j.kind) {
+                Some(JobKind::CachedWrite) => {
+                    self.destaged(at, job, served)?;
+                    continue;
+                }
+                Some(JobKind::ReadAhead) => {
+                    self.read_ahead_done(at, job, served)?;
+                    continue;
+                }
+                Some(JobKind::Host) | None => self.write_landed(job),
             }
             if served {
                 self.answer(at, job);
@@ -544,13 +586,14 @@ impl Simulation {
         let mut host = HostMetrics::starting_at(self.resolved.config.metrics.interval_ns, now);
         host.take_phase_from(&self.host);
         // Writes already acknowledged from the write-back cache are done for the host.
-        for j in self.jobs.iter_mut().filter(|j| !j.cached) {
+        for j in self.jobs.iter_mut().filter(|j| j.kind == JobKind::Host) {
             j.measured = true;
             host.arrived(now);
         }
         self.host = host;
         self.members.iter_mut().for_each(Member::restart_counters);
         (self.cache_hits, self.cache_writes) = (0, 0);
+        (self.read_ahead_hits, self.read_ahead_reads, self.read_ahead_bytes) = (0, 0, 0);
         self.measuring = true;
     }
 
@@ -572,6 +615,9 @@ impl Simulation {
     /// Host job `job`, past the front end, meets the write-back cache (if
     /// any): it is planned now, acknowledged now and written behind, or waits.
     fn admit(&mut self, now: Ns, job: u32) -> Result<()> {
+        if self.front_end.read_ahead.is_some() {
+            return self.admit_with_read_ahead(now, job);
+        }
         let Some(cache) = self.front_end.cache.as_mut() else { return self.start_job(now, job) };
         let Some(j) = self.jobs.get(job) else { return Err(Error::Internal(format!("host job {job} is not in flight"))) };
         let admission = cache.admit(job, j.op, j.offset_bytes, j.len_bytes);
@@ -591,7 +637,7 @@ impl Simulation {
             Admission::Cached => {
                 self.cache_writes += 1;
                 let j = self.jobs.get_mut(job).ok_or_else(|| Error::Internal(format!("host job {job} is not in flight")))?;
-                j.cached = true;
+                j.kind = JobKind::CachedWrite;
                 let j = j.clone();
                 self.acknowledge(now, &j);
             }
@@ -612,6 +658,83 @@ impl Simulation {
         }
         while let Some((next, admission)) = self.front_end.cache.as_mut().and_then(|c| c.next_admitted()) {
             self.admitted(now, next, admission)?;
+        }
+        Ok(())
+    }
+
+    /// Host job `job`, past the front end, meets the read-ahead data: a write
+    /// drops what it overlaps; a read is a hit, waits for data on its way, or
+    /// goes to the members, and then the controller may read further ahead.
+    fn admit_with_read_ahead(&mut self, now: Ns, job: u32) -> Result<()> {
+        let Some(j) = self.jobs.get(job) else { return Err(Error::Internal(format!("host job {job} is not in flight"))) };
+        let (op, offset, len) = (j.op, j.offset_bytes, j.len_bytes);
+        let ra = self.front_end.read_ahead.as_mut().ok_or_else(|| Error::Internal("read-ahead without its cache".into()))?;
+        if op == Op::Write {
+            ra.written(offset, len);
+            return self.start_job(now, job);
+        }
+        // Looked up before reading ahead: making room could drop the data this read wants.
+        self.read_from_cache_or_members(now, job)?;
+        let ra = self.front_end.read_ahead.as_mut().ok_or_else(|| Error::Internal("read-ahead without its cache".into()))?;
+        match ra.after_read(offset, len) {
+            Some((start, bytes)) => self.read_ahead(now, start, bytes),
+            None => Ok(()),
+        }
+    }
+
+    /// Host job `job` has reached the members: if it is a write, data read
+    /// ahead while it was on its way may predate it, so what it overlaps is
+    /// dropped again (its admission dropped what was held then).
+    fn write_landed(&mut self, job: u32) {
+        if let (Some(ra), Some(j)) = (self.front_end.read_ahead.as_mut(), self.jobs.get(job)) {
+            if j.op == Op::Write {
+                ra.written(j.offset_bytes, j.len_bytes);
+            }
+        }
+    }
+
+    /// Host read `job` is answered from the read-ahead data, waits for it,
+    /// or goes to the members.
+    fn read_from_cache_or_members(&mut self, now: Ns, job: u32) -> Result<()> {
+        let Some(j) = self.jobs.get(job) else { return Err(Error::Internal(format!("host job {job} is not in flight"))) };
+        let (offset, len) = (j.offset_bytes, j.len_bytes);
+        let ra = self.front_end.read_ahead.as_mut().ok_or_else(|| Error::Internal("read-ahead without its cache".into()))?;
+        match ra.lookup(offset, len) {
+            Lookup::Hit => {
+                self.read_ahead_hits += 1;
+                self.answer(now, job);
+                Ok(())
+            }
+            Lookup::Pending(start) if ra.wait(start, job) => Ok(()),
+            Lookup::Pending(start) => Err(Error::Internal(format!("read-ahead extent at {start} is not being read"))),
+            Lookup::Miss => self.start_job(now, job),
+        }
+    }
+
+    /// The controller reads `[start, start + bytes)` ahead.
+    fn read_ahead(&mut self, now: Ns, start: u64, bytes: u64) -> Result<()> {
+        let ra = self.front_end.read_ahead.as_mut().ok_or_else(|| Error::Internal("read-ahead without its cache".into()))?;
+        let job = self.jobs.insert(HostJob {
+            arrival_ns: now,
+            offset_bytes: start,
+            len_bytes: bytes,
+            op: Op::Read,
+            kind: JobKind::ReadAhead,
+            measured: false,
+        });
+        ra.reading(start, bytes, job);
+        (self.read_ahead_reads, self.read_ahead_bytes) = (self.read_ahead_reads + 1, self.read_ahead_bytes + bytes);
+        self.start_job(now, job)
+    }
+
+    /// Read-ahead job `job` has ended: the host reads that waited for its
+    /// data are answered (or, if it could not be read, go to the members).
+    fn read_ahead_done(&mut self, now: Ns, job: u32, served: bool) -> Result<()> {
+        let j = self.jobs.remove(job).ok_or_else(|| Error::Internal(format!("read-ahead job {job} is not in flight")))?;
+        let ra = self.front_end.read_ahead.as_mut().ok_or_else(|| Error::Internal("read-ahead without its cache".into()))?;
+        let waiters = ra.filled(job, j.offset_bytes, served).ok_or_else(|| Error::Internal(format!("read-ahead job {job} was not issued")))?;
+        for waiter in waiters {
+            self.read_from_cache_or_members(now, waiter)?;
         }
         Ok(())
     }
@@ -760,6 +883,17 @@ impl Simulation {
         }
     }
 
+    /// The read-ahead's statistics.
+    fn read_ahead_report(&self, report: &mut Report) {
+        let stats = &mut report.stats;
+        let stat = |name: &str, value: u64, unit: &'static str, meaning: &'static str| {
+            crate::metrics::Stat::new(format!("array.controller.read_ahead.{name}"), value as f64, unit, meaning)
+        };
+        stats.push(stat("hits", self.read_ahead_hits, "requests", "host reads answered from data read ahead"));
+        stats.push(stat("reads", self.read_ahead_reads, "requests", "reads the controller issued ahead of host reads"));
+        stats.push(stat("bytes", self.read_ahead_bytes, "bytes", "bytes the controller read ahead"));
+    }
+
     /// The report of what has run so far.
     pub fn report(&self) -> Report {
         let stop = self.stop_rule.as_ref().map(crate::metrics::BatchMeans::report);
@@ -774,6 +908,9 @@ impl Simulation {
         let array = &self.resolved.config.array;
         if self.front_end.cache.is_some() {
             self.cache_report(&mut report);
+        }
+        if self.front_end.read_ahead.is_some() {
+            self.read_ahead_report(&mut report);
         }
         if array.controller.parity_updates_at_once > 0 && array.level.parity_units() == 0 {
             report.warnings.push(format!(

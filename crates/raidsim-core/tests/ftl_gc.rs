@@ -105,3 +105,48 @@ fn dynamic_allocation_runs_a_full_drive_with_the_least_reserve_validation_allows
     assert_eq!(r.host.requests, 20_000);
     assert!(r.devices[0].erases > 0, "cleaning ran");
 }
+
+/// The ONE_DIE drive with 64 blocks of 64 pages, 16 of them spare: a fill
+/// leaves 16 blocks free, and collection starts at 4 (5 % of 64, rounded
+/// up). A sequential workload of `blocks` blocks' pages follows.
+fn sequential_writes_after(sequential_overwrite_factor: f64, blocks: u64) -> raidsim_core::report::Report {
+    let requests = format!("workload.requests={}", blocks * 64);
+    let factor = format!("precondition.sequential_overwrite_factor={sequential_overwrite_factor}");
+    let mut o: Vec<&str> = common::ONE_DIE.to_vec();
+    o.extend([
+        "ssd.geometry.pages_per_block=64",
+        "ssd.geometry.over_provisioning_fraction=0.25",
+        "ssd.ftl.gc_threshold_fraction=0.05",
+        "precondition.fill_fraction=1",
+        &factor,
+        &requests,
+        "workload.read_fraction=0",
+        "workload.address=\"sequential\"",
+        "workload.size.kind=\"fixed\"",
+        "workload.size.mean_bytes=4096",
+    ]);
+    raidsim_core::simulate(common::config("", &o)).expect("runs")
+}
+
+#[test]
+fn a_sequential_overwrite_precondition_leaves_the_drive_collecting_from_the_first_write() {
+    // Fresh fill: 8 blocks written out of 16 free never reach the 4-block
+    // threshold, so nothing is erased.
+    let fresh = sequential_writes_after(0.0, 8);
+    assert_eq!(fresh.devices[0].erases, 0);
+    // Filled and rewritten once in order, the free pool sits at the
+    // threshold; the run's sequential writes invalidate the oldest blocks
+    // whole, so each block written costs one erase and no copy (a hand
+    // count: 8 blocks, 8 erases).
+    let steady = sequential_writes_after(1.0, 8);
+    assert_eq!(steady.devices[0].erases, 8);
+    assert_eq!(steady.devices[0].pages_written.get("gc_write").copied().unwrap_or(0), 0);
+    // A partial pass (a quarter of the pages) leaves 16 - 12 = 4 free blocks:
+    // at the threshold too, and the same count follows.
+    let quarter = sequential_writes_after(0.25, 8);
+    assert_eq!(quarter.devices[0].erases, 8);
+    // A tenth (4.8 blocks, rounded to 307 pages) leaves about 11 free: the
+    // first 7 blocks written need no erase, the 8th one or two.
+    let tenth = sequential_writes_after(0.1, 8);
+    assert!((1..3).contains(&tenth.devices[0].erases), "erases {}", tenth.devices[0].erases);
+}

@@ -166,3 +166,14 @@ fn raid10_with_no_whole_stripe_names_the_stripe_unit() {
     let half = format!("array.stripe_unit_bytes={}", member / 2);
     resolve(&["array.level=raid10", "array.members=3", half.as_str()]).expect("two rows make one stripe");
 }
+
+#[test]
+fn a_negative_or_infinite_precondition_overwrite_is_refused_by_name() {
+    for key in ["precondition.random_overwrite_factor", "precondition.sequential_overwrite_factor"] {
+        for bad in ["-0.5", "inf"] {
+            let err = resolve(&[&format!("{key}={bad}")]).expect_err(bad);
+            assert!(err.contains(key) && err.contains(">= 0"), "{key}={bad}: {err}");
+        }
+        resolve(&[&format!("{key}=2.0")]).expect("a factor above one is allowed");
+    }
+}

@@ -250,3 +250,148 @@ fn a_warm_up_behind_a_write_back_cache_counts_each_measured_write_once() {
     // A closed loop with no think time always has a request outstanding.
     assert_eq!(r.host.busy_ns, r.host.duration_ns);
 }
+
+/// RAID-0 of two one-die drives, 4 KiB units, 5 us overhead, reading ahead
+/// `policy` 8 KiB at a time, on the host requests `requests`.
+fn read_ahead_run(policy: &str, requests: &str, extra: &[&str]) -> raidsim_core::report::Report {
+    let w = format!("workload.requests=[{requests}]");
+    let p = format!("array.controller.read_ahead=\"{policy}\"");
+    let mut o = vec!["workload.kind=requests", &w, &p, "array.controller.cache_bytes=1048576", "array.controller.read_ahead_bytes=8192"];
+    if policy == "off" {
+        o.truncate(2);
+    }
+    o.extend_from_slice(&RAID0_OF_2);
+    o.extend_from_slice(&ONE_DIE);
+    o.extend_from_slice(extra);
+    simulate(config("", &o)).expect("runs")
+}
+
+fn stat(r: &raidsim_core::report::Report, path: &str) -> f64 {
+    r.stats.iter().find(|s| s.path == path).unwrap_or_else(|| panic!("no stat {path}")).value
+}
+
+fn pages_read(r: &raidsim_core::report::Report) -> u64 {
+    r.devices.iter().map(|d| d.pages_read.values().sum::<u64>()).sum()
+}
+
+const THREE_SEQUENTIAL_READS: &str = "[0, \"R\", 0, 4096], [1000000, \"R\", 4096, 4096], [2000000, \"R\", 8192, 4096]";
+
+#[test]
+fn read_ahead_answers_the_next_sequential_reads_from_the_cache() {
+    // Read 0 (member 0) misses: 5 us + R. It reads [4 KiB, 12 KiB) ahead
+    // (one unit on each member); reads 1 and 2, 1 ms apart, find it there:
+    // 5 us each. Read 1 reads [12 KiB, 20 KiB) ahead; read 2 ends at 12 KiB
+    // with 8 KiB held beyond it, so nothing more. Hand count: 2 reads ahead
+    // of 16 KiB, 2 hits, 1 + 4 pages read on the members.
+    let r = read_ahead_run("always", THREE_SEQUENTIAL_READS, &[]);
+    assert_eq!(r.host.read_response.mean_ns, (5000.0 + R + 5000.0 + 5000.0) / 3.0);
+    assert_eq!(stat(&r, "array.controller.read_ahead.hits"), 2.0);
+    assert_eq!(stat(&r, "array.controller.read_ahead.reads"), 2.0);
+    assert_eq!(stat(&r, "array.controller.read_ahead.bytes"), 16384.0);
+    assert_eq!(pages_read(&r), 5);
+    // Off (the default): every read goes to a member, 5 us + R, and no
+    // read-ahead statistics are reported.
+    let off = read_ahead_run("off", THREE_SEQUENTIAL_READS, &[]);
+    assert_eq!(off.host.read_response.mean_ns, 5000.0 + R);
+    assert_eq!(pages_read(&off), 3);
+    assert!(!off.stats.iter().any(|s| s.path.starts_with("array.controller.read_ahead")));
+}
+
+#[test]
+fn a_read_of_data_still_being_read_ahead_waits_for_it() {
+    // Read 1 arrives 100 us in: [4 KiB, 8 KiB) is on its way. The read
+    // ahead's unit on member 0 queues behind read 0 and ends at 5 us + 2R,
+    // so read 1 ends then: 5 us + 2R - 100 us.
+    let r = read_ahead_run("always", "[0, \"R\", 0, 4096], [100000, \"R\", 4096, 4096]", &[]);
+    assert_eq!(r.host.read_response.mean_ns, (5000.0 + R + 5000.0 + 2.0 * R - 100_000.0) / 2.0);
+    assert_eq!(stat(&r, "array.controller.read_ahead.hits"), 1.0);
+}
+
+#[test]
+fn adaptive_read_ahead_waits_for_two_sequential_reads() {
+    // Reads at 0, 64 KiB, 68 KiB. Always: each reads 8 KiB ahead of it but
+    // the last, which hits what the second read ahead ([68, 76) KiB) and
+    // tops it up to 84 KiB: 3 reads ahead, 1 hit. Adaptive: only the third
+    // read follows the one before it: 1 read ahead, no hit.
+    let reqs = "[0, \"R\", 0, 4096], [1000000, \"R\", 65536, 4096], [2000000, \"R\", 69632, 4096]";
+    let always = read_ahead_run("always", reqs, &[]);
+    assert_eq!((stat(&always, "array.controller.read_ahead.reads"), stat(&always, "array.controller.read_ahead.hits")), (3.0, 1.0));
+    let adaptive = read_ahead_run("adaptive", reqs, &[]);
+    assert_eq!((stat(&adaptive, "array.controller.read_ahead.reads"), stat(&adaptive, "array.controller.read_ahead.hits")), (1.0, 0.0));
+}
+
+#[test]
+fn a_write_drops_data_read_ahead_even_when_the_read_ahead_ran_while_it_was_on_its_way() {
+    // Written after it was read ahead: read 2 must go to the members.
+    let r = read_ahead_run("always", "[0, \"R\", 0, 4096], [1000000, \"W\", 4096, 4096], [2000000, \"R\", 4096, 4096]", &[]);
+    assert_eq!(stat(&r, "array.controller.read_ahead.hits"), 0.0);
+    // RAID-5 of 3 (two data units a stripe): a write of [8, 12) KiB at 0
+    // pre-reads, then writes. A read of [4, 8) KiB 1 us later reads
+    // [8, 16) KiB ahead, which reaches the members between the write's
+    // pre-reads and its writes: old data. The write's landing drops it,
+    // so the read of [8, 12) KiB at 10 ms is a miss.
+    let raid5 = ["array.level=raid5", "array.members=3", "sim.verify=true"];
+    let reqs = "[0, \"W\", 8192, 4096], [1000, \"R\", 4096, 4096], [10000000, \"R\", 8192, 4096]";
+    let r = read_ahead_run("always", reqs, &raid5);
+    assert_eq!(stat(&r, "array.controller.read_ahead.reads"), 2.0);
+    assert_eq!(stat(&r, "array.controller.read_ahead.hits"), 0.0);
+    assert_eq!(r.verify.expect("verify on").mismatches, 0);
+    // Without the write, the same read is a hit.
+    let r = read_ahead_run("always", "[1000, \"R\", 4096, 4096], [10000000, \"R\", 8192, 4096]", &raid5);
+    assert_eq!(stat(&r, "array.controller.read_ahead.hits"), 1.0);
+}
+
+#[test]
+fn read_ahead_keeps_every_member_read_right_under_mixed_load() {
+    for policy in ["always", "adaptive"] {
+        let o = [
+            "array.level=raid5",
+            "array.members=4",
+            "array.stripe_unit_bytes=8192",
+            "array.controller.cache_bytes=65536",
+            "sim.verify=true",
+            "workload.kind=\"synthetic\"",
+            "workload.requests=4000",
+            "workload.processes=8",
+            "workload.read_fraction=0.7",
+            "workload.address=\"sequential\"",
+            "workload.size.kind=\"uniform\"",
+            "workload.size.min_bytes=512",
+            "workload.size.max_bytes=32768",
+            "workload.alignment_bytes=512",
+            "ssd.geometry.blocks_per_plane=64",
+        ];
+        let p = format!("array.controller.read_ahead=\"{policy}\"");
+        let mut o = o.to_vec();
+        o.extend(["array.controller.read_ahead_bytes=16384", &p]);
+        let r = simulate(config("", &o)).expect("runs");
+        assert_eq!(r.host.requests, 4000, "{policy}: every request ends");
+        assert_eq!(r.verify.as_ref().expect("verify on").mismatches, 0, "{policy}");
+        eprintln!("{policy}: hits {} reads ahead {}", stat(&r, "array.controller.read_ahead.hits"), stat(&r, "array.controller.read_ahead.reads"));
+        assert!(stat(&r, "array.controller.read_ahead.hits") > 300.0, "{policy}: sequential reads hit");
+    }
+}
+
+#[test]
+fn read_ahead_settings_that_cannot_hold_are_refused() {
+    let ra = "array.controller.read_ahead=\"always\"";
+    let e = refused(&["array.level=raid0", "array.members=2", ra, "array.controller.cache_bytes=65536"]);
+    assert!(e.contains("array.controller.read_ahead_bytes") && e.contains("multiple of 512"), "{e}");
+    let e = refused(&["array.level=raid0", "array.members=2", ra, "array.controller.read_ahead_bytes=65536"]);
+    assert!(e.contains("array.controller.cache_bytes") && e.contains("cannot hold"), "{e}");
+    let e = refused(&["array.level=raid0", "array.members=2", "array.controller.read_ahead_bytes=65536"]);
+    assert!(e.contains("read_ahead = \"off\""), "{e}");
+    let e = refused(&[ra, "array.controller.read_ahead_bytes=4096", "array.controller.cache_bytes=65536"]);
+    assert!(e.contains("needs a RAID controller"), "{e}");
+    let e = refused(&[
+        "array.level=raid0",
+        "array.members=2",
+        ra,
+        "array.controller.cache=\"write_back\"",
+        "array.controller.read_ahead_bytes=4096",
+        "array.controller.cache_bytes=65536",
+    ]);
+    assert!(e.contains("not modelled"), "{e}");
+    let e = refused(&["array.level=raid0", "array.members=2", "array.controller.read_ahead=\"sometimes\""]);
+    assert!(e.contains("sometimes") || e.contains("unknown variant"), "{e}");
+}

@@ -7,7 +7,7 @@
 //! [`controller`] executes plans on the members in simulated time;
 //! [`rebuild`] reconstructs failed members onto spares; [`mirroring`] is
 //! CR5M's mirroring write; [`verify`] checks every byte; [`cache`] is a
-//! hardware controller's write-back cache.
+//! hardware controller's write-back cache, [`read_ahead`] its read-ahead.
 
 pub mod cache;
 pub mod controller;
@@ -15,6 +15,7 @@ pub mod count;
 pub mod geometry;
 pub mod mirroring;
 pub mod planner;
+pub mod read_ahead;
 pub mod rebuild;
 pub mod verify;
 

@@ -159,6 +159,20 @@ impl MemberFailure {
     }
 }
 
+/// When the controller reads beyond what the host asked (LSI MegaRAID's
+/// "No Read Ahead", "Always Read Ahead" and "Adaptive Read Ahead"; see
+/// `array::read_ahead`).
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum ReadAheadPolicy {
+    /// Never (the RAIS paper's setting, its Table 1).
+    Off,
+    /// After every host read.
+    Always,
+    /// After a host read that starts where the previous one ended.
+    Adaptive,
+}
+
 /// When the controller acknowledges a host write.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
@@ -207,9 +221,16 @@ pub struct ControllerConfig {
     pub host_link_bytes_per_s: u64,
     /// Write-through or write-back.
     pub cache: CacheMode,
-    /// `write_back`: cache for written data, bytes. A write larger than it
-    /// is written through.
+    /// The controller's cache memory, bytes: written data under
+    /// `write_back` (a write larger than it is written through), data read
+    /// ahead under `read_ahead`.
     pub cache_bytes: u64,
+    /// Reading ahead of host reads into the cache.
+    pub read_ahead: ReadAheadPolicy,
+    /// Bytes read ahead at once, from where a host read ends (or the data
+    /// already read ahead of it ends); the controller keeps this much ahead
+    /// of a read.
+    pub read_ahead_bytes: u64,
     /// Drive ports (SATA/SAS): members and spares must fit; 0 = no limit.
     pub ports: u32,
     /// Partial-stripe writes (read-modify-write or reconstruct-write) the
@@ -235,6 +256,8 @@ impl Default for ControllerConfig {
             host_link_bytes_per_s: 0,
             cache: CacheMode::WriteThrough,
             cache_bytes: 0,
+            read_ahead: ReadAheadPolicy::Off,
+            read_ahead_bytes: 0,
             ports: 0,
             parity_updates_at_once: 0,
             price_usd: 0.0,
@@ -249,15 +272,19 @@ impl ControllerConfig {
             (CacheMode::WriteBack, 0) => {
                 return Err(Error::config("array.controller.cache_bytes", "a write-back cache needs a size in bytes (LSI 9260-8i: 536870912)"))
             }
-            (CacheMode::WriteThrough, b) if b > 0 => {
+            (CacheMode::WriteThrough, b) if b > 0 && self.read_ahead == ReadAheadPolicy::Off => {
                 return Err(Error::config(
                     "array.controller.cache_bytes",
-                    format!("{b} bytes of cache but cache = \"write_through\" uses none: set cache = \"write_back\""),
+                    format!(
+                        "{b} bytes of cache but cache = \"write_through\" with read_ahead = \"off\" uses none: set cache = \"write_back\" \
+                         or a read_ahead policy"
+                    ),
                 ))
             }
             _ => {}
         }
         let inside = array.level.inside_one_ssd();
+        self.validate_read_ahead(array)?;
         if self.cache == CacheMode::WriteBack && (inside || array.level == RaidLevel::Single) {
             return Err(Error::config(
                 "array.controller.cache",
@@ -285,6 +312,41 @@ impl ControllerConfig {
         }
         if self.ports > 0 && (inside || array.level == RaidLevel::Single) {
             return Err(Error::config("array.controller.ports", "only a RAID controller of drives has ports"));
+        }
+        Ok(())
+    }
+}
+
+impl ControllerConfig {
+    fn validate_read_ahead(&self, array: &ArrayConfig) -> Result<()> {
+        let key = "array.controller.read_ahead_bytes";
+        if self.read_ahead == ReadAheadPolicy::Off {
+            if self.read_ahead_bytes > 0 {
+                return Err(Error::config(key, "set, but read_ahead = \"off\": choose \"always\" or \"adaptive\", or leave it 0"));
+            }
+            return Ok(());
+        }
+        if array.level == RaidLevel::Single || array.level.inside_one_ssd() {
+            return Err(Error::config("array.controller.read_ahead", "reading ahead needs a RAID controller of drives"));
+        }
+        if self.cache == CacheMode::WriteBack {
+            return Err(Error::config(
+                "array.controller.read_ahead",
+                "read-ahead together with a write-back cache is not modelled (data read ahead could be older than a cached write); \
+                 use cache = \"write_through\"",
+            ));
+        }
+        if self.read_ahead_bytes == 0 || self.read_ahead_bytes % 512 != 0 {
+            return Err(Error::config(key, "must be a positive multiple of 512 bytes (e.g. one stripe of data)"));
+        }
+        if self.cache_bytes < self.read_ahead_bytes {
+            return Err(Error::config(
+                "array.controller.cache_bytes",
+                format!(
+                    "{} bytes cannot hold one read-ahead of {} bytes (read_ahead_bytes; LSI 9260-8i: 536870912)",
+                    self.cache_bytes, self.read_ahead_bytes
+                ),
+            ));
         }
         Ok(())
     }

@@ -21,7 +21,7 @@ mod workload;
 
 pub use array::{
     ArrayConfig, CacheMode, ControllerConfig, ErasureCode, GcCoordination, MemberFailure, ParityGranularity, ParityLayout, ParityPlacement,
-    RaidLevel, ReadPolicy, StripeOrder, WriteMethod,
+    RaidLevel, ReadAheadPolicy, ReadPolicy, StripeOrder, WriteMethod,
 };
 pub use cost::Prices;
 pub use hdd::{fit_seek_curve, seek_moments, HddConfig, HddGeometry, HddZone, QueuePolicy};
@@ -131,7 +131,13 @@ impl StopConfig {
 ///
 /// The CR5M paper measures at 0-85 % initial use; DiskSim and MQSim users
 /// precondition by hand. The fill is sequential over logical pages, then
-/// uniformly random overwrites of the filled pages age the block layout.
+/// uniformly random overwrites of the filled pages age the block layout,
+/// then sequential overwrites (again from the first page, wrapping) bring a
+/// drive to the steady state a long sequential workload leaves: the
+/// over-provisioned free pool used up, so garbage collection runs from the
+/// first measured write (the RAIS paper's drives, warmed "with the same
+/// pattern"). A fresh fill alone leaves the whole spare area free, and a
+/// sequential run shorter than it never collects.
 /// Preconditioning takes no simulated time; device counters are reset after
 /// it, block erase counts (the wear) are kept.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -142,11 +148,14 @@ pub struct PreconditionConfig {
     /// Random overwrites after the fill, as a multiple of the filled pages
     /// (1.0 = as many overwrites as filled pages).
     pub random_overwrite_factor: f64,
+    /// Sequential overwrites after the random ones, as a multiple of the
+    /// filled pages (0.1 = the first tenth of them rewritten in order).
+    pub sequential_overwrite_factor: f64,
 }
 
 impl Default for PreconditionConfig {
     fn default() -> Self {
-        Self { fill_fraction: 0.0, random_overwrite_factor: 0.0 }
+        Self { fill_fraction: 0.0, random_overwrite_factor: 0.0, sequential_overwrite_factor: 0.0 }
     }
 }
 
@@ -802,6 +811,9 @@ fn validate_precondition(p: &PreconditionConfig) -> Result<()> {
     }
     if !(p.random_overwrite_factor >= 0.0 && p.random_overwrite_factor.is_finite()) {
         return Err(Error::config("precondition.random_overwrite_factor", "must be a finite number >= 0"));
+    }
+    if !(p.sequential_overwrite_factor >= 0.0 && p.sequential_overwrite_factor.is_finite()) {
+        return Err(Error::config("precondition.sequential_overwrite_factor", "must be a finite number >= 0"));
     }
     Ok(())
 }

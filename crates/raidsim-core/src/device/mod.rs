@@ -189,18 +189,18 @@ impl Member {
         }
     }
 
-    /// `(pages filled, random overwrites)` of preconditioning; a disk needs none.
-    pub fn precondition_plan(&self, fill_fraction: f64, overwrite_factor: f64) -> (u64, u64) {
+    /// The page writes of preconditioning; a disk needs none.
+    pub fn precondition_plan(&self, cfg: &crate::config::PreconditionConfig) -> crate::ssd::PreconditionPlan {
         match self {
-            Member::Ssd(ssd) => ssd.precondition_plan(fill_fraction, overwrite_factor),
-            Member::Hdd(_) => (0, 0),
+            Member::Ssd(ssd) => ssd.precondition_plan(cfg),
+            Member::Hdd(_) => crate::ssd::PreconditionPlan::default(),
         }
     }
 
     /// Preconditioning write `i` (see [`crate::ssd::Ssd::precondition_write`]).
-    pub fn precondition_write<R: rand::Rng>(&mut self, i: u64, filled: u64, rng: &mut R) -> crate::Result<()> {
+    pub fn precondition_write<R: rand::Rng>(&mut self, i: u64, plan: &crate::ssd::PreconditionPlan, rng: &mut R) -> crate::Result<()> {
         match self {
-            Member::Ssd(ssd) => ssd.precondition_write(i, filled, rng),
+            Member::Ssd(ssd) => ssd.precondition_write(i, plan, rng),
             Member::Hdd(_) => Err(crate::Error::Internal("preconditioning write planned for a hard disk".into())),
         }
     }

@@ -51,11 +51,43 @@ use rand::Rng;
 use std::collections::VecDeque;
 use timeline::Timeline;
 
-/// `(pages filled, random overwrites)` of preconditioning a drive of
-/// `logical_pages` (see [`Ssd::precondition_plan`]).
-pub fn precondition_plan(logical_pages: u64, fill_fraction: f64, overwrite_factor: f64) -> (u64, u64) {
-    let filled = (logical_pages as f64 * fill_fraction).floor() as u64;
-    (filled, if filled > 0 { (filled as f64 * overwrite_factor).round() as u64 } else { 0 })
+/// The page writes that precondition one drive, in order: `filled`
+/// logical pages from the first, `random_overwrites` uniformly random
+/// filled pages, `sequential_overwrites` filled pages in order again from
+/// the first (wrapping). See [`crate::config::PreconditionConfig`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PreconditionPlan {
+    /// Logical pages written in order from the first.
+    pub filled: u64,
+    /// Uniformly random overwrites of filled pages that follow.
+    pub random_overwrites: u64,
+    /// Filled pages rewritten in order after those (wrapping).
+    pub sequential_overwrites: u64,
+}
+
+impl PreconditionPlan {
+    /// The plan for a drive of `logical_pages`.
+    pub fn new(logical_pages: u64, cfg: &crate::config::PreconditionConfig) -> Self {
+        let filled = (logical_pages as f64 * cfg.fill_fraction).floor() as u64;
+        let times = |factor: f64| if filled > 0 { (filled as f64 * factor).round() as u64 } else { 0 };
+        Self { filled, random_overwrites: times(cfg.random_overwrite_factor), sequential_overwrites: times(cfg.sequential_overwrite_factor) }
+    }
+
+    /// Page writes in all.
+    pub fn total(&self) -> u64 {
+        self.filled + self.random_overwrites + self.sequential_overwrites
+    }
+
+    /// The logical page of write `i` (`i < total()`).
+    pub fn lpn<R: Rng>(&self, i: u64, rng: &mut R) -> u64 {
+        if i < self.filled {
+            i
+        } else if i < self.filled + self.random_overwrites {
+            rng.gen_range(0..self.filled)
+        } else {
+            (i - self.filled - self.random_overwrites) % self.filled
+        }
+    }
 }
 
 /// One SSD.
@@ -171,19 +203,16 @@ impl Ssd {
         &self.ftl
     }
 
-    /// Preconditioning ages the drive without simulated time: it writes the
-    /// first `fill_fraction` of logical pages in order, then `overwrite_factor`
-    /// × that many uniformly random overwrites of them. This gives `(pages
-    /// filled, overwrites)`; [`Ssd::precondition_write`] does write `i` of
-    /// them, so a long preconditioning can be done in slices.
-    pub fn precondition_plan(&self, fill_fraction: f64, overwrite_factor: f64) -> (u64, u64) {
-        precondition_plan(self.ftl.logical_pages(), fill_fraction, overwrite_factor)
+    /// Preconditioning ages the drive without simulated time (see
+    /// [`PreconditionPlan`]); [`Ssd::precondition_write`] does write `i` of
+    /// the plan, so a long preconditioning can be done in slices.
+    pub fn precondition_plan(&self, cfg: &crate::config::PreconditionConfig) -> PreconditionPlan {
+        PreconditionPlan::new(self.ftl.logical_pages(), cfg)
     }
 
-    /// Write `i` of preconditioning: logical page `i` while `i < filled`,
-    /// then a uniformly random filled page.
-    pub fn precondition_write<R: Rng>(&mut self, i: u64, filled: u64, rng: &mut R) -> Result<()> {
-        let lpn = if i < filled { i } else { rng.gen_range(0..filled) };
+    /// Write `i` of preconditioning by `plan`.
+    pub fn precondition_write<R: Rng>(&mut self, i: u64, plan: &PreconditionPlan, rng: &mut R) -> Result<()> {
+        let lpn = plan.lpn(i, rng);
         let plane = self.precondition_plane(lpn);
         self.ftl.write(lpn, plane, 0).map(|_| ())
     }
@@ -728,5 +757,24 @@ impl MemberDevice for Ssd {
 
     fn counters(&self) -> &CauseCounters {
         &self.counters
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PreconditionPlan;
+    use crate::config::PreconditionConfig;
+    use rand::SeedableRng;
+
+    #[test]
+    fn a_precondition_plan_fills_then_overwrites_at_random_then_in_order() {
+        let cfg = PreconditionConfig { fill_fraction: 0.5, random_overwrite_factor: 0.4, sequential_overwrite_factor: 1.5 };
+        let plan = PreconditionPlan::new(20, &cfg);
+        assert_eq!(plan, PreconditionPlan { filled: 10, random_overwrites: 4, sequential_overwrites: 15 });
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
+        let lpns: Vec<u64> = (0..plan.total()).map(|i| plan.lpn(i, &mut rng)).collect();
+        assert_eq!(lpns[..10], (0..10).collect::<Vec<_>>()[..]);
+        assert!(lpns[10..14].iter().all(|&l| l < 10));
+        assert_eq!(lpns[14..], (0..10).chain(0..5).collect::<Vec<_>>()[..]);
     }
 }
