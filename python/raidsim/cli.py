@@ -168,6 +168,7 @@ def _sweep(args: argparse.Namespace) -> int:
 _REPRODUCE_OPTIONS = {
     "stripe-unit-tables": {"granularity", "json"},
     "erasure-code-updates": {"json"},
+    "erasure-code-tables": {"json"},
     "disk-parameters": {"json"},
     "stripe-unit-study": {"out", "workers", "no_progress"},
     "striping-coefficients": {"json", "out", "workers", "no_progress", "quick", "set"},
@@ -201,6 +202,12 @@ def _reproduce(args: argparse.Namespace) -> int:
     if args.name == "erasure-code-updates":
         rows = reproduce.erasure_code_updates()
         print(json.dumps(rows, indent=2) if args.json else reproduce.erasure_code_updates_text(rows))
+        return 0
+    if args.name == "erasure-code-tables":
+        from . import erasure_code_tables as ect
+
+        rows = ect.erasure_code_tables()
+        print(json.dumps(rows, indent=2) if args.json else ect.erasure_code_tables_text(rows))
         return 0
     if args.name == "stripe-unit-study":
         return _demo(args)
@@ -356,8 +363,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ray", metavar="ADDRESS", help="run points on a Ray cluster at ADDRESS ('' for local Ray)")
     p.add_argument("--no-progress", action="store_true")
     p = sub.add_parser("reproduce", help="run a packaged reproduction and set published numbers beside ours")
-    p.add_argument("name", choices=["stripe-unit-tables", "erasure-code-updates", "stripe-unit-study", "disk-parameters",
-                                    "striping-coefficients", "hdd-stripe-unit-tables", "cr5m", "rais"])
+    p.add_argument("name", choices=["stripe-unit-tables", "erasure-code-updates", "erasure-code-tables", "stripe-unit-study",
+                                    "disk-parameters", "striping-coefficients", "hdd-stripe-unit-tables", "cr5m", "rais"])
     p.add_argument("--granularity", choices=["page", "whole_unit", "disksim"],
                    help="stripe-unit-tables: parity decision granularity (default page)")
     p.add_argument("--json", action="store_true", help="print rows as JSON")
