@@ -146,6 +146,8 @@ struct HostJob {
     kind: JobKind,
     /// Issued after the warm-up (`sim.warmup_requests`): counted in the report.
     measured: bool,
+    /// A host read answered from data read ahead (counted when it completes).
+    read_ahead_hit: bool,
 }
 
 /// What the array controller reaches of the simulation: the devices, the
@@ -510,6 +512,7 @@ impl Simulation {
             op: r.op,
             kind: JobKind::Host,
             measured,
+            read_ahead_hit: false,
         });
         match &self.controller {
             None => {
@@ -594,12 +597,16 @@ impl Simulation {
         self.members.iter_mut().for_each(Member::restart_counters);
         (self.cache_hits, self.cache_writes) = (0, 0);
         (self.read_ahead_hits, self.read_ahead_reads, self.read_ahead_bytes) = (0, 0, 0);
+        if let Some(c) = self.controller.as_mut() {
+            c.restart_parity_compute_tally();
+        }
         self.measuring = true;
     }
 
     /// The host learns that `j` is done: its response time ends now.
     fn acknowledge(&mut self, now: Ns, j: &HostJob) {
         if j.measured {
+            self.read_ahead_hits += u64::from(j.read_ahead_hit);
             self.host.completed(now, j.arrival_ns, j.op, j.len_bytes);
             if let Some(rule) = self.stop_rule.as_mut() {
                 self.stopped |= rule.record(now - j.arrival_ns);
@@ -701,8 +708,11 @@ impl Simulation {
         let ra = self.front_end.read_ahead.as_mut().ok_or_else(|| Error::Internal("read-ahead without its cache".into()))?;
         match ra.lookup(offset, len) {
             Lookup::Hit => {
-                self.read_ahead_hits += 1;
-                self.answer(now, job);
+                if let Some(c) = self.controller.as_mut().filter(|_| self.resolved.config.sim.verify) {
+                    let versions = ra.versions(offset, len, crate::array::verify::SECTOR).unwrap_or_default();
+                    c.verify_cached_read(offset, len, &versions);
+                }
+                self.answer_from_read_ahead(now, job);
                 Ok(())
             }
             Lookup::Pending(start) if ra.wait(start, job) => Ok(()),
@@ -721,6 +731,7 @@ impl Simulation {
             op: Op::Read,
             kind: JobKind::ReadAhead,
             measured: false,
+            read_ahead_hit: false,
         });
         ra.reading(start, bytes, job);
         (self.read_ahead_reads, self.read_ahead_bytes) = (self.read_ahead_reads + 1, self.read_ahead_bytes + bytes);
@@ -732,11 +743,32 @@ impl Simulation {
     fn read_ahead_done(&mut self, now: Ns, job: u32, served: bool) -> Result<()> {
         let j = self.jobs.remove(job).ok_or_else(|| Error::Internal(format!("read-ahead job {job} is not in flight")))?;
         let ra = self.front_end.read_ahead.as_mut().ok_or_else(|| Error::Internal("read-ahead without its cache".into()))?;
-        let waiters = ra.filled(job, j.offset_bytes, served).ok_or_else(|| Error::Internal(format!("read-ahead job {job} was not issued")))?;
+        let (waiters, dropped) =
+            ra.filled(job, j.offset_bytes, served).ok_or_else(|| Error::Internal(format!("read-ahead job {job} was not issued")))?;
+        if served && !dropped {
+            if let Some(versions) = self.controller.as_ref().and_then(|c| c.verify_versions(j.offset_bytes, j.len_bytes)) {
+                ra.set_versions(j.offset_bytes, versions);
+            }
+        }
         for waiter in waiters {
-            self.read_from_cache_or_members(now, waiter)?;
+            // A read that waited on data a later write dropped came first:
+            // the data read ahead is its answer (unchecked by sim.verify,
+            // which knows only the last write).
+            if served && dropped {
+                self.answer_from_read_ahead(now, waiter);
+            } else {
+                self.read_from_cache_or_members(now, waiter)?;
+            }
         }
         Ok(())
+    }
+
+    /// Host read `job` is answered from data read ahead.
+    fn answer_from_read_ahead(&mut self, now: Ns, job: u32) {
+        if let Some(j) = self.jobs.get_mut(job) {
+            j.read_ahead_hit = true;
+        }
+        self.answer(now, job);
     }
 
     /// Host job `job` touched lost data: it fails, untimed.
@@ -883,6 +915,18 @@ impl Simulation {
         }
     }
 
+    /// The parity engine's work per purpose (`array.controller.parity_compute`).
+    fn parity_compute_report(&self, report: &mut Report) {
+        let Some(c) = self.controller.as_ref() else { return };
+        for (purpose, (ns, xor, mul)) in c.parity_compute_tally() {
+            let path = |what: &str| format!("array.controller.parity_compute.{}.{what}", purpose.name());
+            let stats = &mut report.stats;
+            stats.push(crate::metrics::Stat::new(path("busy_ns"), ns as f64, "ns", "parity engine time for this purpose"));
+            stats.push(crate::metrics::Stat::new(path("xor_bytes"), xor as f64, "bytes", "bytes XORed (parity_bytes: the parity written)"));
+            stats.push(crate::metrics::Stat::new(path("gf_mul_bytes"), mul as f64, "bytes", "bytes multiplied in GF(2^8) (code_ops only)"));
+        }
+    }
+
     /// The read-ahead's statistics.
     fn read_ahead_report(&self, report: &mut Report) {
         let stats = &mut report.stats;
@@ -911,6 +955,9 @@ impl Simulation {
         }
         if self.front_end.read_ahead.is_some() {
             self.read_ahead_report(&mut report);
+        }
+        if array.controller.xor_bytes_per_s > 0 {
+            self.parity_compute_report(&mut report);
         }
         if array.controller.parity_updates_at_once > 0 && array.level.parity_units() == 0 {
             report.warnings.push(format!(
@@ -1012,6 +1059,13 @@ impl Counting {
             return Err(Error::config(
                 "array.level",
                 "cr5m decides each mirroring write by whether the mirroring chips are idle: counting mode has no time; run the timed simulation",
+            ));
+        }
+        if array.controller.read_ahead != ReadAheadPolicy::Off {
+            return Err(Error::config(
+                "array.controller.read_ahead",
+                "read-ahead reads what the host may ask next and answers hits from the cache, which depends on timing: \
+                 counting mode has no time; set read_ahead = \"off\" or run the timed simulation",
             ));
         }
         if array.spares > 0 || array.failures.iter().any(|f| !f.at_start()) {

@@ -170,10 +170,12 @@ fn raid10_with_no_whole_stripe_names_the_stripe_unit() {
 #[test]
 fn a_negative_or_infinite_precondition_overwrite_is_refused_by_name() {
     for key in ["precondition.random_overwrite_factor", "precondition.sequential_overwrite_factor"] {
-        for bad in ["-0.5", "inf"] {
-            let err = resolve(&[&format!("{key}={bad}")]).expect_err(bad);
-            assert!(err.contains(key) && err.contains(">= 0"), "{key}={bad}: {err}");
+        for bad in ["-0.5", "inf", "1e20", "1000.5"] {
+            let err = resolve(&["precondition.fill_fraction=0.5", &format!("{key}={bad}")]).expect_err(bad);
+            assert!(err.contains(key) && err.contains(">= 0") && err.contains("at most 1000"), "{key}={bad}: {err}");
         }
-        resolve(&[&format!("{key}=2.0")]).expect("a factor above one is allowed");
+        resolve(&["precondition.fill_fraction=0.5", &format!("{key}=1000")]).expect("a thousand passes are allowed");
+        let err = resolve(&[&format!("{key}=2.0")]).expect_err("no fill");
+        assert!(err.contains(key) && err.contains("fill_fraction = 0"), "{err}");
     }
 }

@@ -395,3 +395,62 @@ fn read_ahead_settings_that_cannot_hold_are_refused() {
     let e = refused(&["array.level=raid0", "array.members=2", "array.controller.read_ahead=\"sometimes\""]);
     assert!(e.contains("sometimes") || e.contains("unknown variant"), "{e}");
 }
+
+#[test]
+fn a_read_waiting_on_data_a_later_write_drops_still_gets_it() {
+    // Read 1 (at 1 us) waits on [4, 12) KiB being read ahead; a write of
+    // [8, 12) KiB at 2 us drops that extent. Read 1 came first: it is
+    // answered when the read ahead ends (5 us + 2R after 0, so 2R + 4 us
+    // after its arrival, as without the write) and counts as a hit; no
+    // member reads [4, 8) KiB a second time.
+    let with_write = read_ahead_run("always", "[0, \"R\", 0, 4096], [1000, \"R\", 4096, 4096], [2000, \"W\", 8192, 4096]", &[]);
+    let without = read_ahead_run("always", "[0, \"R\", 0, 4096], [1000, \"R\", 4096, 4096]", &[]);
+    assert_eq!(with_write.host.read_response.mean_ns, without.host.read_response.mean_ns);
+    assert_eq!(with_write.host.read_response.mean_ns, (5000.0 + R + 5000.0 + 2.0 * R - 1000.0) / 2.0);
+    assert_eq!(stat(&with_write, "array.controller.read_ahead.hits"), 1.0);
+    assert_eq!(pages_read(&with_write), pages_read(&without));
+}
+
+#[test]
+fn sim_verify_checks_every_read_answered_from_data_read_ahead() {
+    // RAID-5 of 3: four sequential 4 KiB reads after a 64 KiB write; the
+    // last three are hits, and each hit's 8 sectors are checked against the
+    // last write, beside the sectors the read and the reads ahead brought
+    // from the members (8 + 3 x 16).
+    let reqs = "[0, \"W\", 0, 65536], [100000000, \"R\", 0, 4096], [101000000, \"R\", 4096, 4096], [102000000, \"R\", 8192, 4096], \
+                [103000000, \"R\", 12288, 4096]";
+    let r = read_ahead_run("always", reqs, &["array.level=raid5", "array.members=3", "sim.verify=true"]);
+    assert_eq!(stat(&r, "array.controller.read_ahead.hits"), 3.0);
+    let v = r.verify.expect("verify on");
+    assert_eq!((v.sectors_checked_on_reads, v.mismatches), (8 + 3 * 16 + 3 * 8, 0));
+}
+
+#[test]
+fn a_hit_counts_when_it_is_measured_however_the_warm_up_ends() {
+    // One warm-up read; the measured read is a hit whose answer crosses a
+    // slow host link (1 MB/s) long after the warm-up's end: it is counted.
+    let r = read_ahead_run(
+        "always",
+        "[0, \"R\", 0, 4096], [300000, \"R\", 4096, 4096]",
+        &["sim.warmup_requests=1", "array.controller.host_link_bytes_per_s=1000000"],
+    );
+    assert_eq!(r.host.requests, 1);
+    assert_eq!(stat(&r, "array.controller.read_ahead.hits"), 1.0);
+}
+
+#[test]
+fn counting_mode_refuses_read_ahead() {
+    let o = [
+        "array.level=raid0",
+        "array.members=2",
+        "array.controller.read_ahead=\"always\"",
+        "array.controller.read_ahead_bytes=8192",
+        "array.controller.cache_bytes=65536",
+    ];
+    let mut raw = raidsim_core::config::RawConfig::new();
+    for x in o {
+        raw.set(x).expect("sets");
+    }
+    let e = raidsim_core::count(&raw.resolve().expect("resolves")).expect_err("refused").to_string();
+    assert!(e.contains("array.controller.read_ahead") && e.contains("counting mode"), "{e}");
+}

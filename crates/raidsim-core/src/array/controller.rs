@@ -162,14 +162,94 @@ struct StripeJob {
     mirror: Option<MirrorAction>,
 }
 
+/// What a parity computation is for (its statistics are kept apart).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ComputePurpose {
+    /// Encoding or updating parity for a host write (degraded writes decode too).
+    HostWrite,
+    /// Decoding lost data for a host read.
+    HostRead,
+    /// Reconstructing a stripe onto a spare.
+    Rebuild,
+}
+
+impl ComputePurpose {
+    /// Every purpose, in report order.
+    pub const ALL: [ComputePurpose; 3] = [ComputePurpose::HostWrite, ComputePurpose::HostRead, ComputePurpose::Rebuild];
+
+    /// The name in stat paths.
+    pub fn name(self) -> &'static str {
+        match self {
+            ComputePurpose::HostWrite => "host_write",
+            ComputePurpose::HostRead => "host_read",
+            ComputePurpose::Rebuild => "rebuild",
+        }
+    }
+}
+
+/// The controller's parity engine (`array.controller.xor_bytes_per_s`,
+/// `parity_compute`, `gf_mul_bytes_per_s`): one computation at a time,
+/// each booked after the reads of its stripe plan.
+struct ParityEngine {
+    mode: crate::config::ParityCompute,
+    xor_bytes_per_s: u64,
+    gf_mul_bytes_per_s: u64,
+    timeline: crate::ssd::timeline::Timeline,
+    /// Per purpose: (busy ns, bytes XORed, bytes multiplied), since the
+    /// counters were last restarted.
+    tally: [(u64, u64, u64); 3],
+}
+
+impl ParityEngine {
+    fn new(cfg: &crate::config::ControllerConfig) -> Self {
+        Self {
+            mode: cfg.parity_compute,
+            xor_bytes_per_s: cfg.xor_bytes_per_s,
+            gf_mul_bytes_per_s: cfg.gf_mul_bytes_per_s,
+            timeline: crate::ssd::timeline::Timeline::default(),
+            tally: [(0, 0, 0); 3],
+        }
+    }
+
+    /// The engine time `plan` needs, ns (0: none).
+    fn duration_ns(&self, plan: &StripePlan) -> u64 {
+        use crate::config::{transfer_ns, ParityCompute};
+        match self.mode {
+            ParityCompute::ParityBytes if plan.parity_bytes > 0 && self.xor_bytes_per_s > 0 => transfer_ns(plan.parity_bytes, self.xor_bytes_per_s),
+            ParityCompute::ParityBytes => 0,
+            // Validation makes both rates non-zero where the code needs them.
+            ParityCompute::CodeOps => {
+                let rate = |bytes: u64, per_s: u64| if bytes == 0 { 0 } else { transfer_ns(bytes, per_s.max(1)) };
+                rate(plan.compute.xor_bytes, self.xor_bytes_per_s) + rate(plan.compute.gf_mul_bytes, self.gf_mul_bytes_per_s)
+            }
+        }
+    }
+
+    /// Books `plan`'s computation at `now`: when it is done, or `None` when it needs none.
+    fn book(&mut self, now: Ns, plan: &StripePlan, purpose: ComputePurpose) -> Option<Ns> {
+        let d = self.duration_ns(plan);
+        if d == 0 {
+            return None;
+        }
+        // Under parity_bytes the engine makes one XOR pass per parity byte.
+        let (xor, mul) = match self.mode {
+            crate::config::ParityCompute::ParityBytes => (plan.parity_bytes, 0),
+            crate::config::ParityCompute::CodeOps => (plan.compute.xor_bytes, plan.compute.gf_mul_bytes),
+        };
+        let t = &mut self.tally[purpose as usize];
+        *t = (t.0 + d, t.1 + xor, t.2 + mul);
+        self.timeline.advance(now);
+        Some(self.timeline.book(now, d) + d)
+    }
+}
+
 /// The array controller's run-time state.
 pub struct ArrayController {
     planner: Planner,
     state: ArrayState,
     order: StripeOrder,
-    xor_bytes_per_s: u64,
     /// The parity engine: one computation at a time.
-    xor_engine: crate::ssd::timeline::Timeline,
+    engine: ParityEngine,
     /// `array.controller.parity_updates_at_once` (0 = no limit), the slots
     /// taken, and the host stripe writes waiting for one, in order.
     parity_slots: (u32, u32, VecDeque<u32>),
@@ -201,6 +281,17 @@ pub struct ArrayController {
 }
 
 impl ArrayController {
+    /// The parity engine's work since the counters restarted, per purpose:
+    /// (busy ns, bytes XORed, bytes multiplied in GF(2^8)).
+    pub fn parity_compute_tally(&self) -> [(ComputePurpose, (u64, u64, u64)); 3] {
+        ComputePurpose::ALL.map(|p| (p, self.engine.tally[p as usize]))
+    }
+
+    /// Restarts the parity engine's counters (the warm-up is over).
+    pub fn restart_parity_compute_tally(&mut self) {
+        self.engine.tally = [(0, 0, 0); 3];
+    }
+
     /// A controller for `cfg` over members of `member_capacity_bytes` each,
     /// counting pages of `page_bytes`; `cr5m_data_chips` is the data chips
     /// of each channel when the level is `cr5m`.
@@ -237,8 +328,7 @@ impl ArrayController {
             planner,
             state: ArrayState::with_spares(cfg.members, cfg.spares),
             order: cfg.stripe_order,
-            xor_bytes_per_s: cfg.controller.xor_bytes_per_s,
-            xor_engine: crate::ssd::timeline::Timeline::default(),
+            engine: ParityEngine::new(&cfg.controller),
             parity_slots: (cfg.controller.parity_updates_at_once, 0, VecDeque::new()),
             stripe_jobs: Slab::default(),
             stripes_left: Vec::new(),
@@ -282,6 +372,20 @@ impl ArrayController {
     #[doc(hidden)]
     pub fn inject_fault_skip_rmw_parity(&mut self) {
         self.planner.fault_skip_rmw_parity = true;
+    }
+
+    /// `sim.verify`: the version of each sector of host bytes `[offset,
+    /// offset + len)` (absent when it is off).
+    pub fn verify_versions(&self, offset: u64, len: u64) -> Option<Vec<u64>> {
+        self.verifier.as_ref().map(|(v, _)| v.logical_versions(offset, len))
+    }
+
+    /// `sim.verify`: a host read answered from the controller's cache,
+    /// which held its sectors at `versions`, is checked against the last writes.
+    pub fn verify_cached_read(&mut self, offset: u64, len: u64, versions: &[u64]) {
+        if let Some((v, _)) = self.verifier.as_mut() {
+            v.check_cached_read(offset, len, versions);
+        }
     }
 
     /// `sim.verify`: what the byte check found (absent when it is off).
@@ -933,14 +1037,18 @@ impl ArrayController {
             }
         }
         if !sj.in_writes {
-            let parity = sj.plan.parity_bytes;
-            if parity > 0 && self.xor_bytes_per_s > 0 {
-                let d = crate::config::transfer_ns(parity, self.xor_bytes_per_s);
-                self.xor_engine.advance(now);
-                port.parity_ready_at(self.xor_engine.book(now, d) + d, id);
-                return Ok(());
-            }
-            return self.run_phase(port, now, id, true);
+            let purpose = match sj.owner {
+                Owner::Host { op: Op::Write, .. } => ComputePurpose::HostWrite,
+                Owner::Host { op: Op::Read, .. } => ComputePurpose::HostRead,
+                Owner::Rebuild(_) => ComputePurpose::Rebuild,
+            };
+            return match self.engine.book(now, &sj.plan, purpose) {
+                Some(at) => {
+                    port.parity_ready_at(at, id);
+                    Ok(())
+                }
+                None => self.run_phase(port, now, id, true),
+            };
         }
         let sj = self.stripe_jobs.remove(id)?;
         let (owner, stripe, locked) = (sj.owner, sj.plan.stripe, sj.holds_lock);

@@ -64,6 +64,47 @@ pub struct StripePlan {
     pub writes: Vec<MemberOp>,
     /// Parity bytes computed between the phases (for the XOR time).
     pub parity_bytes: u64,
+    /// The parity engine's work between the phases, by the code's
+    /// structure (`array.controller.parity_compute = "code_ops"`).
+    pub compute: ComputeWork,
+}
+
+/// Work of the controller's parity engine, in bytes run through each region
+/// primitive of `raidsim-codes`: `xor_into` (one source XORed into an
+/// accumulator) and `gf256::mul_acc` (one source multiplied by a GF(2^8)
+/// constant and XORed in).
+///
+/// Counted per parity cell from the cells it covers, with no common
+/// subexpression shared between cells: encoding (a full stripe or
+/// reconstruct-write) runs each covered data cell once into the parity;
+/// read-modify-write forms each written cell's delta (old XOR new) and runs
+/// it in; a Reed–Solomon Q term of data column `d > 0` is a multiply by
+/// `g^d` (column 0's coefficient is 1: an XOR). EVENODD's adjuster S is
+/// among each diagonal cell's covered cells, so it is counted per cell, as
+/// a straightforward encoder computes it; this is an upper bound of what
+/// an optimised one does (S once per codeword). Decoding a lost cell runs
+/// the `k` cells of its row or chain (`k` XORs a byte); Reed–Solomon's
+/// double erasures also multiply each (`k` more multiplies a byte). The
+/// paper's Table 2 orders the same costs: RS encodes and updates with the
+/// fewest operations and decodes with the most.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ComputeWork {
+    /// Bytes XORed into an accumulator.
+    pub xor_bytes: u64,
+    /// Bytes multiplied by a GF(2^8) constant and accumulated.
+    pub gf_mul_bytes: u64,
+}
+
+impl ComputeWork {
+    fn add(&mut self, ops: (u64, u64), bytes: u64) {
+        self.xor_bytes += ops.0 * bytes;
+        self.gf_mul_bytes += ops.1 * bytes;
+    }
+
+    /// No work.
+    pub fn is_empty(&self) -> bool {
+        self.xor_bytes == 0 && self.gf_mul_bytes == 0
+    }
 }
 
 impl StripePlan {
@@ -74,6 +115,7 @@ impl StripePlan {
         self.reads.clear();
         self.writes.clear();
         self.parity_bytes = 0;
+        self.compute = ComputeWork::default();
     }
 }
 
@@ -224,6 +266,8 @@ pub struct Planner {
     pub fault_skip_rmw_parity: bool,
     /// Mirrored writes take the stripe lock (hot spares are configured).
     lock_mirrored_writes: bool,
+    /// The second parity is Reed–Solomon's Q (GF multiplies), not an XOR code's.
+    q_multiplies: bool,
 }
 
 /// Pages touched by `[offset, offset + len)`.
@@ -258,8 +302,10 @@ impl Planner {
                 (parities > 0).then(|| (0..parities).map(|kind| (kind, 0, row.clone())).collect())
             }
         };
+        let q_multiplies = cover.is_some() && cfg.xor_code().is_none() && cfg.level.parity_units() == 2;
         Ok(Self {
             cover,
+            q_multiplies,
             fault_skip_rmw_parity: false,
             lock_mirrored_writes: cfg.spares > 0,
             need_data: vec![false; cells],
@@ -464,6 +510,7 @@ impl Planner {
                 if let Some(pm) = row_parity {
                     plan.reads.push(op(pm, Op::Read, base + a, b - a, Cause::DegradedRead));
                 }
+                plan.compute.add(self.decode_ops(true), b - a);
             } else {
                 lost = (lost.0.min(a), lost.1.max(b));
             }
@@ -472,6 +519,8 @@ impl Planner {
             return Ok(());
         }
         let (a, b) = lost;
+        let lost_cells = self.data_members.iter().filter(|&&m| !state.alive(m, s)).count() as u64 * self.geom.codeword_rows;
+        plan.compute.add(self.decode_ops(false), lost_cells * (b - a));
         for row in 0..self.geom.codeword_rows {
             let off = self.geom.row_offset(s, row) + a;
             for &m in self.data_members.iter().chain(self.parity_members.iter().flatten()) {
@@ -519,6 +568,8 @@ impl Planner {
         let rows = self.geom.codeword_rows as usize;
         let (mut rmw_ok, mut rcw_ok) = (true, true);
         let (mut written, mut rewrite) = (0u32, 0u32);
+        // Parity engine operations (XORs, multiplies) per byte, by method.
+        let (mut rcw_ops, mut rmw_ops) = ((0u64, 0u64), (0u64, 0u64));
         for (cell, sp) in self.spans.iter().enumerate() {
             if touched(sp) {
                 written += 1;
@@ -537,9 +588,15 @@ impl Planner {
             }
             self.need_parity[kind * rows + *prow as usize] = true;
             rewrite += 1;
+            let multiplies = |c: usize| *kind == 1 && self.q_multiplies && c % k != 0;
             for &c in cells {
                 if !covered(&self.spans[c]) {
                     self.need_data[c] = true;
+                }
+                let term = if multiplies(c) { (0, 1) } else { (1, 0) };
+                rcw_ops = (rcw_ops.0 + term.0, rcw_ops.1 + term.1);
+                if touched(&self.spans[c]) {
+                    rmw_ops = (rmw_ops.0 + 1 + term.0, rmw_ops.1 + term.1);
                 }
             }
         }
@@ -560,6 +617,16 @@ impl Planner {
                 }
             }
         };
+        match method {
+            Method::None => {}
+            Method::Rmw => plan.compute.add(rmw_ops, hi - lo),
+            Method::Rcw => plan.compute.add(rcw_ops, hi - lo),
+            Method::Rebuild => {
+                let lost = (0..k).filter(|&c| !alive_col(c)).count() as u64 * rows as u64;
+                plan.compute.add(self.decode_ops(false), lost * (hi - lo));
+                plan.compute.add(rcw_ops, hi - lo);
+            }
+        }
         let whole_unit = self.granularity == ParityGranularity::WholeUnit;
         for (cell, sp) in self.spans.iter().enumerate() {
             let m = self.data_members[cell % k];
@@ -677,6 +744,17 @@ impl Planner {
             _ => data.iter().chain(&parity).copied().filter(|&m| state.alive(m, s)).collect(),
         };
         let (off, len) = (self.geom.row_offset(s, 0), self.member_stripe_bytes());
+        let by_row = dead_data == 1 && p_alive;
+        let q_lost = q.is_some_and(|m| !state.alive(m, s));
+        // Lost data decoded; a lost parity column re-encoded from the (whole) data.
+        plan.compute.add(self.decode_ops(by_row || dead_data == 0), dead_data as u64 * len);
+        for (kind, lost) in [(0, p.is_some_and(|m| !state.alive(m, s))), (1, q_lost)] {
+            if lost && targets.iter().any(|&t| Some(t) == [p, q][kind]) {
+                let k = data.len() as u64;
+                let mul = if kind == 1 && self.q_multiplies { k - 1 } else { 0 };
+                plan.compute.add((k - mul, mul), len);
+            }
+        }
         for m in sources {
             plan.reads.push(op(m, Op::Read, off, len, Cause::RebuildRead));
         }
@@ -745,13 +823,37 @@ impl Planner {
                 plan.writes.push(op(m, Op::Write, base + sp.lo, sp.hi - sp.lo, Cause::User));
             }
         }
-        for &m in self.parity_members.iter().flatten() {
-            if partial && rmw {
+        let rmw_group = partial && rmw;
+        for (kind, &m) in self.parity_members.iter().enumerate().filter_map(|(i, m)| m.as_ref().map(|m| (i, m))) {
+            if rmw_group {
                 plan.reads.push(op(m, Op::Read, base + lo, hi - lo, Cause::PreReadRmw));
             }
             plan.writes.push(op(m, Op::Write, base + lo, hi - lo, Cause::Parity));
             plan.parity_bytes += hi - lo;
+            // Read-modify-write runs each written unit's delta in; otherwise
+            // the row is encoded from its k units.
+            let mut ops = (0, 0);
+            for (d, sp) in self.spans.iter().enumerate() {
+                let written_here = (from..to).contains(&d) && !sp.is_empty();
+                if rmw_group && !written_here {
+                    continue;
+                }
+                let multiplies = kind == 1 && self.q_multiplies && d != 0;
+                ops = (ops.0 + u64::from(rmw_group) + u64::from(!multiplies), ops.1 + u64::from(multiplies));
+            }
+            plan.compute.add(ops, hi - lo);
         }
+    }
+}
+
+impl Planner {
+    /// Engine operations per byte of one lost cell: its row's or chain's
+    /// `k` other cells XORed (`by_row`: one lost data column beside the row
+    /// parity, or any loss of an XOR code), and for Reed–Solomon's other
+    /// losses `k` multiplies as well.
+    fn decode_ops(&self, by_row: bool) -> (u64, u64) {
+        let k = u64::from(self.geom.data_units);
+        (k, if self.q_multiplies && !by_row { k } else { 0 })
     }
 }
 

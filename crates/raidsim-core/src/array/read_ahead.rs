@@ -19,7 +19,8 @@
 //! A host read wholly in held data is a hit, answered from the cache; one
 //! wholly in held data some of which is still being read waits for it; any
 //! other read goes to the members. A host write drops every extent it
-//! overlaps (reads waiting on one still get it: they came first). A write-
+//! overlaps, wholly (reads waiting on one still get its data: they came
+//! first). A write-
 //! back cache with read-ahead is refused by the configuration, since data
 //! read ahead could be older than a write still in the cache.
 
@@ -48,6 +49,8 @@ struct Extent {
     pending: bool,
     /// Host reads waiting for it to be filled.
     waiters: Vec<u32>,
+    /// `sim.verify`: the version of each sector when it was read.
+    versions: Vec<u64>,
 }
 
 /// The read-ahead data a controller holds.
@@ -167,16 +170,17 @@ impl ReadAheadCache {
     /// Controller job `job` reads `[start, start + len)` (from [`Self::after_read`]).
     pub fn reading(&mut self, start: u64, len_bytes: u64, job: u32) {
         self.used_bytes += len_bytes;
-        self.extents.insert(start, Extent { end: start + len_bytes, job, pending: true, waiters: Vec::new() });
+        self.extents.insert(start, Extent { end: start + len_bytes, job, pending: true, waiters: Vec::new(), versions: Vec::new() });
         self.order.push_back(start);
     }
 
     /// Job `job`, reading ahead from `start`, ended (`served`: its data is
-    /// good); the host reads that waited for it. An extent a write dropped
-    /// meanwhile gives its waiters back too. `None`: no such read was issued.
-    pub fn filled(&mut self, job: u32, start: u64, served: bool) -> Option<Vec<u32>> {
+    /// good); the host reads that waited for it, and whether a write dropped
+    /// the extent meanwhile (its waiters came before the write and get its
+    /// data all the same). `None`: no such read was issued.
+    pub fn filled(&mut self, job: u32, start: u64, served: bool) -> Option<(Vec<u32>, bool)> {
         if let Some(i) = self.orphans.iter().position(|&(j, _)| j == job) {
-            return Some(self.orphans.swap_remove(i).1);
+            return Some((self.orphans.swap_remove(i).1, true));
         }
         let e = self.extents.get_mut(&start).filter(|e| e.pending && e.job == job)?;
         e.pending = false;
@@ -186,7 +190,28 @@ impl ReadAheadCache {
             self.extents.remove(&start);
             self.order.retain(|&s| s != start);
         }
-        Some(waiters)
+        Some((waiters, false))
+    }
+
+    /// `sim.verify`: the versions of the sectors of the extent read ahead from `start`.
+    pub fn set_versions(&mut self, start: u64, versions: Vec<u64>) {
+        if let Some(e) = self.extents.get_mut(&start) {
+            e.versions = versions;
+        }
+    }
+
+    /// `sim.verify`: the versions held for the sectors (`sector_bytes`
+    /// each) that `[offset, offset + len)` touches, or `None` where an
+    /// extent recorded none.
+    pub fn versions(&self, offset_bytes: u64, len_bytes: u64, sector_bytes: u64) -> Option<Vec<u64>> {
+        let sectors = offset_bytes / sector_bytes..(offset_bytes + len_bytes).div_ceil(sector_bytes);
+        let mut out = Vec::with_capacity(sectors.clone().count());
+        for sector in sectors {
+            let addr = (sector * sector_bytes).max(offset_bytes);
+            let (&start, e) = self.extents.range(..=addr).next_back().filter(|(_, e)| e.end > addr)?;
+            out.push(*e.versions.get((sector - start / sector_bytes) as usize)?);
+        }
+        Some(out)
     }
 
     /// A host write of `[offset, offset + len)`: extents it overlaps are no
@@ -233,7 +258,7 @@ mod tests {
         c.reading(4096, 8192, 4096);
         assert_eq!(c.lookup(4096, 4096), Lookup::Pending(4096));
         assert!(c.wait(4096, 7));
-        assert_eq!(c.filled(4096, 4096, true).expect("issued"), vec![7]);
+        assert_eq!(c.filled(4096, 4096, true).expect("issued"), (vec![7], false));
         assert_eq!(c.lookup(4096, 4096), Lookup::Hit);
         // [8192, 16384) is wanted ahead of the read ending at 8192; [4096, 12288) is held.
         assert_eq!(c.after_read(4096, 4096), Some((12288, 8192)));
@@ -247,7 +272,7 @@ mod tests {
         c.reading(20480, 8192, 20480);
         // Both held extents are being read: nothing can go, nothing is read ahead.
         assert_eq!(c.after_read(20480, 8192), None);
-        assert_eq!(c.filled(12288, 12288, true).expect("issued"), Vec::<u32>::new());
+        assert_eq!(c.filled(12288, 12288, true).expect("issued"), (Vec::<u32>::new(), false));
         assert_eq!(c.after_read(20480, 8192), Some((28672, 8192)));
         assert_eq!(c.lookup(12288, 4096), Lookup::Miss, "[12288, 20480) was evicted, never the pending one");
         assert_eq!(c.lookup(20480, 4096), Lookup::Pending(20480));
@@ -272,7 +297,7 @@ mod tests {
         c.written(12287, 1);
         assert_eq!(c.lookup(8192, 4096), Lookup::Miss);
         assert_eq!(c.used_bytes(), 0);
-        assert_eq!(c.filled(8192, 8192, true).expect("issued"), vec![3], "the read that waited gets its data");
+        assert_eq!(c.filled(8192, 8192, true).expect("issued"), (vec![3], true), "the read that waited gets its data");
         c.reading(0, 4096, 0);
         c.filled(0, 0, true).expect("issued");
         c.written(4096, 4096);
@@ -286,7 +311,7 @@ mod tests {
         let mut c = cache(ReadAheadPolicy::Always);
         c.reading(0, 8192, 0);
         assert!(c.wait(0, 1));
-        assert_eq!(c.filled(0, 0, false).expect("issued"), vec![1]);
+        assert_eq!(c.filled(0, 0, false).expect("issued"), (vec![1], false));
         assert_eq!(c.lookup(0, 4096), Lookup::Miss);
         assert_eq!(c.used_bytes(), 0);
     }
@@ -300,9 +325,9 @@ mod tests {
         c.reading(0, 4096, 2);
         assert!(c.wait(0, 20));
         // The newer read ends first: its waiter, not the dropped one's.
-        assert_eq!(c.filled(2, 0, true), Some(vec![20]));
+        assert_eq!(c.filled(2, 0, true), Some((vec![20], false)));
         assert_eq!(c.lookup(0, 4096), Lookup::Hit);
-        assert_eq!(c.filled(1, 0, true), Some(vec![10]));
+        assert_eq!(c.filled(1, 0, true), Some((vec![10], true)));
         assert_eq!(c.lookup(0, 4096), Lookup::Hit, "the dropped read's end leaves the newer data");
         assert_eq!(c.filled(3, 0, true), None, "job 3 never read ahead");
     }

@@ -371,6 +371,28 @@ impl ByteVerifier {
         }
     }
 
+    /// The version of the last write of each sector of host bytes
+    /// `[offset, offset + len)` (0: never written).
+    pub fn logical_versions(&self, offset: u64, len: u64) -> Vec<u64> {
+        (offset / SECTOR..(offset + len).div_ceil(SECTOR)).map(|sector| self.logical.get(&sector).copied().unwrap_or(0)).collect()
+    }
+
+    /// A host read of `[offset, offset + len)` answered from the
+    /// controller's cache, which holds each sector at `versions`: each must
+    /// be its last write's.
+    pub fn check_cached_read(&mut self, offset: u64, len: u64, versions: &[u64]) {
+        for (i, sector) in (offset / SECTOR..(offset + len).div_ceil(SECTOR)).enumerate() {
+            self.sectors_checked += 1;
+            let now = self.logical.get(&sector).copied().unwrap_or(0);
+            if versions.get(i) != Some(&now) {
+                self.mismatch(format!(
+                    "host sector {sector} answered from the controller's cache at version {:?}, not its last write's {now}",
+                    versions.get(i)
+                ));
+            }
+        }
+    }
+
     /// A host write of `[offset, offset + len)` at `version`, planned as `plan`, has written.
     pub fn apply_write(&mut self, state: &ArrayState, plan: &StripePlan, offset: u64, len: u64, version: u64) -> Result<()> {
         let s = plan.stripe;

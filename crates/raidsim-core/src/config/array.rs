@@ -173,6 +173,22 @@ pub enum ReadAheadPolicy {
     Adaptive,
 }
 
+/// How the controller's parity engine is charged (see
+/// `array::planner::ComputeWork`).
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum ParityCompute {
+    /// Parity bytes written, at `xor_bytes_per_s`, whatever the code: one
+    /// engine pass per parity byte (the default; decoding is free).
+    ParityBytes,
+    /// The code's own work: XORs at `xor_bytes_per_s` and Reed–Solomon's
+    /// GF(2^8) multiplies at `gf_mul_bytes_per_s`, counted from the
+    /// structure of each stripe plan (encode, update, decode). The
+    /// erasure-code paper leaves computation out (its §3.1.1); this shows
+    /// what it would add.
+    CodeOps,
+}
+
 /// When the controller acknowledges a host write.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
@@ -213,8 +229,15 @@ pub struct ControllerConfig {
     /// Requests overlap in it.
     pub overhead_ns: u64,
     /// Parity engine speed (XOR, and P+Q for RAID-6), bytes of parity per
-    /// second; 0 = instant.
+    /// second under `parity_compute = "parity_bytes"`; bytes XORed into an
+    /// accumulator per second under `"code_ops"`. 0 = instant.
     pub xor_bytes_per_s: u64,
+    /// How parity computation is charged.
+    pub parity_compute: ParityCompute,
+    /// `code_ops`: bytes multiplied by a GF(2^8) constant and accumulated
+    /// per second (Reed–Solomon's Q); `cargo bench -p raidsim-codes --bench
+    /// region_ops` measures this machine's. 0 under `parity_bytes`.
+    pub gf_mul_bytes_per_s: u64,
     /// The link between the host and the controller (PCIe), bytes per
     /// second, shared by reads and writes; 0 = infinitely fast. `cr5`/`cr5m`
     /// use the SSD's `host_link_bandwidth_bytes_per_s` instead.
@@ -253,6 +276,8 @@ impl Default for ControllerConfig {
         Self {
             overhead_ns: 0,
             xor_bytes_per_s: 0,
+            parity_compute: ParityCompute::ParityBytes,
+            gf_mul_bytes_per_s: 0,
             host_link_bytes_per_s: 0,
             cache: CacheMode::WriteThrough,
             cache_bytes: 0,
@@ -285,6 +310,7 @@ impl ControllerConfig {
         }
         let inside = array.level.inside_one_ssd();
         self.validate_read_ahead(array)?;
+        self.validate_parity_compute(array)?;
         if self.cache == CacheMode::WriteBack && (inside || array.level == RaidLevel::Single) {
             return Err(Error::config(
                 "array.controller.cache",
@@ -318,6 +344,35 @@ impl ControllerConfig {
 }
 
 impl ControllerConfig {
+    fn validate_parity_compute(&self, array: &ArrayConfig) -> Result<()> {
+        let rs = array.level.code_level() == RaidLevel::Raid6 && array.xor_code().is_none();
+        match self.parity_compute {
+            ParityCompute::ParityBytes if self.gf_mul_bytes_per_s > 0 => Err(Error::config(
+                "array.controller.gf_mul_bytes_per_s",
+                "set, but parity_compute = \"parity_bytes\" charges parity bytes at xor_bytes_per_s: set parity_compute = \"code_ops\" or leave it 0",
+            )),
+            ParityCompute::ParityBytes => Ok(()),
+            ParityCompute::CodeOps if array.level.parity_units() == 0 => Err(Error::config(
+                "array.controller.parity_compute",
+                format!("\"code_ops\" charges a parity code's work, and {:?} keeps no parity", array.level),
+            )),
+            ParityCompute::CodeOps if self.xor_bytes_per_s == 0 => Err(Error::config(
+                "array.controller.xor_bytes_per_s",
+                "parity_compute = \"code_ops\" needs the XOR rate in bytes per second (cargo bench -p raidsim-codes --bench region_ops)",
+            )),
+            ParityCompute::CodeOps if rs && self.gf_mul_bytes_per_s == 0 => Err(Error::config(
+                "array.controller.gf_mul_bytes_per_s",
+                "Reed-Solomon's Q under parity_compute = \"code_ops\" needs the GF(2^8) multiply rate in bytes per second \
+                 (cargo bench -p raidsim-codes --bench region_ops)",
+            )),
+            ParityCompute::CodeOps if !rs && self.gf_mul_bytes_per_s > 0 => Err(Error::config(
+                "array.controller.gf_mul_bytes_per_s",
+                "only Reed-Solomon's Q multiplies in GF(2^8); this code only XORs: leave it 0",
+            )),
+            ParityCompute::CodeOps => Ok(()),
+        }
+    }
+
     fn validate_read_ahead(&self, array: &ArrayConfig) -> Result<()> {
         let key = "array.controller.read_ahead_bytes";
         if self.read_ahead == ReadAheadPolicy::Off {

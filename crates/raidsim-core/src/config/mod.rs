@@ -20,8 +20,8 @@ mod ssd;
 mod workload;
 
 pub use array::{
-    ArrayConfig, CacheMode, ControllerConfig, ErasureCode, GcCoordination, MemberFailure, ParityGranularity, ParityLayout, ParityPlacement,
-    RaidLevel, ReadAheadPolicy, ReadPolicy, StripeOrder, WriteMethod,
+    ArrayConfig, CacheMode, ControllerConfig, ErasureCode, GcCoordination, MemberFailure, ParityCompute, ParityGranularity, ParityLayout,
+    ParityPlacement, RaidLevel, ReadAheadPolicy, ReadPolicy, StripeOrder, WriteMethod,
 };
 pub use cost::Prices;
 pub use hdd::{fit_seek_curve, seek_moments, HddConfig, HddGeometry, HddZone, QueuePolicy};
@@ -805,15 +805,28 @@ fn validate_warmup(config: &Config) -> Result<()> {
     }
 }
 
+/// The most overwrite passes preconditioning takes (`precondition.*_overwrite_factor`).
+pub const MAX_OVERWRITE_FACTOR: f64 = 1000.0;
+
 fn validate_precondition(p: &PreconditionConfig) -> Result<()> {
     if !(0.0..=1.0).contains(&p.fill_fraction) {
         return Err(Error::config("precondition.fill_fraction", "must lie in [0, 1]"));
     }
-    if !(p.random_overwrite_factor >= 0.0 && p.random_overwrite_factor.is_finite()) {
-        return Err(Error::config("precondition.random_overwrite_factor", "must be a finite number >= 0"));
-    }
-    if !(p.sequential_overwrite_factor >= 0.0 && p.sequential_overwrite_factor.is_finite()) {
-        return Err(Error::config("precondition.sequential_overwrite_factor", "must be a finite number >= 0"));
+    // A thousand passes over a drive is far past any steady state, and
+    // bounds the page count (it could overflow or run for days).
+    for (key, factor) in [
+        ("precondition.random_overwrite_factor", p.random_overwrite_factor),
+        ("precondition.sequential_overwrite_factor", p.sequential_overwrite_factor),
+    ] {
+        if !(0.0..=MAX_OVERWRITE_FACTOR).contains(&factor) {
+            return Err(Error::config(
+                key,
+                format!("must be a finite number >= 0 and at most {MAX_OVERWRITE_FACTOR} (passes over the filled pages)"),
+            ));
+        }
+        if factor > 0.0 && p.fill_fraction == 0.0 {
+            return Err(Error::config(key, "overwrites filled pages, and precondition.fill_fraction = 0 fills none: set a fill"));
+        }
     }
     Ok(())
 }
