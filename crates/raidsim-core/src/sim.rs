@@ -394,7 +394,7 @@ impl Simulation {
             let (capacity, page) = (resolved.member_capacity_bytes(), resolved.member_page_bytes());
             ArrayController::new(&cfg.array, &cfg.rebuild, capacity, page, cfg.sim.verify, cr5m_data_chips)
         });
-        let controller = controller.transpose()?;
+        let mut controller = controller.transpose()?;
         let source = build_source(&cfg.workload, resolved.capacity_bytes, cfg.sim.seed)?;
         let closed_loop = match &cfg.workload {
             WorkloadConfig::Synthetic(s) if s.processes > 0 => Some((s.processes, s.think_time_ns)),
@@ -402,6 +402,9 @@ impl Simulation {
         };
         let (overhead_ns, link_bytes_per_s) = resolved.array_front_end();
         let read_ahead = read_ahead_cache(&resolved, controller.as_ref());
+        if let Some(c) = controller.as_mut().filter(|_| read_ahead.is_some()) {
+            c.track_write_starts();
+        }
         let mut sim = Self {
             preconditioning,
             queue: EventQueue::new(),
@@ -532,6 +535,12 @@ impl Simulation {
         let Some(c) = self.controller.as_mut() else { return Err(no_controller()) };
         let mut port = SimPort { members: &mut self.members, queue: &mut self.queue, finished_hosts: &mut self.finished_hosts, host: &mut self.host };
         f(c, &mut port)?;
+        if let Some(ra) = self.front_end.read_ahead.as_mut() {
+            // Data read ahead before a write's drive writes began predates it.
+            for (offset, len) in c.take_write_starts() {
+                ra.written(offset, len);
+            }
+        }
         let mut finished = std::mem::take(&mut self.finished_hosts);
         for &(at, job, served) in &finished {
             match self.jobs.get(job).map(|j| j.kind) {

@@ -145,3 +145,36 @@ fn a_rebuild_decodes_each_lost_byte_from_its_row_or_both_syndromes() {
     let (_, xor, mul) = tally(&r, "rebuild");
     assert_eq!((xor, mul), (4.0 * rebuilt, 4.0 * rebuilt));
 }
+
+#[test]
+fn a_write_to_a_lost_unit_decodes_by_row_when_row_parity_survives() {
+    // RS 4+2, data member 0 lost: a write of half its unit reconstructs the
+    // row: the lost cell from its row (4 X), then P (4 X) and Q (1 X, 3 M).
+    let o =
+        ["array.level=raid6", "array.members=6", "array.parity_placement=\"dedicated\"", "array.failures=[{member = 0, at_ns = 0}]", X, M, CODE_OPS];
+    let r = run("[1000, \"W\", 0, 2048]", &o);
+    let (_, xor, mul) = tally(&r, "host_write");
+    assert_eq!((xor, mul), (9.0 * 4096.0, 3.0 * 4096.0));
+}
+
+#[test]
+fn rebuilding_evenodds_diagonal_parity_costs_what_encoding_it_does() {
+    // EVENODD 5+2 (p = 5) losing its diagonal parity member: each codeword's
+    // 4 diagonal cells are re-encoded from 4 diagonal and 4 adjuster cells
+    // each, 32 X per 4 units rebuilt: 8 X a byte rebuilt.
+    let o = [
+        "array.level=raid6",
+        "array.members=7",
+        "array.code=\"evenodd\"",
+        "array.parity_placement=\"dedicated\"",
+        "array.spares=1",
+        "array.failures=[{member = 6, at_ns = 0}]",
+        X,
+        CODE_OPS,
+    ];
+    let r = run("[0, \"R\", 0, 4096]", &o);
+    let rebuilt = *r.devices[7].pages_written.get("rebuild_write").expect("rebuilt") as f64 * 4096.0;
+    let (_, xor, mul) = tally(&r, "rebuild");
+    assert!(rebuilt > 0.0);
+    assert_eq!((xor, mul), (8.0 * rebuilt, 0.0));
+}

@@ -454,3 +454,22 @@ fn counting_mode_refuses_read_ahead() {
     let e = raidsim_core::count(&raw.resolve().expect("resolves")).expect_err("refused").to_string();
     assert!(e.contains("array.controller.read_ahead") && e.contains("counting mode"), "{e}");
 }
+
+#[test]
+fn a_hit_between_a_writes_drive_writes_and_its_end_is_never_older_than_the_verifier_expects() {
+    // RAID-5 of 3 behind a slow parity engine (1 MB/s: the write's 4 KiB
+    // of parity takes 4.1 ms): the write of [8, 12) KiB is admitted at 0, a
+    // read at 10 us reads [8, 16) KiB ahead while the write computes, and a
+    // read of [8, 12) KiB comes at t. Data read ahead before the write's
+    // drive writes began predates it and is dropped then, so no hit returns
+    // it while the verifier already expects the write.
+    let raid5 = ["array.level=raid5", "array.members=3", "sim.verify=true", "array.controller.xor_bytes_per_s=1000000"];
+    let mut hits = 0.0;
+    for t in (3_900_000..5_000_000).step_by(50_000) {
+        let reqs = format!("[0, \"W\", 8192, 4096], [10000, \"R\", 4096, 4096], [{t}, \"R\", 8192, 4096]");
+        let r = read_ahead_run("always", &reqs, &raid5);
+        assert_eq!(r.verify.as_ref().expect("verify on").mismatches, 0, "read at {t} ns");
+        hits += stat(&r, "array.controller.read_ahead.hits");
+    }
+    assert!(hits > 0.0, "some reads before the write's drive writes are hits");
+}

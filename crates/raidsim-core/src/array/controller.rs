@@ -278,6 +278,9 @@ pub struct ArrayController {
     page_bytes: u64,
     /// CR5M: what chip failures left to copy or consolidate.
     chip_work: Vec<MirroredStrips>,
+    /// Host writes whose drive writes began since the last take, when
+    /// someone tracks them (the controller's read-ahead drops what they overlap).
+    write_starts: Option<Vec<(u64, u64)>>,
 }
 
 impl ArrayController {
@@ -285,6 +288,16 @@ impl ArrayController {
     /// (busy ns, bytes XORed, bytes multiplied in GF(2^8)).
     pub fn parity_compute_tally(&self) -> [(ComputePurpose, (u64, u64, u64)); 3] {
         ComputePurpose::ALL.map(|p| (p, self.engine.tally[p as usize]))
+    }
+
+    /// From now on, remembers each host write whose drive writes begin (see [`Self::take_write_starts`]).
+    pub fn track_write_starts(&mut self) {
+        self.write_starts.get_or_insert_with(Vec::new);
+    }
+
+    /// The host writes `(offset, len)` whose drive writes began since the last call.
+    pub fn take_write_starts(&mut self) -> Vec<(u64, u64)> {
+        self.write_starts.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
     /// Restarts the parity engine's counters (the warm-up is over).
@@ -344,6 +357,7 @@ impl ArrayController {
             mirroring,
             page_bytes,
             chip_work: Vec::new(),
+            write_starts: None,
         })
     }
 
@@ -965,6 +979,10 @@ impl ArrayController {
                 self.stripe_jobs.get_mut(id)?.plan = plan;
             }
             self.verify_writes(id)?;
+            if let (Some(starts), Owner::Host { op: Op::Write, offset, len, .. }) = (self.write_starts.as_mut(), sj_owner(&mut self.stripe_jobs, id)?)
+            {
+                starts.push((offset, len));
+            }
             if self.mirroring.is_some() {
                 self.remap_for_mirroring(port, id)?;
             }
@@ -1177,4 +1195,9 @@ impl ArrayController {
         }
         Ok(())
     }
+}
+
+/// The owner of stripe job `id`.
+fn sj_owner(jobs: &mut Slab<StripeJob>, id: u32) -> Result<Owner> {
+    Ok(jobs.get_mut(id)?.owner)
 }

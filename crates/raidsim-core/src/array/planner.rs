@@ -622,8 +622,9 @@ impl Planner {
             Method::Rmw => plan.compute.add(rmw_ops, hi - lo),
             Method::Rcw => plan.compute.add(rcw_ops, hi - lo),
             Method::Rebuild => {
-                let lost = (0..k).filter(|&c| !alive_col(c)).count() as u64 * rows as u64;
-                plan.compute.add(self.decode_ops(false), lost * (hi - lo));
+                let lost_cols = (0..k).filter(|&c| !alive_col(c)).count() as u64;
+                let by_row = lost_cols == 1 && parity_member(0).is_some_and(|m| state.alive(m, s));
+                plan.compute.add(self.decode_ops(by_row), lost_cols * rows as u64 * (hi - lo));
                 plan.compute.add(rcw_ops, hi - lo);
             }
         }
@@ -748,11 +749,15 @@ impl Planner {
         let q_lost = q.is_some_and(|m| !state.alive(m, s));
         // Lost data decoded; a lost parity column re-encoded from the (whole) data.
         plan.compute.add(self.decode_ops(by_row || dead_data == 0), dead_data as u64 * len);
+        let unit = self.geom.unit_bytes;
         for (kind, lost) in [(0, p.is_some_and(|m| !state.alive(m, s))), (1, q_lost)] {
             if lost && targets.iter().any(|&t| Some(t) == [p, q][kind]) {
-                let k = data.len() as u64;
-                let mul = if kind == 1 && self.q_multiplies { k - 1 } else { 0 };
-                plan.compute.add((k - mul, mul), len);
+                // Re-encoded cell by cell from the code's cover, as a full-stripe write encodes it.
+                let k = data.len();
+                for (_, _, cells) in self.cover.iter().flatten().filter(|(kd, _, _)| *kd == kind) {
+                    let mul = if kind == 1 && self.q_multiplies { cells.iter().filter(|&&c| c % k != 0).count() as u64 } else { 0 };
+                    plan.compute.add((cells.len() as u64 - mul, mul), unit);
+                }
             }
         }
         for m in sources {
