@@ -7,7 +7,7 @@ import contextlib
 import json
 import os
 import sys
-from typing import List, Optional
+from typing import Any, List, Optional
 
 from . import __version__, _native
 from .api import presets, simulate, trace_stats
@@ -174,6 +174,7 @@ _REPRODUCE_OPTIONS = {
     "striping-coefficients": {"json", "out", "workers", "no_progress", "quick", "set"},
     "hdd-stripe-unit-tables": {"json", "out", "workers", "no_progress", "set"},
     "cr5m": {"json", "out", "workers", "no_progress", "quick", "traces"},
+    "erasure-code-study": {"json", "out", "workers", "no_progress", "quick", "traces"},
     "rais": {"json", "out", "workers", "no_progress", "quick"},
 }
 _UNSET = {"granularity": None, "json": False, "out": None, "workers": None, "no_progress": False, "quick": False,
@@ -214,7 +215,13 @@ def _reproduce(args: argparse.Namespace) -> int:
     if args.name in ("disk-parameters", "striping-coefficients", "hdd-stripe-unit-tables"):
         return _reproduce_hdd(args)
     if args.name == "cr5m":
-        return _reproduce_cr5m(args)
+        from . import cr5m
+
+        return _reproduce_with_traces(args, cr5m, "cr5m")
+    if args.name == "erasure-code-study":
+        from . import erasure_code_study
+
+        return _reproduce_with_traces(args, erasure_code_study, "erasure-code-study")
     if args.name == "rais":
         return _reproduce_rais(args)
     raise _native.ConfigError(f"unknown reproduction `{args.name}`")
@@ -257,23 +264,28 @@ def _reproduce_hdd(args: argparse.Namespace) -> int:
     return 0
 
 
-def _reproduce_cr5m(args: argparse.Namespace) -> int:
-    from . import cr5m
-
-    out = args.out or os.path.join(DEFAULT_OUT, "cr5m" + ("-quick" if args.quick else ""))
+def _traces_dir(args: argparse.Namespace) -> Optional[str]:
+    """``--traces``, checked, or the default shared traces beside the checkout."""
     if args.traces is not None and not os.path.isdir(args.traces):
         raise UsageError(f"--traces {args.traces}: not a directory (the shared traces, e.g. ../shared/traces)")
-    traces = args.traces if args.traces is not None else _default_traces_dir()
-    result = cr5m.run(out, quick=args.quick, traces_dir=traces, workers=args.workers,
-                      progress=False if args.no_progress else None)
-    figures = cr5m.plot(result, out)
+    return args.traces if args.traces is not None else _default_traces_dir()
+
+
+def _reproduce_with_traces(args: argparse.Namespace, module: Any, name: str) -> int:
+    """A reproduction that runs shared traces beside its stand-ins (``cr5m``, ``erasure-code-study``):
+    ``module`` has ``run``, ``plot`` and ``text``."""
+    out = args.out or os.path.join(DEFAULT_OUT, name + ("-quick" if args.quick else ""))
+    traces = _traces_dir(args)
+    result = module.run(out, quick=args.quick, traces_dir=traces, workers=args.workers,
+                        progress=False if args.no_progress else None)
+    figures = module.plot(result, out)
     if args.json:
         if result["missing_traces"]:  # the text says so in its header; JSON rows cannot
             print(f"raidsim: shared traces not found in {traces or '(no traces directory)'}, skipped: "
                   + ", ".join(result["missing_traces"]), file=sys.stderr)
         print(json.dumps(result["rows"], indent=2))
     else:
-        print(cr5m.text(result))
+        print(module.text(result))
         print(f"\nfigures: {', '.join(figures)}")
     return 0
 
@@ -364,7 +376,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true")
     p = sub.add_parser("reproduce", help="run a packaged reproduction and set published numbers beside ours")
     p.add_argument("name", choices=["stripe-unit-tables", "erasure-code-updates", "erasure-code-tables", "stripe-unit-study",
-                                    "disk-parameters", "striping-coefficients", "hdd-stripe-unit-tables", "cr5m", "rais"])
+                                    "disk-parameters", "striping-coefficients", "hdd-stripe-unit-tables", "cr5m", "rais",
+                                    "erasure-code-study"])
     p.add_argument("--granularity", choices=["page", "whole_unit", "disksim"],
                    help="stripe-unit-tables: parity decision granularity (default page)")
     p.add_argument("--json", action="store_true", help="print rows as JSON")

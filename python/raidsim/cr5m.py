@@ -104,12 +104,13 @@ def benchmark(requests: int, write_percent: Optional[float] = None, mean_kb: Opt
                       s["mean_kb"] if mean_kb is None else mean_kb, s["requests_per_s"], uniform=True)
 
 
-def shared_traces(traces_dir: Optional[str]) -> Dict[str, Dict[str, Any]]:
-    """The shared traces of the paper's kinds that are present in ``traces_dir``, with their request counts."""
+def shared_traces(traces_dir: Optional[str], entries: Optional[Sequence[Mapping[str, Any]]] = None) -> Dict[str, Dict[str, Any]]:
+    """The shared traces of the paper's kinds (``entries``, each {name, file}: this study file's
+    ``[[shared_traces]]`` unless given) that are present in ``traces_dir``, with their request counts."""
     from .api import trace_stats
 
     out: Dict[str, Dict[str, Any]] = {}
-    for t in spec()["shared_traces"]:
+    for t in spec()["shared_traces"] if entries is None else entries:
         path = os.path.join(traces_dir, t["file"]) if traces_dir else ""
         if not (traces_dir and os.path.isfile(path)):
             continue

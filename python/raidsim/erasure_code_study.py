@@ -1,0 +1,290 @@
+"""The erasure-code paper's simulation study (Alinezhad Chamazcoti et al. 2015, §4, Figures 8-17).
+
+Reed-Solomon, EVENODD and RDP on arrays of the Table 6 SSD with dedicated
+parity disks, under stand-ins for the six traces of its Table 7: NoW
+(parity pages written per host write), NoC (erases) and ART by number of
+disks (Figures 8-10) and by stripe unit size (Figures 11-13), write
+amplification by page reservation (Figure 14) and the erases of the row
+and the second parity disk (Figures 15-17). Every choice the paper leaves
+open is stated in ``experiments/erasure-code-study.toml``; the numbers its
+text states are data there too (``[[claims]]``), each computed from our
+points by the same formula and set beside it.
+
+Every run is a point of one study (:func:`raidsim.sweep.run_study`): an
+interrupted reproduction resumes, a changed build reruns what changed.
+Rows are ``{figure, workload, code, nod, sus_bytes, metric, raidsim, paper}``.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Dict, List, Mapping, Optional, Tuple
+
+import pandas as pd
+
+from .study_report import save_figure
+from .sweep import Study, packaged_spec, run_study
+
+KB = 1024
+PAGE = 4096
+METRICS = [
+    "host.requests",
+    "host.writes",
+    "host.bytes_written",
+    "host.response.mean_ns",
+    "array.parity_pages_written",
+    "array.data_pages_written",
+    "devices.erases",
+    "devices.pages_written.gc_write",
+]
+# A point: (workload, code, NoD, SUS bytes, reserved fraction or None for the preset's).
+Point = Tuple[str, str, int, int, Optional[float]]
+
+
+def spec() -> Dict[str, Any]:
+    """The packaged study file ``experiments/erasure-code-study.toml``."""
+    return packaged_spec("erasure-code-study")
+
+
+def grid(quick: bool) -> Dict[str, Any]:
+    """The full grid (Table 7's request counts), or ``[quick]``'s smaller one."""
+    sp = spec()
+    g = {k: sp[k] for k in ("codes", "nods", "sus_bytes", "reserve_fractions", "nod_default", "sus_default")}
+    g["requests"] = {w["name"]: w["requests"] for w in sp["workloads"]}
+    if quick:
+        q = sp["quick"]
+        g.update(sus_bytes=q["sus_bytes"], reserve_fractions=q["reserve_fractions"])
+        g["requests"] = {name: min(n, q["requests"]) for name, n in g["requests"].items()}
+    return g
+
+
+def stand_in(w: Mapping[str, Any], requests: int) -> Dict[str, Any]:
+    """A Table 7 row as synthetic settings (see the study file for each choice)."""
+    sp = spec()
+    mean = int(round(w["mean_write_kb"] * KB / PAGE)) * PAGE
+    size = ({"workload.size.kind": "fixed", "workload.size.mean_bytes": mean} if w.get("fixed_size") else
+            {"workload.size.kind": "exponential", "workload.size.mean_bytes": mean, "workload.size.min_bytes": PAGE,
+             "workload.size.max_bytes": 4 << 20, "workload.size.quantum_bytes": PAGE, "workload.size.adjust_mean": True})
+    return {"workload.kind": "synthetic", "workload.requests": requests, "workload.processes": sp["processes"],
+            "workload.read_fraction": round(1 - w["write_percent"] / 100, 6), "workload.address": "uniform",
+            "workload.span_bytes": sp["footprint_bytes"], "workload.alignment_bytes": PAGE, **size}
+
+
+def workloads(quick: bool, traces_dir: Optional[str]) -> Dict[str, Dict[str, Any]]:
+    """Every workload by name: the stand-ins, then the shared traces present in ``traces_dir``."""
+    from .cr5m import shared_traces
+
+    g = grid(quick)
+    out = {w["name"]: stand_in(w, g["requests"][w["name"]]) for w in spec()["workloads"]}
+    for name, t in shared_traces(traces_dir, spec()["shared_traces"]).items():
+        out[name] = {k: v for k, v in t.items() if not k.startswith("_")}  # replayed at its own times
+    return out
+
+
+def points(g: Mapping[str, Any], names: List[str]) -> List[Point]:
+    """The union of Figures 8-13's and Figure 14's points, each once, in a stable order."""
+    nod0, sus0 = g["nod_default"], g["sus_default"]
+    pts: List[Point] = []
+    for w in names:
+        for code in g["codes"]:
+            pts += [(w, code, nod, sus0, None) for nod in g["nods"]]
+            pts += [(w, code, nod0, sus, None) for sus in g["sus_bytes"]]
+            if w in spec()["figure14_workloads"]:
+                pts += [(w, code, nod0, sus0, r) for r in g["reserve_fractions"]]
+    return list(dict.fromkeys(pts))
+
+
+def _case(p: Point, settings: Mapping[str, Any]) -> Dict[str, Any]:
+    w, code, nod, sus, reserve = p
+    s = {**settings, "array.level": "raid6", "array.members": nod, "array.code": code,
+         "array.parity_placement": "dedicated", "array.stripe_unit_bytes": sus}
+    if reserve is not None:
+        s["ssd.geometry.over_provisioning_fraction"] = reserve
+    return {"name": f"{w}|{code}|{nod}|{sus}|{'' if reserve is None else reserve}", "set": s}
+
+
+def study(quick: bool, traces_dir: Optional[str]) -> Study:
+    """The one study of every point."""
+    ws = workloads(quick, traces_dir)
+    cases = [_case(p, ws[p[0]]) for p in points(grid(quick), list(ws))]
+    return Study.from_dict({"name": "erasure-code-study" + ("-quick" if quick else ""),
+                            "title": "Alinezhad Chamazcoti et al. 2015, Figures 8-17",
+                            "base": {"preset": spec()["preset"]}, "metrics": METRICS, "cases": cases})
+
+
+def run(out_dir: str, *, quick: bool = False, traces_dir: Optional[str] = None, workers: Optional[int] = None,
+        progress: Optional[bool] = None) -> Dict[str, Any]:
+    """Runs (or resumes) the study into ``out_dir``; returns the per-point table and the rows."""
+    st = study(quick, traces_dir)
+    t = run_study(st, out_dir, workers=workers, progress=progress)
+    table = measures(t)
+    missing = [s["file"] for s in spec()["shared_traces"] if s["name"] not in set(table["workload"])]
+    return {"table": table, "rows": rows(table), "quick": quick, "traces_dir": traces_dir, "missing_traces": missing}
+
+
+def measures(t: pd.DataFrame) -> pd.DataFrame:
+    """Per point: NoW, NoC (all disks, P, Q), ART and write amplification."""
+    ok = t[t["status"] == "ok"]
+    out = []
+    for _, r in ok.iterrows():
+        w, code, nod, sus, reserve = str(r["case"]).split("|")
+        nod_i = int(nod)
+        per_member = lambda path: [float(r[f"{path}[{i}]"]) for i in range(nod_i)]  # noqa: E731
+        erases = per_member("devices.erases")
+        parity = sum(per_member("array.parity_pages_written"))
+        data = sum(per_member("array.data_pages_written"))
+        host_pages = float(r["host.bytes_written"]) / PAGE
+        out.append({"workload": w, "code": code, "nod": nod_i, "sus_bytes": int(sus),
+                    "reserve": float(reserve) if reserve else None,
+                    # Parity pages (4 KiB, the paper's NoW unit at its 4 KB default) per host write.
+                    "now": parity / float(r["host.writes"]),
+                    "noc": sum(erases), "noc_p": erases[-2], "noc_q": erases[-1],
+                    "art_ms": float(r["host.response.mean_ns"]) / 1e6,
+                    # The paper's write amplification is the code's: data and parity over data ("a code
+                    # with higher write amplification imposes the higher NoW"); the flash's adds GC copies.
+                    "wa": (data + parity) / host_pages,
+                    "wa_flash": (data + parity + sum(per_member("devices.pages_written.gc_write"))) / host_pages})
+    return pd.DataFrame(out)
+
+
+# --- rows ----------------------------------------------------------------------------------------
+
+_METRIC = {"now": "now", "noc": "noc", "art": "art_ms", "wa": "wa"}
+
+
+def _row(figure: str, workload: str, code: str, nod: Optional[int], sus: Optional[int], metric: str, value: Any,
+         paper: Any = None) -> Dict[str, Any]:
+    ok = value is not None and value == value
+    return {"figure": figure, "workload": str(workload), "code": str(code), "nod": None if nod is None else int(nod),
+            "sus_bytes": None if sus is None else int(sus), "metric": metric,
+            "raidsim": round(float(value), 4) if ok else None, "paper": None if paper is None else float(paper)}
+
+
+def _at(table: pd.DataFrame, workload: str, code: str, nod: int, sus: int, reserve: Optional[float] = None) -> Optional[pd.Series]:
+    m = (table.workload == workload) & (table.code == code) & (table.nod == nod) & (table.sus_bytes == sus)
+    m &= table.reserve.isna() if reserve is None else (table.reserve == reserve)
+    part = table[m]
+    return None if part.empty else part.iloc[0]
+
+
+def rows(table: pd.DataFrame) -> List[Dict[str, Any]]:
+    """Rows per figure: the measures at each point, the claims beside the paper's numbers, and the
+    parity disks' share of erases."""
+    sp = spec()
+    nod0, sus0 = sp["nod_default"], sp["sus_default"]
+    out: List[Dict[str, Any]] = []
+    for _, r in table.iterrows():
+        by_nod, by_sus = r.sus_bytes == sus0 and pd.isna(r.reserve), r.nod == nod0 and pd.isna(r.reserve)
+        for fig, metric, col, show in (("Figure 8", "now", "now", by_nod), ("Figure 9", "noc", "noc", by_nod),
+                                       ("Figure 10", "art_ms", "art_ms", by_nod), ("Figure 11", "now", "now", by_sus),
+                                       ("Figure 12", "noc", "noc", by_sus), ("Figure 13", "art_ms", "art_ms", by_sus)):
+            if show:
+                out.append(_row(fig, r.workload, r.code, r.nod, r.sus_bytes, metric, r[col]))
+        if r.nod == nod0 and r.sus_bytes == sus0:
+            reserve = "preset" if pd.isna(r.reserve) else f"{r.reserve:g}"
+            out.append(_row("Figure 14", r.workload, r.code, r.nod, r.sus_bytes, f"wa_reserve_{reserve}", r.wa))
+            out.append(_row("Figure 14", r.workload, r.code, r.nod, r.sus_bytes, f"wa_flash_reserve_{reserve}", r.wa_flash))
+        if pd.isna(r.reserve):
+            fig = "Figure 15" if (r.nod, r.sus_bytes) == (nod0, sus0) else ("Figure 16" if r.sus_bytes == sus0 else "Figure 17")
+            out.append(_row(fig, r.workload, r.code, r.nod, r.sus_bytes, "noc_q_over_noc_p",
+                            r.noc_q / r.noc_p if r.noc_p else None))
+    out += claim_rows(table)
+    return out
+
+
+def claim_rows(table: pd.DataFrame) -> List[Dict[str, Any]]:
+    """Each number the text states, from our points by its formula: (a / b - 1) x 100."""
+    sp = spec()
+    nod0, sus0 = sp["nod_default"], sp["sus_default"]
+    out = []
+    for c in sp["claims"]:
+        for code, paper in c["paper"].items():
+            def point(side: Mapping[str, Any]) -> Optional[pd.Series]:
+                return _at(table, c["workload"], side.get("code", code), side.get("nod", nod0), side.get("sus_bytes", sus0))
+            a, b = point(c["a"]), point(c["b"])
+            col = _METRIC[c["metric"]]
+            value = None if a is None or b is None or not b[col] else (a[col] / b[col] - 1) * 100
+            metric = f"{c['metric']}_pct: " + c["text"]
+            out.append(_row(c["figure"], c["workload"], code, None, None, metric, value, paper))
+    return out
+
+
+# --- text and figures ----------------------------------------------------------------------------
+
+def text(result: Mapping[str, Any]) -> str:
+    """The measures per figure, and the text's numbers beside ours."""
+    t = result["table"]
+    g = spec()
+    out = [f"Alinezhad Chamazcoti et al. 2015, Figures 8-17 (raidsim, stand-ins for Table 7's traces"
+           f"{', quick grid' if result['quick'] else ''}; dedicated parity; closed loop of {g['processes']})"]
+    if result["missing_traces"]:
+        out.append(f"Shared traces not found in {result['traces_dir'] or '(no traces directory)'}, skipped: "
+                   + ", ".join(result["missing_traces"]))
+    with pd.option_context("display.width", 200, "display.max_rows", 2000):
+        for title, mask in (("By number of disks (SUS 4 KB): Figures 8-10, 16", (t.sus_bytes == g["sus_default"]) & t.reserve.isna()),
+                            ("By stripe unit (NoD 7): Figures 11-13, 15, 17", (t.nod == g["nod_default"]) & t.reserve.isna()),
+                            ("By page reservation (NoD 7, SUS 4 KB): Figure 14", t.reserve.notna())):
+            part = t[mask].assign(q_over_p=lambda d: d.noc_q / d.noc_p.where(d.noc_p > 0))
+            out += ["", title, part.drop(columns=["noc_p"]).round(3).to_string(index=False)]
+        claims = pd.DataFrame([r for r in result["rows"] if r["paper"] is not None])
+        if len(claims):
+            claims["claim"] = claims["metric"].str.slice(0, 90)
+            out += ["", "The text's numbers, (a / b - 1) x 100 as the paper states them, beside ours:",
+                    claims[["figure", "workload", "code", "raidsim", "paper", "claim"]].to_string(index=False)]
+    return "\n".join(out)
+
+
+def plot(result: Mapping[str, Any], out_dir: str) -> List[str]:
+    """Figures 8-13 (one panel a workload), 14 and 15-17, as PNGs."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    t = result["table"]
+    g = spec()
+    names = list(dict.fromkeys(t.workload))
+    paths = []
+    for fig_no, col, x, fixed in ((8, "now", "nod", "sus_bytes"), (9, "noc", "nod", "sus_bytes"), (10, "art_ms", "nod", "sus_bytes"),
+                                  (11, "now", "sus_bytes", "nod"), (12, "noc", "sus_bytes", "nod"), (13, "art_ms", "sus_bytes", "nod"),
+                                  (15, "q_over_p", "sus_bytes", "nod")):
+        cols = -(-len(names) // 2)
+        fig, axes = plt.subplots(2, cols, figsize=(3.4 * cols, 5.6), squeeze=False)
+        base = t[t.reserve.isna() & (t[fixed] == (g["sus_default"] if fixed == "sus_bytes" else g["nod_default"]))]
+        base = base.assign(q_over_p=base.noc_q / base.noc_p.where(base.noc_p > 0))
+        for i, ax in enumerate(axes.flat):
+            if i >= len(names):
+                ax.axis("off")
+                continue
+            w = names[i]
+            wide = base[base.workload == w].pivot_table(index=x, columns="code", values=col).reindex(columns=g["codes"])
+            if x == "sus_bytes":
+                wide.index = [f"{int(v) // KB}K" for v in wide.index]
+            wide.plot.bar(ax=ax, rot=0, fontsize=7, legend=i == 0)
+            if i == 0:
+                ax.legend(fontsize=7)
+            ax.set_title(w, fontsize=8)
+            ax.set_xlabel("NoD" if x == "nod" else "SUS", fontsize=7)
+        label = {"now": "NoW (parity pages per write)", "noc": "NoC (erases)", "art_ms": "ART (ms)",
+                 "q_over_p": "erases of Q disk / P disk"}[col]
+        fig.suptitle(f"Alinezhad Chamazcoti et al. 2015, Fig. {fig_no if fig_no != 15 else '15-17'}: {label} (raidsim)", fontsize=9)
+        fig.tight_layout()
+        paths.append(save_figure(fig, os.path.join(out_dir, f"figure{fig_no if fig_no != 15 else '15-17'}.png")))
+    wa = t[t.reserve.notna()]
+    if len(wa):
+        ws = list(dict.fromkeys(wa.workload))
+        fig, axes = plt.subplots(1, len(ws), figsize=(3.6 * len(ws), 3.2), squeeze=False)
+        for ax, w in zip(axes[0], ws):
+            part = wa[wa.workload == w]
+            for code in g["codes"]:
+                c = part[part.code == code].sort_values("reserve")
+                line = ax.plot(c.reserve, c.wa, marker="o", label=code)[0]
+                ax.plot(c.reserve, c.wa_flash, marker="x", linestyle="--", color=line.get_color())
+            ax.legend(fontsize=7)
+            ax.set_title(w, fontsize=8)
+            ax.set_xlabel("reserved fraction", fontsize=7)
+            ax.set_ylim(bottom=0)
+        fig.suptitle("Fig. 14: write amplification by page reservation (NoD 7, SUS 4 KB; raidsim): "
+                     "code's (data + parity) / data, solid; with GC copies, dashed", fontsize=9)
+        fig.tight_layout()
+        paths.append(save_figure(fig, os.path.join(out_dir, "figure14.png")))
+    return paths
