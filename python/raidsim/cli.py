@@ -275,6 +275,8 @@ def _reproduce_with_traces(args: argparse.Namespace, module: Any, name: str) -> 
     """A reproduction that runs shared traces beside its stand-ins (``cr5m``, ``erasure-code-study``):
     ``module`` has ``run``, ``plot`` and ``text``."""
     out = args.out or os.path.join(DEFAULT_OUT, name + ("-quick" if args.quick else ""))
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise UsageError(f"--out {out}: a file, not a directory for the study's results")
     traces = _traces_dir(args)
     result = module.run(out, quick=args.quick, traces_dir=traces, workers=args.workers,
                         progress=False if args.no_progress else None)

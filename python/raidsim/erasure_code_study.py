@@ -1,4 +1,4 @@
-"""The erasure-code paper's simulation study (Alinezhad Chamazcoti et al. 2015, §4, Figures 8-17).
+"""The erasure-code paper's simulation study (Alinezhad Chamazcoti et al. 2015, §4, Figures 6-17).
 
 Reed-Solomon, EVENODD and RDP on arrays of the Table 6 SSD with dedicated
 parity disks, under stand-ins for the six traces of its Table 7: NoW
@@ -61,7 +61,8 @@ def grid(quick: bool) -> Dict[str, Any]:
 def stand_in(w: Mapping[str, Any], requests: int) -> Dict[str, Any]:
     """A Table 7 row as synthetic settings (see the study file for each choice)."""
     sp = spec()
-    mean = int(round(w["mean_write_kb"] * KB / PAGE)) * PAGE
+    # Whole pages, with the mean shifted so that the mean after truncation is the table's (9.7 KB too).
+    mean = int(round(w["mean_write_kb"] * KB))
     size = ({"workload.size.kind": "fixed", "workload.size.mean_bytes": mean} if w.get("fixed_size") else
             {"workload.size.kind": "exponential", "workload.size.mean_bytes": mean, "workload.size.min_bytes": PAGE,
              "workload.size.max_bytes": 4 << 20, "workload.size.quantum_bytes": PAGE, "workload.size.adjust_mean": True})
@@ -108,7 +109,7 @@ def study(quick: bool, traces_dir: Optional[str]) -> Study:
     ws = workloads(quick, traces_dir)
     cases = [_case(p, ws[p[0]]) for p in points(grid(quick), list(ws))]
     return Study.from_dict({"name": "erasure-code-study" + ("-quick" if quick else ""),
-                            "title": "Alinezhad Chamazcoti et al. 2015, Figures 8-17",
+                            "title": "Alinezhad Chamazcoti et al. 2015, Figures 6-17",
                             "base": {"preset": spec()["preset"]}, "metrics": METRICS, "cases": cases})
 
 
@@ -141,7 +142,8 @@ def measures(t: pd.DataFrame) -> pd.DataFrame:
                     "noc": sum(erases), "noc_p": erases[-2], "noc_q": erases[-1],
                     "art_ms": float(r["host.response.mean_ns"]) / 1e6,
                     # The paper's write amplification is the code's: data and parity over data ("a code
-                    # with higher write amplification imposes the higher NoW"); the flash's adds GC copies.
+                    # with higher write amplification imposes the higher NoW"); wa_flash adds GC copies
+                    # (not the FTL's summary pages).
                     "wa": (data + parity) / host_pages,
                     "wa_flash": (data + parity + sum(per_member("devices.pages_written.gc_write"))) / host_pages})
     return pd.DataFrame(out)
@@ -188,7 +190,37 @@ def rows(table: pd.DataFrame) -> List[Dict[str, Any]]:
             fig = "Figure 15" if (r.nod, r.sus_bytes) == (nod0, sus0) else ("Figure 16" if r.sus_bytes == sus0 else "Figure 17")
             out.append(_row(fig, r.workload, r.code, r.nod, r.sus_bytes, "noc_q_over_noc_p",
                             r.noc_q / r.noc_p if r.noc_p else None))
+    for w in sp["figure7_workloads"]:
+        for code in sp["codes"]:
+            r = _at(table, w, code, nod0, sus0)
+            if r is not None:
+                out.append(_row("Figure 7", w, code, nod0, sus0, "wa", r.wa))
+    out += figure6_rows()
     out += claim_rows(table)
+    return out
+
+
+def figure6_rows() -> List[Dict[str, Any]]:
+    """Figure 6 by counting: parity units per request of each size, over every start inside a codeword of
+    Table 3's arrays, as the mean and as the midpoint of the range; EVENODD over RS beside the text's."""
+    from . import erasure_code_tables as ect
+
+    f = spec()["figure6"]
+    sus = spec()["sus_default"]
+    out, avg = [], {}
+    for kib in f["sor_kib"]:
+        for code, a in f["arrays"].items():
+            k, p = a["data_disks"], a["prime"]
+            units = [ect.parity_bytes(code, k, p, sus, kib * KB, r * k + d) / sus
+                     for r, d, inside in ect.starts(code, k, p, sus, kib * KB) if inside]
+            avg[(kib, code)] = {"mean": sum(units) / len(units), "midpoint": (min(units) + max(units)) / 2}
+            for how, v in avg[(kib, code)].items():
+                out.append(_row("Figure 6", "one request", code, k + 2, sus, f"now_units_{how}_sor_{kib}k", v))
+    for kib in f["sor_kib"]:
+        for how in ("midpoint", "mean"):
+            v = (avg[(kib, "evenodd")][how] / avg[(kib, "rs")][how] - 1) * 100
+            out.append(_row("Figure 6", "one request", "evenodd", None, sus, f"evenodd_over_rs_pct_{how}_sor_{kib}k", v,
+                            f["evenodd_over_rs_pct"].get(str(kib)) if how == "midpoint" else None))
     return out
 
 
@@ -215,7 +247,7 @@ def text(result: Mapping[str, Any]) -> str:
     """The measures per figure, and the text's numbers beside ours."""
     t = result["table"]
     g = spec()
-    out = [f"Alinezhad Chamazcoti et al. 2015, Figures 8-17 (raidsim, stand-ins for Table 7's traces"
+    out = [f"Alinezhad Chamazcoti et al. 2015, Figures 6-17 (raidsim, stand-ins for Table 7's traces"
            f"{', quick grid' if result['quick'] else ''}; dedicated parity; closed loop of {g['processes']})"]
     if result["missing_traces"]:
         out.append(f"Shared traces not found in {result['traces_dir'] or '(no traces directory)'}, skipped: "
@@ -226,7 +258,14 @@ def text(result: Mapping[str, Any]) -> str:
                             ("By page reservation (NoD 7, SUS 4 KB): Figure 14", t.reserve.notna())):
             part = t[mask].assign(q_over_p=lambda d: d.noc_q / d.noc_p.where(d.noc_p > 0))
             out += ["", title, part.drop(columns=["noc_p"]).round(3).to_string(index=False)]
-        claims = pd.DataFrame([r for r in result["rows"] if r["paper"] is not None])
+        rows_ = pd.DataFrame(result["rows"])
+        f6 = rows_[(rows_.figure == "Figure 6") & rows_.metric.str.startswith("now_units")]
+        f6 = f6.assign(measure=f6.metric.str.extract(r"now_units_(\w+?)_sor")[0], sor=f6.metric.str.extract(r"sor_(\d+)k")[0])
+        out += ["", "Figure 6 (counting, Table 3's arrays): parity units per request, over every start in a codeword",
+                f6.pivot_table(index=["sor", "measure"], columns="code", values="raidsim", sort=False).round(3).to_string()]
+        f7 = rows_[rows_.figure == "Figure 7"].pivot_table(index="workload", columns="code", values="raidsim", sort=False)
+        out += ["", "Figure 7: the codes' write amplification (data + parity over data) at NoD 7, SUS 4 KB", f7.round(3).to_string()]
+        claims = rows_[rows_["paper"].notna()].copy()
         if len(claims):
             claims["claim"] = claims["metric"].str.slice(0, 90)
             out += ["", "The text's numbers, (a / b - 1) x 100 as the paper states them, beside ours:",
@@ -269,6 +308,7 @@ def plot(result: Mapping[str, Any], out_dir: str) -> List[str]:
         fig.suptitle(f"Alinezhad Chamazcoti et al. 2015, Fig. {fig_no if fig_no != 15 else '15-17'}: {label} (raidsim)", fontsize=9)
         fig.tight_layout()
         paths.append(save_figure(fig, os.path.join(out_dir, f"figure{fig_no if fig_no != 15 else '15-17'}.png")))
+    paths.append(_plot_figure6_7(plt, result["rows"], out_dir))
     wa = t[t.reserve.notna()]
     if len(wa):
         ws = list(dict.fromkeys(wa.workload))
@@ -288,3 +328,20 @@ def plot(result: Mapping[str, Any], out_dir: str) -> List[str]:
         fig.tight_layout()
         paths.append(save_figure(fig, os.path.join(out_dir, "figure14.png")))
     return paths
+
+
+def _plot_figure6_7(plt: Any, rows_: List[Dict[str, Any]], out_dir: str) -> str:
+    df = pd.DataFrame(rows_)
+    fig, (a6, a7) = plt.subplots(1, 2, figsize=(11, 3.6))
+    f6 = df[(df.figure == "Figure 6") & df.metric.str.startswith("now_units_mean")]
+    f6 = f6.assign(sor=f6.metric.str.extract(r"sor_(\d+)k")[0].astype(int))
+    f6.pivot_table(index="sor", columns="code", values="raidsim").reindex(columns=spec()["codes"]).plot.bar(ax=a6, rot=0, fontsize=7)
+    a6.set_xlabel("request KB", fontsize=7)
+    a6.set_title("Fig. 6: parity units per request (mean over starts)", fontsize=8)
+    f7 = df[df.figure == "Figure 7"].pivot_table(index="workload", columns="code", values="raidsim", sort=False)
+    f7.reindex(columns=spec()["codes"]).plot.bar(ax=a7, rot=0, fontsize=7)
+    a7.set_title("Fig. 7: write amplification (data + parity) / data", fontsize=8)
+    a7.set_xlabel("")
+    fig.suptitle("Alinezhad Chamazcoti et al. 2015, Figures 6-7 (raidsim)", fontsize=9)
+    fig.tight_layout()
+    return save_figure(fig, os.path.join(out_dir, "figure6-7.png"))
