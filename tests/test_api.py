@@ -106,3 +106,19 @@ def test_long_request_lists_travel_packed_and_run_as_listed():
     table = {"kind": "requests", "requests": [[t, op, o, n] for t, op, o, n in reqs]}
     listed = raidsim.simulate(None, table, overrides={"ssd.geometry.blocks_per_plane": 64}).to_dict()
     assert packed["host"] == listed["host"] and packed["devices"] == listed["devices"]
+
+
+def test_the_text_report_shows_the_controllers_own_statistics():
+    # Three sequential 4 KiB reads on RAID-0 of two drives, reading 8 KiB ahead: the first misses and
+    # reads ahead, the next two are hits (the hand count of rais_controller.rs's closed form).
+    reqs = [(0, "R", 0, 4096), (1_000_000, "R", 4096, 4096), (2_000_000, "R", 8192, 4096)]
+    r = raidsim.simulate(None, Workload.requests(reqs), overrides={
+        "array.level": "raid0", "array.members": 2, "array.stripe_unit_bytes": 4096,
+        "array.controller.read_ahead": "always", "array.controller.read_ahead_bytes": 8192,
+        "array.controller.cache_bytes": 1 << 20})
+    lines = r.to_text().split("\n")
+    at = lines.index("Controller")
+    shown = {ln.split()[0]: ln.split()[1] for ln in lines[at + 1:at + 4]}
+    assert shown == {"read_ahead.hits": "2", "read_ahead.reads": "2", "read_ahead.bytes": "16,384"}
+    # Without a controller of its own, no such section.
+    assert "Controller" not in raidsim.simulate(None, Workload.requests(reqs[:1])).to_text().split("\n")

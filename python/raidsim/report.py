@@ -187,6 +187,7 @@ class Report:
                 parts += ["", *self._rebuild_text()]
             if self._data.get("cost") is not None:
                 parts += ["", *self._cost_text()]
+            parts += self._controller_text()
         if self.warnings:
             parts += ["", "Warnings"] + [f"- {n}" for n in self.warnings]
         if notes:
@@ -202,6 +203,14 @@ class Report:
         return [f"Per interval of {ts['interval_ns'] / 1e9:g} s ({s['intervals']} whole): "
                 f"{s['mb_per_s_mean']:,.3f} ± {s['mb_per_s_std']:,.3f} MB/s, "
                 f"{s['iops_mean']:,.1f} ± {s['iops_std']:,.1f} IOPS (mean ± sample deviation)", ""]
+
+    def _controller_text(self) -> list:
+        """The RAID controller's own statistics (write-back cache, read-ahead, parity engine), when it keeps any."""
+        prefix = "array.controller."
+        stats = [st for st in self._data.get("stats", []) if st["path"].startswith(prefix)]
+        if not stats:
+            return []
+        return ["", "Controller"] + [f"{st['path'][len(prefix):]:42s}{st['value']:>16,.0f} {st['unit']}" for st in stats]
 
     def _cost_text(self) -> list:
         """The cost section of :meth:`to_text` (the RAIS paper's §5.4 metrics)."""
