@@ -157,7 +157,7 @@ def test_the_cli_prints_the_same_rows_as_json_and_draws_the_figures(result):
            "--out", str(out)] + (["--traces", TRACES] if os.path.isdir(TRACES) else [])
     done = subprocess.run(cmd, capture_output=True, text=True, check=True)
     assert json.loads(done.stdout) == res["rows"]
-    for n in ("figure6-7", "figure8", "figure9", "figure10", "figure11", "figure12", "figure13", "figure14", "figure15-17"):
+    for n in ("figure6-7", "figure8", "figure9", "figure10", "figure11", "figure12", "figure13", "figure14", "figure15-17", "figure16"):
         assert (out / f"{n}.png").stat().st_size > 10_000, n
 
 

@@ -285,7 +285,7 @@ def plot(result: Mapping[str, Any], out_dir: str) -> List[str]:
     paths = []
     for fig_no, col, x, fixed in ((8, "now", "nod", "sus_bytes"), (9, "noc", "nod", "sus_bytes"), (10, "art_ms", "nod", "sus_bytes"),
                                   (11, "now", "sus_bytes", "nod"), (12, "noc", "sus_bytes", "nod"), (13, "art_ms", "sus_bytes", "nod"),
-                                  (15, "q_over_p", "sus_bytes", "nod")):
+                                  (15, "q_over_p", "sus_bytes", "nod"), (16, "q_over_p", "nod", "sus_bytes")):
         cols = -(-len(names) // 2)
         fig, axes = plt.subplots(2, cols, figsize=(3.4 * cols, 5.6), squeeze=False)
         base = t[t.reserve.isna() & (t[fixed] == (g["sus_default"] if fixed == "sus_bytes" else g["nod_default"]))]
@@ -296,6 +296,11 @@ def plot(result: Mapping[str, Any], out_dir: str) -> List[str]:
                 continue
             w = names[i]
             wide = base[base.workload == w].pivot_table(index=x, columns="code", values=col).reindex(columns=g["codes"])
+            if wide.dropna(how="all").empty:  # e.g. no erases on the P disk: no ratio to draw
+                ax.set_title(f"{w}: too few erases to draw", fontsize=8)
+                ax.set_xticks([])
+                ax.set_yticks([])
+                continue
             if x == "sus_bytes":
                 wide.index = [f"{int(v) // KB}K" for v in wide.index]
             wide.plot.bar(ax=ax, rot=0, fontsize=7, legend=i == 0)
@@ -305,7 +310,8 @@ def plot(result: Mapping[str, Any], out_dir: str) -> List[str]:
             ax.set_xlabel("NoD" if x == "nod" else "SUS", fontsize=7)
         label = {"now": "NoW (parity pages per write)", "noc": "NoC (erases)", "art_ms": "ART (ms)",
                  "q_over_p": "erases of Q disk / P disk"}[col]
-        fig.suptitle(f"Alinezhad Chamazcoti et al. 2015, Fig. {fig_no if fig_no != 15 else '15-17'}: {label} (raidsim)", fontsize=9)
+        name = {15: "15, 17", 16: "16"}.get(fig_no, str(fig_no))
+        fig.suptitle(f"Alinezhad Chamazcoti et al. 2015, Fig. {name}: {label} (raidsim)", fontsize=9)
         fig.tight_layout()
         paths.append(save_figure(fig, os.path.join(out_dir, f"figure{fig_no if fig_no != 15 else '15-17'}.png")))
     paths.append(_plot_figure6_7(plt, result["rows"], out_dir))
