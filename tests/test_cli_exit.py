@@ -25,8 +25,11 @@ def test_version_prints_the_package_version():
     p = run("--version")
     assert p.returncode == 0, p.stderr
     assert p.stdout == f"raidsim {raidsim.__version__}\n"
+    # One version: the Cargo workspace's, which the package metadata takes (pyproject declares it dynamic).
+    cargo = tomllib.loads((REPO / "Cargo.toml").read_text())
+    assert raidsim.__version__ == cargo["workspace"]["package"]["version"]
     pyproject = tomllib.loads((REPO / "pyproject.toml").read_text())
-    assert raidsim.__version__ == pyproject["project"]["version"]
+    assert "version" not in pyproject["project"] and "version" in pyproject["project"]["dynamic"]
 
 
 def test_input_error_exits_1_and_usage_error_exits_2():

@@ -10,6 +10,8 @@ tables. Quick start::
     print(report.summary())
 """
 
+from importlib import metadata as _metadata
+
 from ._native import (
     ConfigError,
     DeviceError,
@@ -43,4 +45,5 @@ __all__ = [
     "simulate",
     "trace_stats",
 ]
-__version__ = "0.1.0"
+# One version, the Cargo workspace's, which maturin writes into the package metadata.
+__version__ = _metadata.version("raidsim")
