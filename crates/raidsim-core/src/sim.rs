@@ -239,6 +239,11 @@ struct FrontEnd {
 }
 
 impl FrontEnd {
+    /// The read-ahead data; an internal error when read-ahead is off (only its own paths call this).
+    fn read_ahead_mut(&mut self) -> Result<&mut ReadAheadCache> {
+        self.read_ahead.as_mut().ok_or_else(|| Error::Internal("read-ahead without its cache".into()))
+    }
+
     /// When a request arriving at `now` reaches the planner: after the
     /// overhead and, for a write, its data's transfer.
     fn inbound(&mut self, now: Ns, op: Op, len_bytes: u64) -> Ns {
@@ -684,14 +689,14 @@ impl Simulation {
     fn admit_with_read_ahead(&mut self, now: Ns, job: u32) -> Result<()> {
         let Some(j) = self.jobs.get(job) else { return Err(Error::Internal(format!("host job {job} is not in flight"))) };
         let (op, offset, len) = (j.op, j.offset_bytes, j.len_bytes);
-        let ra = self.front_end.read_ahead.as_mut().ok_or_else(|| Error::Internal("read-ahead without its cache".into()))?;
+        let ra = self.front_end.read_ahead_mut()?;
         if op == Op::Write {
             ra.written(offset, len);
             return self.start_job(now, job);
         }
         // Looked up before reading ahead: making room could drop the data this read wants.
         self.read_from_cache_or_members(now, job)?;
-        let ra = self.front_end.read_ahead.as_mut().ok_or_else(|| Error::Internal("read-ahead without its cache".into()))?;
+        let ra = self.front_end.read_ahead_mut()?;
         match ra.after_read(offset, len) {
             Some((start, bytes)) => self.read_ahead(now, start, bytes),
             None => Ok(()),
@@ -714,7 +719,7 @@ impl Simulation {
     fn read_from_cache_or_members(&mut self, now: Ns, job: u32) -> Result<()> {
         let Some(j) = self.jobs.get(job) else { return Err(Error::Internal(format!("host job {job} is not in flight"))) };
         let (offset, len) = (j.offset_bytes, j.len_bytes);
-        let ra = self.front_end.read_ahead.as_mut().ok_or_else(|| Error::Internal("read-ahead without its cache".into()))?;
+        let ra = self.front_end.read_ahead_mut()?;
         match ra.lookup(offset, len) {
             Lookup::Hit => {
                 if let Some(c) = self.controller.as_mut().filter(|_| self.resolved.config.sim.verify) {
@@ -732,7 +737,7 @@ impl Simulation {
 
     /// The controller reads `[start, start + bytes)` ahead.
     fn read_ahead(&mut self, now: Ns, start: u64, bytes: u64) -> Result<()> {
-        let ra = self.front_end.read_ahead.as_mut().ok_or_else(|| Error::Internal("read-ahead without its cache".into()))?;
+        let ra = self.front_end.read_ahead_mut()?;
         let job = self.jobs.insert(HostJob {
             arrival_ns: now,
             offset_bytes: start,
@@ -751,7 +756,7 @@ impl Simulation {
     /// data are answered (or, if it could not be read, go to the members).
     fn read_ahead_done(&mut self, now: Ns, job: u32, served: bool) -> Result<()> {
         let j = self.jobs.remove(job).ok_or_else(|| Error::Internal(format!("read-ahead job {job} is not in flight")))?;
-        let ra = self.front_end.read_ahead.as_mut().ok_or_else(|| Error::Internal("read-ahead without its cache".into()))?;
+        let ra = self.front_end.read_ahead_mut()?;
         let (waiters, dropped) =
             ra.filled(job, j.offset_bytes, served).ok_or_else(|| Error::Internal(format!("read-ahead job {job} was not issued")))?;
         if served && !dropped {

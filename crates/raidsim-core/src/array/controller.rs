@@ -211,31 +211,22 @@ impl ParityEngine {
         }
     }
 
-    /// The engine time `plan` needs, ns (0: none).
-    fn duration_ns(&self, plan: &StripePlan) -> u64 {
-        use crate::config::{transfer_ns, ParityCompute};
-        match self.mode {
-            ParityCompute::ParityBytes if plan.parity_bytes > 0 && self.xor_bytes_per_s > 0 => transfer_ns(plan.parity_bytes, self.xor_bytes_per_s),
-            ParityCompute::ParityBytes => 0,
-            // Validation makes both rates non-zero where the code needs them.
-            ParityCompute::CodeOps => {
-                let rate = |bytes: u64, per_s: u64| if bytes == 0 { 0 } else { transfer_ns(bytes, per_s.max(1)) };
-                rate(plan.compute.xor_bytes, self.xor_bytes_per_s) + rate(plan.compute.gf_mul_bytes, self.gf_mul_bytes_per_s)
-            }
-        }
-    }
-
     /// Books `plan`'s computation at `now`: when it is done, or `None` when it needs none.
     fn book(&mut self, now: Ns, plan: &StripePlan, purpose: ComputePurpose) -> Option<Ns> {
-        let d = self.duration_ns(plan);
-        if d == 0 {
-            return None;
-        }
-        // Under parity_bytes the engine makes one XOR pass per parity byte.
+        // Bytes XORed and multiplied: under parity_bytes one XOR pass per parity byte.
         let (xor, mul) = match self.mode {
             crate::config::ParityCompute::ParityBytes => (plan.parity_bytes, 0),
             crate::config::ParityCompute::CodeOps => (plan.compute.xor_bytes, plan.compute.gf_mul_bytes),
         };
+        // A rate of 0 is an instant engine under parity_bytes (its default);
+        // code_ops is validated to have a rate for every operation its code
+        // uses, and a missing one would cost 1 byte/s, never nothing.
+        let instant = self.mode == crate::config::ParityCompute::ParityBytes && self.xor_bytes_per_s == 0;
+        let time = |bytes: u64, per_s: u64| if bytes == 0 || instant { 0 } else { crate::config::transfer_ns(bytes, per_s.max(1)) };
+        let d = time(xor, self.xor_bytes_per_s) + time(mul, self.gf_mul_bytes_per_s);
+        if d == 0 {
+            return None;
+        }
         let t = &mut self.tally[purpose as usize];
         *t = (t.0 + d, t.1 + xor, t.2 + mul);
         self.timeline.advance(now);
@@ -979,7 +970,7 @@ impl ArrayController {
                 self.stripe_jobs.get_mut(id)?.plan = plan;
             }
             self.verify_writes(id)?;
-            if let (Some(starts), Owner::Host { op: Op::Write, offset, len, .. }) = (self.write_starts.as_mut(), sj_owner(&mut self.stripe_jobs, id)?)
+            if let (Some(starts), Owner::Host { op: Op::Write, offset, len, .. }) = (self.write_starts.as_mut(), self.stripe_jobs.get_mut(id)?.owner)
             {
                 starts.push((offset, len));
             }
@@ -1195,9 +1186,4 @@ impl ArrayController {
         }
         Ok(())
     }
-}
-
-/// The owner of stripe job `id`.
-fn sj_owner(jobs: &mut Slab<StripeJob>, id: u32) -> Result<Owner> {
-    Ok(jobs.get_mut(id)?.owner)
 }

@@ -100,11 +100,6 @@ impl ComputeWork {
         self.xor_bytes += ops.0 * bytes;
         self.gf_mul_bytes += ops.1 * bytes;
     }
-
-    /// No work.
-    pub fn is_empty(&self) -> bool {
-        self.xor_bytes == 0 && self.gf_mul_bytes == 0
-    }
 }
 
 impl StripePlan {
@@ -588,12 +583,11 @@ impl Planner {
             }
             self.need_parity[kind * rows + *prow as usize] = true;
             rewrite += 1;
-            let multiplies = |c: usize| *kind == 1 && self.q_multiplies && c % k != 0;
             for &c in cells {
                 if !covered(&self.spans[c]) {
                     self.need_data[c] = true;
                 }
-                let term = if multiplies(c) { (0, 1) } else { (1, 0) };
+                let term = self.term_ops(*kind, c % k);
                 rcw_ops = (rcw_ops.0 + term.0, rcw_ops.1 + term.1);
                 if touched(&self.spans[c]) {
                     rmw_ops = (rmw_ops.0 + 1 + term.0, rmw_ops.1 + term.1);
@@ -755,8 +749,8 @@ impl Planner {
                 // Re-encoded cell by cell from the code's cover, as a full-stripe write encodes it.
                 let k = data.len();
                 for (_, _, cells) in self.cover.iter().flatten().filter(|(kd, _, _)| *kd == kind) {
-                    let mul = if kind == 1 && self.q_multiplies { cells.iter().filter(|&&c| c % k != 0).count() as u64 } else { 0 };
-                    plan.compute.add((cells.len() as u64 - mul, mul), unit);
+                    let ops = cells.iter().map(|&c| self.term_ops(kind, c % k)).fold((0, 0), |a, t| (a.0 + t.0, a.1 + t.1));
+                    plan.compute.add(ops, unit);
                 }
             }
         }
@@ -843,8 +837,8 @@ impl Planner {
                 if rmw_group && !written_here {
                     continue;
                 }
-                let multiplies = kind == 1 && self.q_multiplies && d != 0;
-                ops = (ops.0 + u64::from(rmw_group) + u64::from(!multiplies), ops.1 + u64::from(multiplies));
+                let term = self.term_ops(kind, d);
+                ops = (ops.0 + u64::from(rmw_group) + term.0, ops.1 + term.1);
             }
             plan.compute.add(ops, hi - lo);
         }
@@ -852,6 +846,18 @@ impl Planner {
 }
 
 impl Planner {
+    /// Engine operations (XORs, multiplies) to run one cell of data column
+    /// `col` into a parity cell of `kind` (0 = row, 1 = second parity): a
+    /// multiply for Reed–Solomon's Q term of a column other than 0, whose
+    /// coefficient g^0 = 1 makes it an XOR, as every XOR code's term is.
+    fn term_ops(&self, kind: usize, col: usize) -> (u64, u64) {
+        if kind == 1 && self.q_multiplies && col != 0 {
+            (0, 1)
+        } else {
+            (1, 0)
+        }
+    }
+
     /// Engine operations per byte of one lost cell: its row's or chain's
     /// `k` other cells XORed (`by_row`: one lost data column beside the row
     /// parity, or any loss of an XOR code), and for Reed–Solomon's other
