@@ -352,11 +352,11 @@ impl Simulation {
             } else {
                 PreconditionPlan::default() // a hot spare is a fresh drive
             };
-            let end = (p.next_write + budget).min(plan.total());
-            for i in p.next_write..end {
-                member.precondition_write(i, &plan, &mut p.rng)?;
-            }
-            (budget, p.done_pages) = (budget - (end - p.next_write), p.done_pages + (end - p.next_write));
+            // The in-order fill is set up whole (it costs a pass over the blocks, not the pages).
+            let fill_end = if p.next_write == 0 { plan.filled } else { 0 };
+            let end = p.next_write.saturating_add(budget).max(fill_end).min(plan.total());
+            member.precondition_writes(p.next_write..end, &plan, &mut p.rng)?;
+            (budget, p.done_pages) = (budget.saturating_sub(end - p.next_write), p.done_pages + (end - p.next_write));
             p.next_write = end;
             if end == plan.total() {
                 member.restart_counters();

@@ -197,3 +197,57 @@ fn one_corrupt_timestamp_mid_trace_warns_though_kept_spacing_doubles_it() {
     let r = simulate_trace(&path, &[]).expect("runs");
     assert!(r.warnings.iter().any(|w| w.contains("corrupt timestamp")), "{:?}", r.warnings);
 }
+
+/// MQSim lines `i` for `0..n`: a request every microsecond; every
+/// `malformed_every`-th line (from line `malformed_every`) is malformed and
+/// every `zero_every`-th a zero-length request.
+fn long_trace(n: u64, malformed_every: u64, zero_every: u64) -> String {
+    (1..=n)
+        .map(|line| match line {
+            l if l % malformed_every == 0 => "garbage line\n".to_string(),
+            l if l % zero_every == 0 => format!("{} 0 8 0 1\n", l * 1000),
+            l => format!("{} 0 {} 8 0\n", l * 1000, (l % 512) * 8),
+        })
+        .collect()
+}
+
+/// The trace is parsed on a thread that reads batches ahead; what the
+/// report counts must still be what the simulation consumed. With
+/// `sim.max_requests` the run stops mid-trace, several batches in: the
+/// skipped lines counted are those before the last request issued (a hand
+/// count), not those the reader thread had already passed.
+#[test]
+fn a_run_stopped_mid_trace_counts_skipped_lines_up_to_its_last_request_only() {
+    let (n, malformed_every, zero_every) = (60_000u64, 97, 89);
+    let path = fixture("long.trace", long_trace(n, malformed_every, zero_every).as_bytes());
+    let kept = |line: u64| line % malformed_every != 0 && line % zero_every != 0;
+    let stop = 20_000u64; // requests issued: past four 4096-record batches
+    let last_line = (1..=n).filter(|&l| kept(l)).nth(stop as usize - 1).expect("enough lines");
+    let malformed = (1..=last_line).filter(|l| l % malformed_every == 0).count() as u64;
+    let zero = (1..=last_line).filter(|l| l % malformed_every != 0 && l % zero_every == 0).count() as u64;
+    let r = simulate_trace(&path, &["workload.skip_malformed=true", &format!("sim.max_requests={stop}")]).expect("runs");
+    assert_eq!(r.host.requests, stop);
+    assert_eq!((r.workload.malformed_skipped, r.workload.zero_length_skipped), (malformed, zero));
+    assert_eq!(r.workload.first_malformed.as_deref(), Some("line 97: 2 fields, expected 5"));
+    // Read to the end, every skipped line counts.
+    let r = simulate_trace(&path, &["workload.skip_malformed=true"]).expect("runs");
+    let all_malformed = n / malformed_every;
+    assert_eq!(r.workload.malformed_skipped, all_malformed);
+    assert_eq!(r.host.requests, (1..=n).filter(|&l| kept(l)).count() as u64);
+}
+
+/// An error far into a trace (after many batches) still names its line,
+/// and a trace that ends in skipped lines counts them.
+#[test]
+fn an_error_many_batches_in_names_its_line_and_trailing_skips_count() {
+    let mut text = long_trace(30_000, 1_000_000, 1_000_000);
+    text.push_str("30001000 0 8 8 X\n");
+    let path = fixture("late-error.trace", text.as_bytes());
+    let err = simulate_trace(&path, &[]).expect_err("bad type");
+    assert!(err.contains(":30001:") && err.contains("type `X`"), "{err}");
+    let mut text = long_trace(10_000, 1_000_000, 1_000_000);
+    text.push_str("bad\nbad\n10003000 0 8 0 1\n");
+    let path = fixture("trailing-skips.trace", text.as_bytes());
+    let r = simulate_trace(&path, &["workload.skip_malformed=true"]).expect("runs");
+    assert_eq!((r.host.requests, r.workload.malformed_skipped, r.workload.zero_length_skipped), (10_000, 2, 1));
+}

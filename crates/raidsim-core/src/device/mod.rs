@@ -197,11 +197,17 @@ impl Member {
         }
     }
 
-    /// Preconditioning write `i` (see [`crate::ssd::Ssd::precondition_write`]).
-    pub fn precondition_write<R: rand::Rng>(&mut self, i: u64, plan: &crate::ssd::PreconditionPlan, rng: &mut R) -> crate::Result<()> {
+    /// Preconditioning writes `writes` (see [`crate::ssd::Ssd::precondition_writes`]).
+    pub fn precondition_writes<R: rand::Rng>(
+        &mut self,
+        writes: std::ops::Range<u64>,
+        plan: &crate::ssd::PreconditionPlan,
+        rng: &mut R,
+    ) -> crate::Result<()> {
         match self {
-            Member::Ssd(ssd) => ssd.precondition_write(i, plan, rng),
-            Member::Hdd(_) => Err(crate::Error::Internal("preconditioning write planned for a hard disk".into())),
+            Member::Ssd(ssd) => ssd.precondition_writes(writes, plan, rng),
+            Member::Hdd(_) if writes.is_empty() => Ok(()),
+            Member::Hdd(_) => Err(crate::Error::Internal("preconditioning writes planned for a hard disk".into())),
         }
     }
 

@@ -21,6 +21,26 @@ use crate::error::{Error, Result};
 use crate::flash::{FlashLayout, NO_PAGE};
 use std::collections::VecDeque;
 
+mod fill;
+use fill::FillLayout;
+
+/// A map entry that holds what the in-order fill left there ([`fill`]);
+/// zero, so a fresh map costs no memory until written.
+const AS_FILLED: u32 = 0;
+/// A map entry that holds nothing.
+const CLEARED: u32 = u32::MAX;
+
+/// A page number or mapping id as stored: one more than itself, so that
+/// zero can mean [`AS_FILLED`]. (Validation keeps both below `u32::MAX - 1`.)
+#[inline]
+fn encode(v: u32) -> u32 {
+    if v == NO_PAGE {
+        CLEARED
+    } else {
+        v + 1
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum BlockState {
     Free,
@@ -28,7 +48,7 @@ enum BlockState {
     Used,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 struct Plane {
     free: VecDeque<u32>,
     open_block: u32,
@@ -75,8 +95,10 @@ pub struct ChipLoss {
 /// The FTL's mapping and block state for one drive.
 pub struct Ftl {
     layout: FlashLayout,
-    /// Stride in plane index of each striping digit, fastest first.
-    static_digits: [(u32, u32); 4],
+    /// Static allocation's plane for each `lpn % static_planes.len()`: the
+    /// plane depends only on that residue, and a table lookup spares the
+    /// hot path four divisions per page.
+    static_planes: Vec<u32>,
     gc_victim: GcVictim,
     gc_threshold_blocks: usize,
     /// Data pages per block (pages per block less summary pages).
@@ -85,8 +107,12 @@ pub struct Ftl {
     /// Logical pages the host addresses; `l2p` holds more when the drive
     /// keeps copies (see [`Ftl::mirror_id`]).
     logical_pages: u64,
+    /// Physical page of each mapping id, [encoded](encode).
     l2p: Vec<u32>,
+    /// Mapping id of each physical page, [encoded](encode).
     p2l: Vec<u32>,
+    /// What [`AS_FILLED`] entries stand for (none before a fill).
+    fill: Option<FillLayout>,
     valid: Vec<u16>,
     state: Vec<BlockState>,
     erase_count: Vec<u32>,
@@ -112,14 +138,17 @@ impl Ftl {
             state[(p * bpp) as usize] = BlockState::Open;
         }
         Self {
-            static_digits: static_digits(&ssd.ftl.static_order, &layout),
+            static_planes: static_planes(&static_digits(&ssd.ftl.static_order, &layout)),
             gc_victim: ssd.ftl.gc_victim,
             gc_threshold_blocks: d.gc_threshold_blocks as usize,
             data_pages_per_block: g.pages_per_block - ssd.ftl.summary_pages_per_block,
             summary_pages_per_block: ssd.ftl.summary_pages_per_block,
             logical_pages: d.logical_pages,
-            l2p: vec![NO_PAGE; (d.logical_pages * copy_spaces(g.mirroring_chips_per_channel)) as usize],
-            p2l: vec![NO_PAGE; d.physical_pages as usize],
+            // Zeroed memory comes from the system untouched: a drive costs
+            // memory only for the pages a run writes.
+            l2p: vec![AS_FILLED; (d.logical_pages * copy_spaces(g.mirroring_chips_per_channel)) as usize],
+            p2l: vec![AS_FILLED; d.physical_pages as usize],
+            fill: None,
             valid: vec![0; d.blocks as usize],
             state,
             erase_count: vec![0; d.blocks as usize],
@@ -140,6 +169,41 @@ impl Ftl {
         self.logical_pages
     }
 
+    /// The physical page of mapping id `id` (`NO_PAGE` for none).
+    #[inline]
+    fn ppn_of(&self, id: u64) -> u32 {
+        match self.l2p[id as usize] {
+            AS_FILLED => self.fill.as_ref().and_then(|f| f.ppn(id)).unwrap_or(NO_PAGE),
+            CLEARED => NO_PAGE,
+            v => v - 1,
+        }
+    }
+
+    #[inline]
+    fn set_ppn(&mut self, id: u64, ppn: u32) {
+        self.l2p[id as usize] = encode(ppn);
+    }
+
+    /// The mapping id held by physical page `ppn` (`NO_PAGE` for none).
+    #[inline]
+    fn id_at(&self, ppn: u32) -> u32 {
+        match self.p2l[ppn as usize] {
+            AS_FILLED => self.fill.as_ref().and_then(|f| f.lpn(ppn)).map_or(NO_PAGE, |l| l as u32),
+            CLEARED => NO_PAGE,
+            v => v - 1,
+        }
+    }
+
+    #[inline]
+    fn set_id(&mut self, ppn: u32, id: u32) {
+        self.p2l[ppn as usize] = encode(id);
+    }
+
+    /// The physical page of `id`, or `None` when the drive keeps no such mapping space.
+    fn slot(&self, id: u64) -> Option<u32> {
+        ((id as usize) < self.l2p.len()).then(|| self.ppn_of(id))
+    }
+
     /// The mapping id of `lpn`'s mirror copy (CR5M's MPPN entry): the
     /// mapping holds, after the host's pages, one more space for mirror
     /// copies and one for the old, parity-consistent copies of mirrored
@@ -156,14 +220,12 @@ impl Ftl {
 
     /// Where `lpn`'s mirror copy is, if it has one.
     pub fn mirror_of(&self, lpn: u64) -> Option<u32> {
-        let ppn = *self.l2p.get(self.mirror_id(lpn) as usize)?;
-        (ppn != NO_PAGE).then_some(ppn)
+        self.slot(self.mirror_id(lpn)).filter(|&p| p != NO_PAGE)
     }
 
     /// Where `lpn`'s old, parity-consistent copy is, if it has one.
     pub fn expired_of(&self, lpn: u64) -> Option<u32> {
-        let ppn = *self.l2p.get(self.expired_id(lpn) as usize)?;
-        (ppn != NO_PAGE).then_some(ppn)
+        self.slot(self.expired_id(lpn)).filter(|&p| p != NO_PAGE)
     }
 
     /// Before a mirrored write of `lpn`: its current copy stays valid as the
@@ -171,12 +233,12 @@ impl Ftl {
     /// version parity covers is kept; later versions are simply replaced).
     pub fn keep_as_expired(&mut self, lpn: u64) -> Result<()> {
         let expired = self.expired_id(lpn);
-        let slot = self.l2p.get(expired as usize).copied().ok_or_else(|| Error::Internal(format!("lpn {lpn}: this drive keeps no copies")))?;
-        let current = self.l2p[lpn as usize];
+        let slot = self.slot(expired).ok_or_else(|| Error::Internal(format!("lpn {lpn}: this drive keeps no copies")))?;
+        let current = self.ppn_of(lpn);
         if slot == NO_PAGE && current != NO_PAGE {
-            self.l2p[expired as usize] = current;
-            self.p2l[current as usize] = expired as u32;
-            self.l2p[lpn as usize] = NO_PAGE;
+            self.set_ppn(expired, current);
+            self.set_id(current, expired as u32);
+            self.set_ppn(lpn, NO_PAGE);
         }
         Ok(())
     }
@@ -184,10 +246,10 @@ impl Ftl {
     /// `lpn`'s stripe is parity-consistent again: its mirror and old copies go.
     pub fn drop_copies(&mut self, lpn: u64) -> Result<()> {
         for id in [self.mirror_id(lpn), self.expired_id(lpn)] {
-            let ppn = self.l2p.get(id as usize).copied().ok_or_else(|| Error::Internal(format!("lpn {lpn}: this drive keeps no copies")))?;
+            let ppn = self.slot(id).ok_or_else(|| Error::Internal(format!("lpn {lpn}: this drive keeps no copies")))?;
             if ppn != NO_PAGE {
                 self.invalidate(ppn);
-                self.l2p[id as usize] = NO_PAGE;
+                self.set_ppn(id, NO_PAGE);
             }
         }
         Ok(())
@@ -207,13 +269,14 @@ impl Ftl {
         for plane in chip * planes_per_chip..(chip + 1) * planes_per_chip {
             let first = plane * bpp;
             for ppn in first * ppb..(first + bpp) * ppb {
-                let id = std::mem::replace(&mut self.p2l[ppn as usize], NO_PAGE);
+                let id = self.id_at(ppn);
+                self.set_id(ppn, NO_PAGE);
                 if id == NO_PAGE {
                     continue;
                 }
-                self.l2p[id as usize] = NO_PAGE;
+                self.set_ppn(u64::from(id), NO_PAGE);
                 let (space, lpn) = (u64::from(id) / self.logical_pages, u64::from(id) % self.logical_pages);
-                let mirrored = || self.l2p.get(self.mirror_id(lpn) as usize).is_some_and(|&p| p != NO_PAGE);
+                let mirrored = || self.mirror_of(lpn).is_some();
                 match space {
                     0 if mirrored() => loss.current_mirrored.push(lpn),
                     0 => loss.current.push(lpn),
@@ -237,20 +300,14 @@ impl Ftl {
     /// Physical page holding `lpn`, if written.
     #[inline]
     pub fn lookup(&self, lpn: u64) -> Option<u32> {
-        let ppn = self.l2p[lpn as usize];
+        let ppn = self.ppn_of(lpn);
         (ppn != NO_PAGE).then_some(ppn)
     }
 
     /// The plane static allocation assigns to `lpn`.
     #[inline]
     pub fn static_plane(&self, lpn: u64) -> u32 {
-        let mut rest = lpn;
-        let mut plane = 0u64;
-        for (radix, stride) in self.static_digits {
-            plane += (rest % u64::from(radix)) * u64::from(stride);
-            rest /= u64::from(radix);
-        }
-        plane as u32
+        self.static_planes[(lpn % self.static_planes.len() as u64) as usize]
     }
 
     /// True when a plane holds so much valid data that garbage collection
@@ -291,18 +348,78 @@ impl Ftl {
     /// Writes `lpn` into `plane` at `now_ns`, then collects the plane while
     /// its free blocks are below the threshold.
     pub fn write(&mut self, lpn: u64, plane: u32, now_ns: Ns) -> Result<WriteOutcome> {
-        let old = self.l2p[lpn as usize];
+        let old = self.ppn_of(lpn);
         if old != NO_PAGE {
             self.invalidate(old);
         }
         let (ppn, sealed_block) = self.append(plane, lpn as u32, now_ns)?;
-        self.l2p[lpn as usize] = ppn;
+        self.set_ppn(lpn, ppn);
         let gc = self.collect_until(plane, self.gc_threshold_blocks, now_ns)?;
         Ok(WriteOutcome { ppn, sealed_block: sealed_block && self.summary_pages_per_block > 0, gc })
     }
 
+    /// The in-order fill of logical pages `0..filled` on a fresh drive,
+    /// as writing them one by one would leave it (see [`fill`]), at the
+    /// cost of setting each plane's blocks; `false` (nothing done) when the
+    /// closed forms do not apply: the drive was written, or the striping
+    /// order repeats a digit. Under `static_die` (`planes_per_die_in_turn`)
+    /// a die's planes take its pages in turn; otherwise each page goes to
+    /// its static plane.
+    pub fn fill_in_order(&mut self, filled: u64, planes_per_die_in_turn: bool) -> Result<bool> {
+        let fresh = self.fill.is_none() && self.plane_valid.iter().all(|&v| v == 0) && self.erase_count.iter().all(|&e| e == 0);
+        let l = &self.layout;
+        let ppg = if planes_per_die_in_turn { l.planes_per_die } else { 1 };
+        let geometry = (l.blocks_per_plane, l.pages_per_block, self.data_pages_per_block);
+        let layout = FillLayout::new(&self.static_planes, ppg, l.planes, geometry, filled.min(self.logical_pages));
+        if !fresh || !layout.is_regular() {
+            return Ok(false);
+        }
+        let per_block = u64::from(self.data_pages_per_block);
+        for plane in 0..l.planes {
+            let pages = layout.pages_in_plane(plane);
+            if pages == 0 {
+                continue;
+            }
+            if pages > u64::from(l.blocks_per_plane) * per_block {
+                return Err(self.no_free_block(plane));
+            }
+            // Blocks fill in order from the plane's first; the last one
+            // written stays open, full or not, until the next write.
+            let first = plane * l.blocks_per_plane;
+            let open = first + ((pages - 1) / per_block) as u32;
+            for b in first..open {
+                (self.state[b as usize], self.valid[b as usize]) = (BlockState::Used, self.data_pages_per_block as u16);
+            }
+            let next_page = (pages - (pages - 1) / per_block * per_block) as u32;
+            (self.state[open as usize], self.valid[open as usize]) = (BlockState::Open, next_page as u16);
+            let blocks_per_plane = l.blocks_per_plane;
+            self.planes[plane as usize] = Plane { free: (open + 1..first + blocks_per_plane).collect(), open_block: open, next_page };
+            self.plane_valid[plane as usize] = pages;
+        }
+        self.fill = Some(layout);
+        Ok(true)
+    }
+
+    /// Under `static_die`, each of the `dies` dies' turn after the fill:
+    /// the next of its planes to take a page.
+    pub fn turns_after_fill(&self, dies: u32) -> Vec<u32> {
+        let ppd = self.layout.planes_per_die;
+        let pages = |die: u32| self.fill.as_ref().map_or(0, |f| (0..ppd).map(|i| f.pages_in_plane(die * ppd + i)).sum::<u64>());
+        (0..dies).map(|d| (pages(d) % u64::from(ppd)) as u32).collect()
+    }
+
+    /// The error of a write to a plane with no free block.
+    fn no_free_block(&self, plane: u32) -> Error {
+        let copies = if self.l2p.len() as u64 > self.logical_pages {
+            "; CR5M keeps the old copy of each mirrored page until its stripe's parity is rewritten, and those need room too"
+        } else {
+            ""
+        };
+        Error::Device(format!("plane {plane} has no free block left (over-provisioning too small for this workload{copies})"))
+    }
+
     fn invalidate(&mut self, ppn: u32) {
-        self.p2l[ppn as usize] = NO_PAGE;
+        self.set_id(ppn, NO_PAGE);
         let block = self.layout.block_of(ppn);
         self.valid[block as usize] -= 1;
         self.plane_valid[self.layout.plane_of_block(block) as usize] -= 1;
@@ -314,14 +431,7 @@ impl Ftl {
         let ppb = self.layout.pages_per_block;
         let p = &mut self.planes[plane as usize];
         if p.next_page == self.data_pages_per_block {
-            let next = p.free.pop_front().ok_or_else(|| {
-                let copies = if self.l2p.len() as u64 > self.logical_pages {
-                    "; CR5M keeps the old copy of each mirrored page until its stripe's parity is rewritten, and those need room too"
-                } else {
-                    ""
-                };
-                Error::Device(format!("plane {plane} has no free block left (over-provisioning too small for this workload{copies})"))
-            })?;
+            let Some(next) = p.free.pop_front() else { return Err(self.no_free_block(plane)) };
             self.state[p.open_block as usize] = BlockState::Used;
             self.state[next as usize] = BlockState::Open;
             p.open_block = next;
@@ -330,7 +440,7 @@ impl Ftl {
         let block = p.open_block;
         let ppn = block * ppb + p.next_page;
         p.next_page += 1;
-        self.p2l[ppn as usize] = lpn;
+        self.set_id(ppn, lpn);
         self.valid[block as usize] += 1;
         self.plane_valid[plane as usize] += 1;
         self.last_write_ns[block as usize] = now_ns;
@@ -361,11 +471,11 @@ impl Ftl {
         let first = self.layout.first_page(victim);
         let (mut copied, mut sealed) = (0, 0);
         for ppn in first..first + self.data_pages_per_block {
-            let lpn = self.p2l[ppn as usize];
+            let lpn = self.id_at(ppn);
             if lpn != NO_PAGE {
                 self.invalidate(ppn);
                 let (new, seals) = self.append(plane, lpn, now_ns)?;
-                self.l2p[lpn as usize] = new;
+                self.set_ppn(u64::from(lpn), new);
                 copied += 1;
                 sealed += u64::from(seals);
             }
@@ -403,21 +513,49 @@ impl Ftl {
         &self.erase_count
     }
 
+    /// Both maps as plain tables (`NO_PAGE` for none), whatever their
+    /// stored form: what a drive's state means, for comparisons in tests.
+    pub fn decoded_maps(&self) -> (Vec<u32>, Vec<u32>) {
+        let l2p = (0..self.l2p.len() as u64).map(|id| self.ppn_of(id)).collect();
+        let p2l = (0..self.p2l.len() as u32).map(|ppn| self.id_at(ppn)).collect();
+        (l2p, p2l)
+    }
+
+    /// The drive's state as it would be had every write been stored (the
+    /// maps decoded): equal for two drives that would behave alike.
+    pub fn same_state_as(&self, other: &Ftl) -> std::result::Result<(), String> {
+        let differs = |what: &str| Err(format!("{what} differ"));
+        if self.decoded_maps() != other.decoded_maps() {
+            return differs("the maps");
+        }
+        if self.valid != other.valid || self.state != other.state || self.plane_valid != other.plane_valid {
+            return differs("block valid counts or states");
+        }
+        if self.planes != other.planes {
+            return differs("planes' open blocks or free lists");
+        }
+        if self.erase_count != other.erase_count || self.last_write_ns != other.last_write_ns {
+            return differs("erase counts or last writes");
+        }
+        Ok(())
+    }
+
     /// Checks that the forward and reverse maps agree and that every
     /// block's valid count equals its mapped pages. For tests.
     pub fn check_invariants(&self) -> std::result::Result<(), String> {
         let mut valid = vec![0u16; self.valid.len()];
-        for (lpn, &ppn) in self.l2p.iter().enumerate() {
+        let (l2p, p2l) = self.decoded_maps();
+        for (lpn, &ppn) in l2p.iter().enumerate() {
             if ppn == NO_PAGE {
                 continue;
             }
-            if self.p2l[ppn as usize] != lpn as u32 {
-                return Err(format!("lpn {lpn} -> ppn {ppn} but ppn maps back to {}", self.p2l[ppn as usize]));
+            if p2l[ppn as usize] != lpn as u32 {
+                return Err(format!("lpn {lpn} -> ppn {ppn} but ppn maps back to {}", p2l[ppn as usize]));
             }
             valid[self.layout.block_of(ppn) as usize] += 1;
         }
-        let mapped_back = self.p2l.iter().filter(|&&l| l != NO_PAGE).count();
-        let mapped = self.l2p.iter().filter(|&&p| p != NO_PAGE).count();
+        let mapped_back = p2l.iter().filter(|&&l| l != NO_PAGE).count();
+        let mapped = l2p.iter().filter(|&&p| p != NO_PAGE).count();
         if mapped_back != mapped {
             return Err(format!("{mapped_back} physical pages claim a logical page, {mapped} logical pages are mapped"));
         }
@@ -441,6 +579,22 @@ fn copy_spaces(mirroring_chips_per_channel: u32) -> u64 {
     } else {
         1
     }
+}
+
+/// The plane of each residue of `lpn` modulo the digits' product:
+/// consecutive pages stripe across the digits, fastest first.
+fn static_planes(digits: &[(u32, u32); 4]) -> Vec<u32> {
+    let period: u64 = digits.iter().map(|&(radix, _)| u64::from(radix)).product();
+    (0..period)
+        .map(|residue| {
+            let (mut rest, mut plane) = (residue, 0u64);
+            for &(radix, stride) in digits {
+                plane += (rest % u64::from(radix)) * u64::from(stride);
+                rest /= u64::from(radix);
+            }
+            plane as u32
+        })
+        .collect()
 }
 
 /// Static allocation's digits over the data chips (mirroring chips take no data).

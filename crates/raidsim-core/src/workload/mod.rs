@@ -22,7 +22,7 @@ use crate::engine::Ns;
 use crate::error::{Error, Result};
 use serde::Serialize;
 use std::path::Path;
-use trace::{TraceOptions, TraceReader};
+use trace::{TraceFeed, TraceOptions, TraceReader};
 
 /// One request from the host.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,7 +98,7 @@ fn fit(offset: u64, len: u64, capacity: u64, policy: Option<OutOfRange>) -> std:
 
 /// Replays a trace file.
 pub struct TraceSource {
-    reader: TraceReader,
+    feed: TraceFeed,
     capacity_bytes: u64,
     out_of_range: OutOfRange,
     out_of_order: OutOfOrder,
@@ -115,7 +115,7 @@ impl TraceSource {
     pub fn new(config: &TraceConfig, capacity_bytes: u64) -> Result<Self> {
         let reader = TraceReader::open(Path::new(&config.path), trace_options(config))?;
         Ok(Self {
-            reader,
+            feed: TraceFeed::start(reader)?,
             capacity_bytes,
             out_of_range: config.out_of_range,
             out_of_order: config.out_of_order,
@@ -140,18 +140,13 @@ pub fn trace_options(config: &TraceConfig) -> TraceOptions {
 
 impl RequestSource for TraceSource {
     fn next_request(&mut self) -> Result<Option<HostRequest>> {
-        let Some(r) = self.reader.next_record()? else {
-            if self.report.requests == 0 {
-                return Err(self.reader.no_records_error());
-            }
-            return Ok(None);
-        };
+        let Some(r) = self.feed.next_record()?.map(|f| f.record) else { return Ok(None) };
         let last = self.last_time_ns.replace(r.time_ns).unwrap_or(r.time_ns);
         if r.time_ns < last {
             self.report.out_of_order += 1;
             if self.out_of_order == OutOfOrder::Error {
                 let m = format!("timestamp {} ns precedes the previous one ({last} ns)", r.time_ns);
-                return Err(self.reader.line_error(m + " (workload.out_of_order = \"keep_spacing\" replays it)"));
+                return Err(self.feed.line_error(m + " (workload.out_of_order = \"keep_spacing\" replays it)"));
             }
         }
         let gap = r.time_ns.abs_diff(last);
@@ -163,11 +158,11 @@ impl RequestSource for TraceSource {
         let arrival = (self.distance_ns as f64 * self.time_scale).round();
         if arrival > crate::engine::MAX_TIME_NS as f64 {
             let m = format!("timestamp {} ns puts this request {arrival:.3e} ns into the replay, past 2^62 ns (146 years): a corrupt timestamp, or time_scale too large", r.time_ns);
-            return Err(self.reader.line_error(m));
+            return Err(self.feed.line_error(m));
         }
         let arrival_ns = arrival as Ns;
         let (offset_bytes, wrapped) =
-            fit(r.offset_bytes, r.len_bytes, self.capacity_bytes, Some(self.out_of_range)).map_err(|m| self.reader.line_error(m))?;
+            fit(r.offset_bytes, r.len_bytes, self.capacity_bytes, Some(self.out_of_range)).map_err(|m| self.feed.line_error(m))?;
         self.report.wrapped_out_of_range += u64::from(wrapped);
         let id = self.report.requests;
         self.report.requests += 1;
@@ -175,16 +170,12 @@ impl RequestSource for TraceSource {
     }
 
     fn progress(&self) -> f64 {
-        self.reader.progress()
+        self.feed.progress()
     }
 
     fn report(&self) -> WorkloadReport {
-        WorkloadReport {
-            malformed_skipped: self.reader.malformed_skipped,
-            first_malformed: self.reader.first_malformed.clone(),
-            zero_length_skipped: self.reader.zero_length_skipped,
-            ..self.report.clone()
-        }
+        let (malformed_skipped, zero_length_skipped, first_malformed) = self.feed.skipped();
+        WorkloadReport { malformed_skipped, first_malformed, zero_length_skipped, ..self.report.clone() }
     }
 }
 

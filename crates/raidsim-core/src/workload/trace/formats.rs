@@ -70,14 +70,38 @@ fn sectors(field: &str, what: &str) -> Result<u64, String> {
     int(field, what)?.checked_mul(512).ok_or_else(|| format!("{what} `{field}` × 512 bytes overflows 64 bits"))
 }
 
-fn fields<'a, const N: usize>(parts: &[&'a str], at_least: bool) -> Result<[&'a str; N], String> {
-    let ok = if at_least { parts.len() >= N } else { parts.len() == N };
-    if !ok {
-        return Err(format!("{} fields, expected {}{N}", parts.len(), if at_least { "at least " } else { "" }));
+/// The first `N` fields of a line and how many it has in all, split
+/// without allocating (a trace has millions of lines).
+struct Split<'a, const N: usize> {
+    parts: [&'a str; N],
+    count: usize,
+}
+
+impl<'a, const N: usize> Split<'a, N> {
+    fn of(pieces: impl Iterator<Item = &'a str>) -> Self {
+        let mut parts = [""; N];
+        let mut count = 0;
+        for piece in pieces {
+            if count < N {
+                parts[count] = piece;
+            }
+            count += 1;
+        }
+        Self { parts, count }
     }
-    let mut out = [""; N];
-    out.copy_from_slice(&parts[..N]);
-    Ok(out)
+
+    fn get(&self, i: usize) -> Option<&'a str> {
+        (i < self.count.min(N)).then(|| self.parts[i])
+    }
+}
+
+/// Exactly `N` fields (or at least `N`, the first `N` kept).
+fn fields<'a, const N: usize>(split: &Split<'a, N>, at_least: bool) -> Result<[&'a str; N], String> {
+    let ok = if at_least { split.count >= N } else { split.count == N };
+    if !ok {
+        return Err(format!("{} fields, expected {}{N}", split.count, if at_least { "at least " } else { "" }));
+    }
+    Ok(split.parts)
 }
 
 /// Parses a non-negative decimal number exactly into units of 10^-`digits`
@@ -103,8 +127,7 @@ pub fn decimal_scaled(text: &str, digits: u32, what: &str) -> Result<u128, Strin
 }
 
 fn msr(line: &str) -> Result<Parsed, String> {
-    let parts: Vec<&str> = line.split(',').collect();
-    let [ts, _host, disk, kind, offset, size, _resp] = fields::<7>(&parts, false)?;
+    let [ts, _host, disk, kind, offset, size, _resp] = fields::<7>(&Split::of(line.split(',')), false)?;
     if ts == "Timestamp" {
         return Ok(Parsed::Skip);
     }
@@ -123,8 +146,7 @@ fn msr(line: &str) -> Result<Parsed, String> {
 }
 
 fn spc(line: &str) -> Result<Parsed, String> {
-    let parts: Vec<&str> = line.split(',').collect();
-    let [asu, lba, size, opcode, ts] = fields::<5>(&parts, false)?;
+    let [asu, lba, size, opcode, ts] = fields::<5>(&Split::of(line.split(',')), false)?;
     let op = match opcode.trim() {
         "r" | "R" => Op::Read,
         "w" | "W" => Op::Write,
@@ -140,8 +162,7 @@ fn spc(line: &str) -> Result<Parsed, String> {
 }
 
 fn disksim(line: &str) -> Result<Parsed, String> {
-    let parts: Vec<&str> = line.split_whitespace().collect();
-    let [t, dev, block, blocks, flags] = fields::<5>(&parts, false)?;
+    let [t, dev, block, blocks, flags] = fields::<5>(&Split::of(line.split_whitespace()), false)?;
     let flags = u64::from_str_radix(flags.trim_start_matches("0x"), 16).map_err(|_| format!("flags `{flags}` are not hex"))?;
     Ok(Parsed::Record(TraceRecord {
         time_ns: decimal_scaled(t, 6, "time_ms")?,
@@ -153,8 +174,7 @@ fn disksim(line: &str) -> Result<Parsed, String> {
 }
 
 fn mqsim(line: &str) -> Result<Parsed, String> {
-    let parts: Vec<&str> = line.split_whitespace().collect();
-    let [t, dev, lba, count, kind] = fields::<5>(&parts, false)?;
+    let [t, dev, lba, count, kind] = fields::<5>(&Split::of(line.split_whitespace()), false)?;
     let op = match kind {
         "0" => Op::Write,
         "1" => Op::Read,
@@ -170,18 +190,18 @@ fn mqsim(line: &str) -> Result<Parsed, String> {
 }
 
 fn blkparse(line: &str, action: &str) -> Result<Parsed, String> {
-    let parts: Vec<&str> = line.split_whitespace().collect();
+    let parts = Split::<10>::of(line.split_whitespace());
     // Summary and message lines that blkparse prints around the events do
     // not start with `maj,min`.
-    let Some((major, minor)) = parts.first().and_then(|d| d.split_once(',')) else { return Ok(Parsed::Skip) };
+    let Some((major, minor)) = parts.get(0).and_then(|d| d.split_once(',')) else { return Ok(Parsed::Skip) };
     let is_event = int(major, "major").is_ok() && int(minor, "minor").is_ok();
-    if is_event && parts.len() < 7 {
-        return Err(format!("truncated event: {} fields, expected at least 7", parts.len()));
+    if is_event && parts.count < 7 {
+        return Err(format!("truncated event: {} fields, expected at least 7", parts.count));
     }
-    if parts.len() < 7 || parts[5] != action {
+    if parts.count < 7 || parts.parts[5] != action {
         return Ok(Parsed::Skip);
     }
-    let rwbs = parts[6];
+    let rwbs = parts.parts[6];
     let op = if rwbs.contains('W') {
         Op::Write
     } else if rwbs.contains('R') {
@@ -203,8 +223,7 @@ fn blkparse(line: &str, action: &str) -> Result<Parsed, String> {
 }
 
 fn systor(line: &str) -> Result<Parsed, String> {
-    let parts: Vec<&str> = line.split(',').collect();
-    let [ts, _resp, kind, lun, offset, size] = fields::<6>(&parts, false)?;
+    let [ts, _resp, kind, lun, offset, size] = fields::<6>(&Split::of(line.split(',')), false)?;
     if ts == "Timestamp" {
         return Ok(Parsed::Skip);
     }
@@ -223,23 +242,25 @@ fn systor(line: &str) -> Result<Parsed, String> {
 }
 
 fn fiu(line: &str) -> Result<Parsed, String> {
-    let parts: Vec<&str> = line.split_whitespace().collect();
-    if parts.len() < 9 {
-        return Err(format!("{} fields, expected at least 9", parts.len()));
+    let count = line.split_whitespace().count();
+    if count < 9 {
+        return Err(format!("{count} fields, expected at least 9"));
     }
-    // The process name may contain spaces: read the fixed fields from both ends.
-    let n = parts.len();
-    let op = match parts[n - 4] {
+    // The process name may contain spaces: read the fixed fields from both
+    // ends (`tail[k]` is field n - 1 - k).
+    let first = line.split_whitespace().next().unwrap_or_default();
+    let tail = Split::<6>::of(line.split_whitespace().rev()).parts;
+    let op = match tail[3] {
         "R" => Op::Read,
         "W" => Op::Write,
         other => return Err(format!("R/W field `{other}` is neither R nor W")),
     };
     Ok(Parsed::Record(TraceRecord {
-        time_ns: u128::from(int(parts[0], "time_ns")?),
-        device: int(parts[n - 2], "minor")?,
+        time_ns: u128::from(int(first, "time_ns")?),
+        device: int(tail[1], "minor")?,
         op,
-        offset_bytes: sectors(parts[n - 6], "lba")?,
-        len_bytes: sectors(parts[n - 5], "blocks")?,
+        offset_bytes: sectors(tail[5], "lba")?,
+        len_bytes: sectors(tail[4], "blocks")?,
     }))
 }
 

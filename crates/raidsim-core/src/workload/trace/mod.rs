@@ -6,8 +6,10 @@
 //! lines or named. A malformed line stops the run with an error naming the
 //! file, the line and the expected layout, unless `skip_malformed` is set.
 
+mod feed;
 mod formats;
 
+pub use feed::{FedRecord, TraceFeed, BATCHES_IN_FLIGHT, BATCH_RECORDS};
 pub use formats::{decimal_scaled, expected_layout, parse_line, Parsed, TraceRecord};
 
 use crate::config::TraceFormat;
@@ -80,6 +82,7 @@ pub struct TraceReader {
     line: String,
     line_no: u64,
     opts: TraceOptions,
+    /// Records returned so far.
     records: u64,
     bytes_read: Arc<AtomicU64>,
     file_bytes: u64,
@@ -146,10 +149,7 @@ impl TraceReader {
 
     /// Fraction of the file consumed.
     pub fn progress(&self) -> f64 {
-        if self.file_bytes == 0 {
-            return 0.0;
-        }
-        (self.bytes_read.load(Ordering::Relaxed) as f64 / self.file_bytes as f64).min(1.0)
+        fraction(self.bytes_read.load(Ordering::Relaxed), self.file_bytes)
     }
 
     /// The error for a trace that yielded no request: the wrong format
@@ -171,7 +171,7 @@ impl TraceReader {
 
     /// An error about the current line.
     pub fn line_error(&self, message: String) -> Error {
-        Error::Trace { path: self.path.clone(), line: self.line_no, format: self.format.name(), expected: expected_layout(self.format), message }
+        line_error(&self.path, self.line_no, self.format, message)
     }
 
     /// The next record that passes the filters, or `None` at the end.
@@ -219,6 +219,19 @@ impl TraceReader {
             }
         }
     }
+}
+
+/// An error about line `line` of a trace.
+fn line_error(path: &Path, line: u64, format: TraceFormat, message: String) -> Error {
+    Error::Trace { path: path.to_path_buf(), line, format: format.name(), expected: expected_layout(format), message }
+}
+
+/// `done` of `total` bytes as a fraction (0 for an empty or unsized file).
+fn fraction(done: u64, total: u64) -> f64 {
+    if total == 0 {
+        return 0.0;
+    }
+    (done as f64 / total as f64).min(1.0)
 }
 
 /// Reads the first lines of `path` and guesses its format.
