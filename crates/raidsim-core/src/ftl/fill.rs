@@ -12,9 +12,13 @@
 //! drive cost O(blocks) to set up and memory only for the pages a run
 //! touches. A test holds the result to writing the fill page by page.
 
+use strength_reduce::StrengthReducedU64 as Divisor;
+
 /// The fill's layout: which group (die or plane) takes each residue, and
-/// its rank among the group's residues in one period.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// its rank among the group's residues in one period. Divisions by its
+/// constants use precomputed reciprocals: every read of a page the run has
+/// not rewritten decodes its place here.
+#[derive(Clone, Debug)]
 pub(super) struct FillLayout {
     /// Logical pages the fill wrote (`0..filled`).
     pub filled: u64,
@@ -31,6 +35,12 @@ pub(super) struct FillLayout {
     pub group_rank: Vec<(u32, u32)>,
     /// Per group, per rank: the residue; empty for groups the fill never uses (mirroring chips).
     pub residues: Vec<Vec<u32>>,
+    /// `group_rank.len()`, `per_group`, `planes_per_group` and
+    /// `data_pages_per_block` as divisors.
+    div_period: Divisor,
+    div_per_group: Divisor,
+    div_planes_per_group: Divisor,
+    div_data_pages: Divisor,
 }
 
 impl FillLayout {
@@ -50,7 +60,21 @@ impl FillLayout {
             })
             .collect();
         let per_group = residues.iter().map(Vec::len).max().unwrap_or(0) as u64;
-        Self { filled, planes_per_group, data_pages_per_block, pages_per_block, blocks_per_plane, per_group, group_rank, residues }
+        let period = static_planes.len() as u64;
+        Self {
+            filled,
+            planes_per_group,
+            data_pages_per_block,
+            pages_per_block,
+            blocks_per_plane,
+            per_group,
+            group_rank,
+            residues,
+            div_period: Divisor::new(period.max(1)),
+            div_per_group: Divisor::new(per_group.max(1)),
+            div_planes_per_group: Divisor::new(u64::from(planes_per_group)),
+            div_data_pages: Divisor::new(u64::from(data_pages_per_block)),
+        }
     }
 
     /// True when every group the fill uses takes as many residues per
@@ -64,14 +88,14 @@ impl FillLayout {
         if lpn >= self.filled {
             return None;
         }
-        let period = self.group_rank.len() as u64;
-        let (group, rank) = self.group_rank[(lpn % period) as usize];
-        let k = lpn / period * self.per_group + u64::from(rank);
-        let ppg = u64::from(self.planes_per_group);
-        let plane = u64::from(group) * ppg + k % ppg;
-        let n = k / ppg; // the page's place in its plane's sequence
-        let block = plane * u64::from(self.blocks_per_plane) + n / u64::from(self.data_pages_per_block);
-        Some((block * u64::from(self.pages_per_block) + n % u64::from(self.data_pages_per_block)) as u32)
+        let (q, r) = Divisor::div_rem(lpn, self.div_period);
+        let (group, rank) = self.group_rank[r as usize];
+        let k = q * self.per_group + u64::from(rank);
+        let (n, turn) = Divisor::div_rem(k, self.div_planes_per_group); // n: the page's place in its plane
+        let plane = u64::from(group) * u64::from(self.planes_per_group) + turn;
+        let (block_in_plane, page) = Divisor::div_rem(n, self.div_data_pages);
+        let block = plane * u64::from(self.blocks_per_plane) + block_in_plane;
+        Some((block * u64::from(self.pages_per_block) + page) as u32)
     }
 
     /// The logical page the fill wrote at `ppn`, if any.
@@ -89,7 +113,8 @@ impl FillLayout {
             return None;
         }
         let k = n * ppg + turn;
-        let lpn = k / self.per_group * self.group_rank.len() as u64 + u64::from(residues[(k % self.per_group) as usize]);
+        let (q, rank) = Divisor::div_rem(k, self.div_per_group);
+        let lpn = q * self.group_rank.len() as u64 + u64::from(residues[rank as usize]);
         (lpn < self.filled).then_some(lpn)
     }
 
