@@ -10,7 +10,7 @@ tables. Quick start::
     print(report.summary())
 """
 
-from importlib import metadata as _metadata
+import functools as _functools
 
 from ._native import (
     ConfigError,
@@ -45,5 +45,19 @@ __all__ = [
     "simulate",
     "trace_stats",
 ]
-# One version, the Cargo workspace's, which maturin writes into the package metadata.
-__version__ = _metadata.version("raidsim")
+
+
+def __getattr__(name: str) -> str:
+    # ``__version__`` is looked up when first asked for: importlib.metadata would add about 20 ms to
+    # every ``import raidsim`` and so to every command (issue #14).
+    if name == "__version__":
+        return _version()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+@_functools.cache
+def _version() -> str:
+    # One version, the Cargo workspace's, which maturin writes into the package metadata.
+    from importlib import metadata
+
+    return metadata.version("raidsim")

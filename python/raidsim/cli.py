@@ -9,11 +9,12 @@ import os
 import sys
 from typing import Any, List, Optional
 
-from . import __version__, _native
+from . import _native
+# The sweep's errors, from where they are defined: importing raidsim.sweep would slow every command.
+from ._sweep_errors import StudyError, SweepError
 from .api import presets, simulate, trace_stats
 from .config import Config
 from .counting import count
-from .sweep import StudyError, SweepError
 from .workload import Workload
 
 DEFAULT_OUT = "raidsim-out"
@@ -360,9 +361,24 @@ def _int_in(low: int, high: int, what: str):
     return parse
 
 
+class _VersionAction(argparse.Action):
+    """``--version``, as argparse's own, but the version is looked up only when asked for: the lookup
+    (importlib.metadata) would cost every other command about 20 ms."""
+
+    def __init__(self, option_strings: List[str], dest: str = argparse.SUPPRESS, **kwargs: Any):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: Optional[str] = None) -> None:
+        from . import __version__
+
+        print(f"raidsim {__version__}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="raidsim", description="Simulate SSDs and SSD arrays.", epilog=EXIT_CODES)
-    parser.add_argument("--version", action="version", version=f"raidsim {__version__}")
+    parser.add_argument("--version", action=_VersionAction, help="show program's version number and exit")
     sub = parser.add_subparsers(dest="command", required=True)
     _add_run(sub)
     _add_run(sub, "count")

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any, Dict, List, Mapping, Optional, Union
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Union
 
 from . import _native
 from .config import Config
 from .api import run_in_slices
 from .workload import Workload
+
+if TYPE_CHECKING:
+    # Imported where a DataFrame is made: `import raidsim` does without pandas (issue #14).
+    import pandas as pd
 
 #: Requests planned per call into the core (well under a second each).
 _REQUESTS_PER_STEP = 200_000
@@ -31,6 +33,8 @@ class CountReport:
 
     def pages(self) -> pd.DataFrame:
         """One row per member: pages read and written by cause."""
+        import pandas as pd
+
         rows = []
         for m in self._data["members"]:
             row: Dict[str, Any] = {"member": m["member"]}

@@ -15,22 +15,28 @@ interval by a third: t(0.975, 4) = 2.776).
 from __future__ import annotations
 
 import math
-from typing import Any, Dict, List, Sequence
+from typing import TYPE_CHECKING, Any, Dict, List, Sequence
 
-import pandas as pd
-from scipy import stats
+if TYPE_CHECKING:
+    # pandas and SciPy are imported where used: the sweep module imports this one, and the CLI the
+    # sweep module, so a top-level import would slow every `raidsim` command (issue #14).
+    import pandas as pd
 
 SEED = "sim.seed"
 
 
 def t_quantile(p: float, df: int) -> float:
     """Student's t quantile: ``t_quantile(0.975, 4)`` = 2.776."""
+    from scipy import stats
+
     return float(stats.t.ppf(p, df))
 
 
 def interval(values: Sequence[float], confidence: float = 0.95) -> Dict[str, Any]:
     """``{n, mean, std, ci_half_width}`` of ``values``; the deviation and the
     interval are None below two values (never zero)."""
+    import pandas as pd
+
     xs = [float(v) for v in values if not pd.isna(v)]  # None, NaN and pandas' NA are failed runs, not zeros
     n = len(xs)
     if n == 0:
@@ -48,6 +54,8 @@ def summarize(table: pd.DataFrame, metrics: Sequence[str], confidence: float = 0
     ``case``, the settings, ``metric``, ``n``, ``mean``, ``std``,
     ``ci_half_width``. Failed replicates (empty cells) are left out, and ``n``
     says how many remained."""
+    import pandas as pd
+
     ok = table[table["status"] == "ok"] if "status" in table else table
     reserved = {"point_id", "status", "error", "fingerprint", SEED}
     present = [m for m in metrics if m in ok.columns]

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+import math
 import os
-from typing import Any, Dict, Optional
+from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
-import pandas as pd
-
+from . import _text_table
 from ._native import ConfigError
+
+if TYPE_CHECKING:
+    # Imported where a DataFrame is made: `raidsim run` prints its text without pandas (issue #14).
+    import pandas as pd
 
 #: The phases of a run with a failure, as the report's ``rebuild`` section names their response times:
 #: requests completed before the first failure, while degraded with no rebuild running (no spare yet, or
@@ -49,6 +53,12 @@ class Report:
         failure adds ``rebuild_s``, ``recovery_mb_per_s``, ``mean_ms_during_rebuild``
         (NaN where the rebuild did not finish or no request completed during it) and
         ``data_loss_events``."""
+        import pandas as pd
+
+        return pd.DataFrame([self._summary_row()])
+
+    def _summary_row(self) -> Dict[str, Any]:
+        """The row of :meth:`summary`; the text's host table is made from it too."""
         h = self._data["host"]
         row = {
             "requests": h["requests"],
@@ -71,15 +81,18 @@ class Report:
                 "mean_ms_during_rebuild": during["mean_ns"] / 1e6 if during["count"] else float("nan"),
                 "data_loss_events": len(rb["data_loss_events"]),
             })
-        return pd.DataFrame([row])
+        return row
 
     def latency(self) -> pd.DataFrame:
         """Response-time summary (ms) for all requests, reads and writes."""
+        import pandas as pd
+
+        return pd.DataFrame(self._latency_rows()).set_index("class")
+
+    def _latency_rows(self) -> List[Dict[str, Any]]:
         h = self._data["host"]
-        rows = []
-        for name, key in (("all", "response"), ("read", "read_response"), ("write", "write_response")):
-            rows.append({"class": name, **_latency_ms(h[key], empty=0.0)})
-        return pd.DataFrame(rows).set_index("class")
+        return [{"class": name, **_latency_ms(h[key], empty=0.0)}
+                for name, key in (("all", "response"), ("read", "read_response"), ("write", "write_response"))]
 
     def rebuild(self) -> pd.DataFrame:
         """Response-time summary (ms) by phase of a failure, in the columns of :meth:`latency`.
@@ -94,9 +107,13 @@ class Report:
         Raises :class:`raidsim.ConfigError` when the run configured no failure
         (``array.failures`` empty): there is no rebuild to describe.
         """
+        import pandas as pd
+
+        return pd.DataFrame(self._rebuild_rows()).set_index("phase")
+
+    def _rebuild_rows(self) -> List[Dict[str, Any]]:
         rb = self._rebuild_section()
-        rows = [{"phase": phase, **_latency_ms(rb[key])} for phase, key in REBUILD_PHASES]
-        return pd.DataFrame(rows).set_index("phase")
+        return [{"phase": phase, **_latency_ms(rb[key])} for phase, key in REBUILD_PHASES]
 
     def _rebuild_section(self) -> Dict[str, Any]:
         rb = self._data.get("rebuild")
@@ -108,25 +125,19 @@ class Report:
 
     def devices(self) -> pd.DataFrame:
         """Device counters: one row per device, pages read/written by cause, erases, WA."""
-        rows = []
-        for d in self._data["devices"]:
-            row: Dict[str, Any] = {"device": d["name"]}
-            row.update({f"read.{c}": n for c, n in d["pages_read"].items()})
-            row.update({f"written.{c}": n for c, n in d["pages_written"].items()})
-            row.update({
-                "erases": d["erases"],
-                "gc_runs": d["gc_runs"],
-                "write_amplification": d["write_amplification"],
-            })
-            if d["erase_count"] is not None:
-                row.update({f"erase_count_{k}": d["erase_count"][k] for k in ("min", "mean", "max", "std")})
-            if d["disk"] is not None:
-                row.update({f"disk.{k}": v for k, v in d["disk"].items()})
-            rows.append(row)
-        return pd.DataFrame(rows).set_index("device").fillna(0)
+        import pandas as pd
+
+        return pd.DataFrame(self._device_rows()).set_index("device")
+
+    def _device_rows(self) -> List[Dict[str, Any]]:
+        """The rows of :meth:`devices`, each with every column: a counter a device lacks (a cause it never
+        saw, a disk's timings on an SSD) or that the report left null is 0."""
+        return _filled([_device_row(d) for d in self._data["devices"]])
 
     def pages_by_cause(self) -> pd.DataFrame:
         """Long form: device, cause, pages_read, pages_written (a group-by away from every paper figure)."""
+        import pandas as pd
+
         rows = []
         for d in self._data["devices"]:
             causes = sorted(set(d["pages_read"]) | set(d["pages_written"]))
@@ -137,6 +148,8 @@ class Report:
 
     def time_series(self) -> pd.DataFrame:
         """Per-interval IOPS, MB/s and mean latency (ms); garbage-collection stalls show here."""
+        import pandas as pd
+
         ts = self._data["time_series"]
         return pd.DataFrame({
             "start_s": [t / 1e9 for t in ts["start_ns"]],
@@ -147,6 +160,8 @@ class Report:
 
     def stats(self) -> pd.DataFrame:
         """Every statistic by dotted component path, with unit and description."""
+        import pandas as pd
+
         return pd.DataFrame(self._data["stats"], columns=["path", "value", "unit", "description"])
 
     def save(self, directory: str | os.PathLike) -> str:
@@ -175,19 +190,20 @@ class Report:
             notes.append(f"{w['wrapped_out_of_range']} requests beyond the capacity were wrapped")
         if w.get("malformed_skipped"):
             notes.append(f"{w['malformed_skipped']} malformed trace lines skipped (first: {w['first_malformed']})")
-        summary = self.summary().drop(columns=["warnings", *_SUMMARY_REBUILD_COLUMNS], errors="ignore")
-        with pd.option_context("display.width", 120, "display.max_columns", 30):
-            parts = [
-                "Host", _pretty(summary).to_string(index=False), "",
-                "Response time", _pretty(self.latency()).to_string(), "",
-                *self._steadiness_text(),
-                "Devices", _pretty(self.devices().T).to_string(),
-            ]
-            if self._data.get("rebuild") is not None:
-                parts += ["", *self._rebuild_text()]
-            if self._data.get("cost") is not None:
-                parts += ["", *self._cost_text()]
-            parts += self._controller_text()
+        # The rebuild section shows the rebuild columns of the summary, and the warnings are listed below.
+        host = {k: v for k, v in self._summary_row().items() if k not in ("warnings", *_SUMMARY_REBUILD_COLUMNS)}
+        parts = [
+            "Host", _records_text([host]), "",
+            "Response time", _records_text(self._latency_rows(), index="class"), "",
+            *self._steadiness_text(),
+            # Transposed: a column per device, as there are a few devices and many counters.
+            "Devices", _columns_text(self._device_rows(), index="device"),
+        ]
+        if self._data.get("rebuild") is not None:
+            parts += ["", *self._rebuild_text()]
+        if self._data.get("cost") is not None:
+            parts += ["", *self._cost_text()]
+        parts += self._controller_text()
         if self.warnings:
             parts += ["", "Warnings"] + [f"- {n}" for n in self.warnings]
         if notes:
@@ -286,8 +302,9 @@ class Report:
         if rb["data_loss_events"] or rb["failed_reads"] or rb["failed_writes"]:
             lines.append(f"{'failed requests':18s}{rb['failed_reads']:,} reads, {rb['failed_writes']:,} writes "
                          "(they touched lost data)")
-        table = _pretty(self.rebuild()).replace("nan", "-")
-        return lines + ["", "Response time by phase", table.to_string()]
+        # A phase in which nothing completed has no times: "-", not "nan".
+        table = _records_text(self._rebuild_rows(), index="phase", nan="-")
+        return lines + ["", "Response time by phase", table]
 
     def __str__(self) -> str:
         return self.to_text()
@@ -385,12 +402,51 @@ def _seconds(ns: Optional[int]) -> str:
     return "-" if ns is None else f"{ns / 1e9:,.4f} s"
 
 
-def _pretty(df: pd.DataFrame) -> pd.DataFrame:
-    """Whole numbers with thousands separators, others to four decimals."""
-    def fmt(x: Any) -> str:
-        if isinstance(x, (int, float)) and float(x).is_integer():
-            return f"{int(x):,}"
-        if isinstance(x, float):
-            return f"{x:,.4f}"
-        return str(x)
-    return df.map(fmt)
+def _device_row(d: Dict[str, Any]) -> Dict[str, Any]:
+    """One device's counters, keyed by column of :meth:`Report.devices`; only those the device has."""
+    row: Dict[str, Any] = {"device": d["name"]}
+    row.update({f"read.{c}": n for c, n in d["pages_read"].items()})
+    row.update({f"written.{c}": n for c, n in d["pages_written"].items()})
+    row.update({
+        "erases": d["erases"],
+        "gc_runs": d["gc_runs"],
+        "write_amplification": d["write_amplification"],
+    })
+    if d["erase_count"] is not None:
+        row.update({f"erase_count_{k}": d["erase_count"][k] for k in ("min", "mean", "max", "std")})
+    if d["disk"] is not None:
+        row.update({f"disk.{k}": v for k, v in d["disk"].items()})
+    return row
+
+
+def _filled(rows: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+    """Every row with every key of any row, in the order keys first appear (pandas' column order).
+
+    A missing or null value becomes 0.0: a float, so that the DataFrame has the column types it had
+    when pandas' ``fillna(0)`` filled the gaps, and the text prints it as 0 all the same.
+    """
+    columns = list(dict.fromkeys(k for row in rows for k in row))
+    return [{c: _zero_if_missing(row.get(c)) for c in columns} for row in rows]
+
+
+def _zero_if_missing(value: Any) -> Any:
+    return 0.0 if value is None or (isinstance(value, float) and math.isnan(value)) else value
+
+
+def _records_text(rows: List[Dict[str, Any]], index: Optional[str] = None, nan: str = "nan") -> str:
+    """Rows of the same keys as a text table, a column per key; ``index`` is the key labelling the rows
+    (first, left-aligned, its name on a line under the header)."""
+    if index is None:
+        header = list(rows[0])
+        return _text_table.render(header, [[_text_table.format_cell(row[k], nan) for k in header] for row in rows])
+    keys = [index, *(k for k in rows[0] if k != index)]
+    body = [[_text_table.format_cell(row[k], nan) for k in keys] for row in rows]
+    return _text_table.render(["", *keys[1:]], body, index=True, index_name=index)
+
+
+def _columns_text(rows: List[Dict[str, Any]], index: str) -> str:
+    """Rows of the same keys as a text table turned on its side: a line per key, a column per row headed
+    by its ``index`` value, and ``index`` in the corner (where pandas names a transposed table's columns)."""
+    header = [index, *(str(row[index]) for row in rows)]
+    body = [[key, *(_text_table.format_cell(row[key]) for row in rows)] for key in rows[0] if key != index]
+    return _text_table.render(header, body, index=True)

@@ -55,13 +55,18 @@ import threading
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
 
 from . import _native, replicates
+# Defined apart so that the CLI can catch them without importing this module; they are this module's.
+from ._sweep_errors import PointsFailed, StudyError, SweepError, SweepLocked  # noqa: F401
 from .config import Config
 from .workload import Workload
+
+if TYPE_CHECKING:
+    # Imported where the tables are written: reading a spec, and each worker process running points,
+    # need no pandas (issue #14).
+    import pandas as pd
 
 JOURNAL = "points.jsonl"
 LOCK = ".sweep.lock"
@@ -88,26 +93,6 @@ _VALUES_FORMAT = 2
 
 # Two requests: enough for a report with every section a config produces, in milliseconds.
 _PROBE_WORKLOAD = Workload.requests([(0, "W", 0, 4096), (0, "R", 0, 4096)])
-
-
-class SweepError(Exception):
-    """A sweep could not finish (the CLI exits 3; a wrong spec, :class:`StudyError`, exits 1 as bad input does)."""
-
-
-class StudyError(SweepError, ValueError):
-    """The study spec is wrong; says which key."""
-
-
-class SweepLocked(SweepError):
-    """Another sweep is writing the same output directory."""
-
-
-class PointsFailed(SweepError):
-    """Some points failed; the others finished. ``table`` holds every row, failed ones included."""
-
-    def __init__(self, message: str, table: pd.DataFrame):
-        super().__init__(message)
-        self.table = table
 
 
 @dataclass
@@ -696,6 +681,8 @@ def _write_tables(out: str, points: Sequence[Point], journal: _Journal) -> pd.Da
     Columns keep their values' types: a column of integers stays integer (pandas' nullable
     ``Int64``) when some rows are empty, as a failed point's are, and strings stay strings.
     """
+    import pandas as pd
+
     rows = [_csv_row(p, journal.records[p.point_id]) for p in points if p.point_id in journal.records]
     table = pd.DataFrame(rows) if rows else pd.DataFrame(columns=["point_id", "case"])
     tail = ["status", "error", "fingerprint"]
