@@ -43,3 +43,47 @@ def test_the_wheel_workflow_builds_every_platform_with_maturin_and_publishes_onl
 def test_abi3_is_what_the_extension_is_built_for():
     cargo = tomllib.loads((REPO / "Cargo.toml").read_text())
     assert "abi3-py311" in cargo["workspace"]["dependencies"]["pyo3"]["features"]
+
+
+def _requirements():
+    from packaging.requirements import Requirement
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    return [Requirement(r) for r in project["dependencies"] + project["optional-dependencies"]["test"]]
+
+
+def test_dependencies_are_ranges_with_lower_bounds_not_pins():
+    # An exact pin clashes with a user's environment; a missing lower bound admits versions never tested.
+    for req in _requirements():
+        ops = {s.operator for s in req.specifier}
+        assert "==" not in ops and "===" not in ops, f"{req}: pinned"
+        assert ">=" in ops, f"{req}: no tested lower bound"
+
+
+def test_constraints_pin_every_dependency_inside_its_range():
+    # CI installs with -c constraints.txt: each direct dependency must be pinned there, inside the range
+    # pyproject.toml states, or CI would test a point users cannot get (or pip would refuse the set).
+    from packaging.utils import canonicalize_name
+
+    pins = {}
+    for line in (REPO / "constraints.txt").read_text().splitlines():
+        line = line.split("#")[0].strip()
+        if line:
+            name, version = line.split("==")
+            pins[canonicalize_name(name)] = version
+    for req in _requirements():
+        version = pins.get(canonicalize_name(req.name))
+        assert version is not None, f"{req.name} is not pinned in constraints.txt"
+        assert req.specifier.contains(version), f"constraints.txt pins {req.name}=={version}, outside {req.specifier}"
+
+
+def test_ci_runs_the_readme_test_command_and_tests_the_built_wheel():
+    readme = (REPO / "README.md").read_text()
+    ci = (REPO / ".ci" / "run").read_text().strip().splitlines()[-1]
+    assert ci in readme, ".ci/run must run exactly the README's test command"
+    assert ci.endswith("&& .ci/wheel-demo") and "-c constraints.txt" in ci
+    demo = (REPO / ".ci" / "wheel-demo").read_text()
+    # The wheel is built by maturin (manylinux tag, strip), installed into a fresh venv, run outside the tree.
+    assert "maturin\" build --release" in demo and "venv" in demo and 'cd "$work"' in demo
+    maturin = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["maturin"]
+    assert maturin["strip"] is True and maturin["compatibility"].startswith("manylinux_")
