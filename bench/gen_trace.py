@@ -12,6 +12,7 @@ trace format). Deterministic for a given seed.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 import numpy as np
@@ -24,17 +25,19 @@ CHUNK = 1_000_000  # lines generated at a time: bounded memory at any length
 
 
 def write_trace(out, requests: int, seed: int) -> None:
-    rng = np.random.default_rng(seed)
+    # One stream per field, each drawn in order: the first N lines are the
+    # same whatever --requests is (a shorter trace is a prefix of a longer one).
+    gaps, addresses, kinds = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(3))
     pages = SPAN_BYTES // REQUEST_BYTES
     blocks = REQUEST_BYTES // 512
     clock_ms = 0.0
     done = 0
     while done < requests:
         n = min(CHUNK, requests - done)
-        arrivals = clock_ms + np.cumsum(rng.exponential(MEAN_INTERARRIVAL_MS, n))
+        arrivals = clock_ms + np.cumsum(gaps.exponential(MEAN_INTERARRIVAL_MS, n))
         clock_ms = float(arrivals[-1])
-        blkno = rng.integers(0, pages, n) * blocks
-        reads = (rng.random(n) < READ_FRACTION).astype(np.int64)
+        blkno = addresses.integers(0, pages, n) * blocks
+        reads = (kinds.random(n) < READ_FRACTION).astype(np.int64)
         lines = [f"{t:.6f}\t0\t{b}\t{blocks}\t{r}\n" for t, b, r in zip(arrivals.tolist(), blkno.tolist(), reads.tolist())]
         out.write("".join(lines))
         done += n
@@ -48,11 +51,22 @@ def main(argv: list[str] | None = None) -> int:
     a = p.parse_args(argv)
     if a.requests < 1:
         p.error("--requests must be at least 1")
-    if a.out == "-":
-        write_trace(sys.stdout, a.requests, a.seed)
-    else:
-        with open(a.out, "w") as f:
-            write_trace(f, a.requests, a.seed)
+    if a.seed < 0:
+        p.error("--seed must be a non-negative integer")
+    try:
+        if a.out == "-":
+            write_trace(sys.stdout, a.requests, a.seed)
+            sys.stdout.flush()
+        else:
+            # Written beside, then renamed: an interrupted run leaves no half trace under the name.
+            with open(a.out + ".part", "w") as f:
+                write_trace(f, a.requests, a.seed)
+            os.replace(a.out + ".part", a.out)
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+    except OSError as e:
+        p.exit(1, f"gen_trace: error: {e}\n")
     return 0
 
 

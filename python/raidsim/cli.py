@@ -372,7 +372,10 @@ class _VersionAction(argparse.Action):
                  option_string: Optional[str] = None) -> None:
         from . import __version__
 
-        print(f"raidsim {__version__}")
+        try:
+            print(f"raidsim {__version__}", flush=True)
+        except BrokenPipeError:  # as every other command: the reader left early
+            parser.exit(_stdout_closed())
         parser.exit()
 
 
