@@ -16,7 +16,7 @@ pub use size::SizeSampler;
 pub use stats::{OpStats, TraceStats};
 pub use synthetic::SyntheticSource;
 
-use crate::config::{OutOfOrder, OutOfRange, TraceConfig, WorkloadConfig};
+use crate::config::{OutOfRange, TraceConfig, WorkloadConfig};
 use crate::device::Op;
 use crate::engine::Ns;
 use crate::error::{Error, Result};
@@ -73,7 +73,7 @@ pub trait RequestSource: Send + Sync {
 
 /// Fits `[offset, offset + len)` into `capacity` bytes. `None`: the source
 /// has no wrap option (listed requests), so the error offers none.
-fn fit(offset: u64, len: u64, capacity: u64, policy: Option<OutOfRange>) -> std::result::Result<(u64, bool), String> {
+pub(crate) fn fit(offset: u64, len: u64, capacity: u64, policy: Option<OutOfRange>) -> std::result::Result<(u64, bool), String> {
     let Some(end) = offset.checked_add(len) else {
         return Err(format!("request [{offset}, +{len}) ends beyond 2^64 bytes: a corrupt offset or length"));
     };
@@ -96,17 +96,10 @@ fn fit(offset: u64, len: u64, capacity: u64, policy: Option<OutOfRange>) -> std:
     }
 }
 
-/// Replays a trace file.
+/// Replays a trace file: read, parsed and replayed on the reader thread
+/// ([`trace::TraceFeed`]); here, only the report's counts.
 pub struct TraceSource {
     feed: TraceFeed,
-    capacity_bytes: u64,
-    out_of_range: OutOfRange,
-    out_of_order: OutOfOrder,
-    time_scale: f64,
-    /// The previous record's timestamp, on the trace's clock.
-    last_time_ns: Option<u128>,
-    /// Sum of |t_i − t_{i−1}| so far: the trace's spacing, kept even where it runs backwards.
-    distance_ns: u128,
     report: WorkloadReport,
 }
 
@@ -114,16 +107,8 @@ impl TraceSource {
     /// Opens the trace of `config` for a device of `capacity_bytes`.
     pub fn new(config: &TraceConfig, capacity_bytes: u64) -> Result<Self> {
         let reader = TraceReader::open(Path::new(&config.path), trace_options(config))?;
-        Ok(Self {
-            feed: TraceFeed::start(reader)?,
-            capacity_bytes,
-            out_of_range: config.out_of_range,
-            out_of_order: config.out_of_order,
-            time_scale: config.time_scale,
-            last_time_ns: None,
-            distance_ns: 0,
-            report: WorkloadReport::default(),
-        })
+        let replay = trace::Replay::new(capacity_bytes, config.out_of_range, config.out_of_order, config.time_scale);
+        Ok(Self { feed: TraceFeed::start(reader, replay)?, report: WorkloadReport::default() })
     }
 }
 
@@ -140,33 +125,16 @@ pub fn trace_options(config: &TraceConfig) -> TraceOptions {
 
 impl RequestSource for TraceSource {
     fn next_request(&mut self) -> Result<Option<HostRequest>> {
-        let Some(r) = self.feed.next_record()?.map(|f| f.record) else { return Ok(None) };
-        let last = self.last_time_ns.replace(r.time_ns).unwrap_or(r.time_ns);
-        if r.time_ns < last {
-            self.report.out_of_order += 1;
-            if self.out_of_order == OutOfOrder::Error {
-                let m = format!("timestamp {} ns precedes the previous one ({last} ns)", r.time_ns);
-                return Err(self.feed.line_error(m + " (workload.out_of_order = \"keep_spacing\" replays it)"));
-            }
+        let Some(f) = self.feed.next_record()? else { return Ok(None) };
+        let (r, replayed) = (f.record, f.replayed);
+        self.report.out_of_order += u64::from(replayed.out_of_order);
+        if replayed.scaled_gap_ns > self.report.largest_gap_ns {
+            (self.report.largest_gap_ns, self.report.largest_gap_request) = (replayed.scaled_gap_ns, self.report.requests);
         }
-        let gap = r.time_ns.abs_diff(last);
-        self.distance_ns += gap;
-        let scaled_gap = (gap as f64 * self.time_scale).round() as Ns;
-        if scaled_gap > self.report.largest_gap_ns {
-            (self.report.largest_gap_ns, self.report.largest_gap_request) = (scaled_gap, self.report.requests);
-        }
-        let arrival = (self.distance_ns as f64 * self.time_scale).round();
-        if arrival > crate::engine::MAX_TIME_NS as f64 {
-            let m = format!("timestamp {} ns puts this request {arrival:.3e} ns into the replay, past 2^62 ns (146 years): a corrupt timestamp, or time_scale too large", r.time_ns);
-            return Err(self.feed.line_error(m));
-        }
-        let arrival_ns = arrival as Ns;
-        let (offset_bytes, wrapped) =
-            fit(r.offset_bytes, r.len_bytes, self.capacity_bytes, Some(self.out_of_range)).map_err(|m| self.feed.line_error(m))?;
-        self.report.wrapped_out_of_range += u64::from(wrapped);
+        self.report.wrapped_out_of_range += u64::from(replayed.wrapped);
         let id = self.report.requests;
         self.report.requests += 1;
-        Ok(Some(HostRequest { id, arrival_ns, op: r.op, offset_bytes, len_bytes: r.len_bytes }))
+        Ok(Some(HostRequest { id, arrival_ns: replayed.arrival_ns, op: r.op, offset_bytes: replayed.offset_bytes, len_bytes: r.len_bytes }))
     }
 
     fn progress(&self) -> f64 {

@@ -1,4 +1,5 @@
-//! A trace read and parsed on a thread of its own, ahead of the simulation.
+//! A trace read, parsed and replayed ([`Replay`]) on a thread of its own,
+//! ahead of the simulation.
 //!
 //! Parsing text costs about a fifth of a replay; on a second core it is off
 //! the simulation's path. The reader thread sends records in batches over a
@@ -10,8 +11,7 @@
 //! that stops early (`sim.max_requests`, a stop rule) reports exactly what
 //! the serial reader would have.
 
-use super::{TraceReader, TraceRecord};
-use crate::config::TraceFormat;
+use super::{Replay, Replayed, TraceReader, TraceRecord};
 use crate::error::{Error, Result};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -29,6 +29,8 @@ pub const BATCHES_IN_FLIGHT: usize = 4;
 pub struct FedRecord {
     /// The record.
     pub record: TraceRecord,
+    /// Its arrival and fitted place.
+    pub replayed: Replayed,
     /// Its line number.
     pub line_no: u64,
     /// Malformed lines skipped before it (`skip_malformed`).
@@ -55,7 +57,6 @@ struct Batch {
 /// The consuming end: records in file order from the reader thread.
 pub struct TraceFeed {
     path: PathBuf,
-    format: TraceFormat,
     /// In a mutex only so that the feed is `Sync`; `get_mut` never locks.
     receiver: Mutex<Receiver<Batch>>,
     batch: std::vec::IntoIter<FedRecord>,
@@ -69,18 +70,17 @@ pub struct TraceFeed {
 }
 
 impl TraceFeed {
-    /// Starts reading `reader` on its own thread.
-    pub fn start(reader: TraceReader) -> Result<Self> {
-        let (path, format) = (reader.path().to_path_buf(), reader.format());
+    /// Starts reading `reader` on its own thread, replayed by `replay`.
+    pub fn start(reader: TraceReader, replay: Replay) -> Result<Self> {
+        let path = reader.path().to_path_buf();
         let (bytes_read, file_bytes) = (reader.bytes_read.clone(), reader.file_bytes);
         let (sender, receiver) = sync_channel(BATCHES_IN_FLIGHT);
         std::thread::Builder::new()
             .name("raidsim-trace".into())
-            .spawn(move || read_batches(reader, &sender))
+            .spawn(move || read_batches(reader, replay, &sender))
             .map_err(|e| Error::Internal(format!("cannot start the trace reader thread: {e}")))?;
         Ok(Self {
             path,
-            format,
             receiver: Mutex::new(receiver),
             batch: Vec::new().into_iter(),
             end: None,
@@ -132,12 +132,6 @@ impl TraceFeed {
         (malformed, zero, if malformed > 0 { self.first_malformed.clone() } else { None })
     }
 
-    /// An error about the line of the last record handed out.
-    pub fn line_error(&self, message: String) -> Error {
-        let line = self.last.map_or(0, |r| r.line_no);
-        super::line_error(&self.path, line, self.format, message)
-    }
-
     /// Fraction of the file read (by the thread: a little ahead of the simulation).
     pub fn progress(&self) -> f64 {
         super::fraction(self.bytes_read.load(Ordering::Relaxed), self.file_bytes)
@@ -151,19 +145,23 @@ impl TraceFeed {
 
 /// The reader thread: batches until the end, an error, or the consumer
 /// hanging up (a run that stopped early drops its feed).
-fn read_batches(mut reader: TraceReader, sender: &std::sync::mpsc::SyncSender<Batch>) {
+fn read_batches(mut reader: TraceReader, mut replay: Replay, sender: &std::sync::mpsc::SyncSender<Batch>) {
     let mut sent_malformed = false;
     loop {
         let mut records = Vec::with_capacity(BATCH_RECORDS);
         let mut end = None;
         while records.len() < BATCH_RECORDS {
             match reader.next_record() {
-                Ok(Some(record)) => records.push(FedRecord {
-                    record,
-                    line_no: reader.line_no(),
-                    malformed_skipped: reader.malformed_skipped,
-                    zero_length_skipped: reader.zero_length_skipped,
-                }),
+                Ok(Some(record)) => match replay.next(&record) {
+                    Ok(replayed) => records.push(FedRecord {
+                        record,
+                        replayed,
+                        line_no: reader.line_no(),
+                        malformed_skipped: reader.malformed_skipped,
+                        zero_length_skipped: reader.zero_length_skipped,
+                    }),
+                    Err(message) => end = Some(Err(reader.line_error(message))),
+                },
                 Ok(None) if reader.records == 0 => end = Some(Err(reader.no_records_error())),
                 Ok(None) => {
                     end = Some(Ok(EndCounters { malformed_skipped: reader.malformed_skipped, zero_length_skipped: reader.zero_length_skipped }))

@@ -8,9 +8,11 @@
 
 mod feed;
 mod formats;
+mod replay;
 
 pub use feed::{FedRecord, TraceFeed, BATCHES_IN_FLIGHT, BATCH_RECORDS};
 pub use formats::{decimal_scaled, expected_layout, parse_line, Parsed, TraceRecord};
+pub use replay::{Replay, Replayed};
 
 use crate::config::TraceFormat;
 use crate::error::{Error, Result};
