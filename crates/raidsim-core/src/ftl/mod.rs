@@ -14,6 +14,12 @@
 //! pages across channels, chips, dies and planes in a configurable order
 //! (SSDsim's allocation schemes); dynamic allocation lets the SSD pick the
 //! least busy die.
+//!
+//! The maps hold 4 bytes per logical and per physical page, stored one more
+//! than their value so that zero means "as the preconditioning fill left
+//! it" ([`fill`]): a drive starts in zeroed memory the system has not yet
+//! handed over, so setting up a full drive costs a pass over its blocks and
+//! a run pays memory only for the pages it rewrites.
 
 use crate::config::{DerivedGeometry, GcVictim, SsdConfig};
 use crate::engine::Ns;
