@@ -7,23 +7,11 @@ import pytest
 
 import raidsim
 from raidsim._text_table import format_cell, render
+from test_rebuild import SMALL
 
-# RAID5 4+1 of small one-die SSDs, no spare: member 3 fails half-way, so the array runs degraded to the
-# end and the phase table has empty phases. Thousands of requests, so counts need separators.
-DEGRADED = {
-    "ssd.geometry.channels": 1,
-    "ssd.geometry.planes_per_die": 1,
-    "ssd.geometry.blocks_per_plane": 32,
-    "ssd.geometry.pages_per_block": 64,
-    "array.level": "raid5",
-    "array.members": 5,
-    "array.stripe_unit_bytes": 16384,
-    "array.spares": 0,
-    "array.failures": [{"member": 3, "at_request": 2000}],
-    "workload.requests": 4000,
-    "workload.read_fraction": 0.7,
-    "workload.mean_interarrival_ns": 400000,
-}
+# test_rebuild's RAID5 4+1 of small one-die SSDs with no spare: member 3 fails half-way, so the array runs
+# degraded to the end and the phase table has empty phases. Thousands of requests, so counts need separators.
+DEGRADED = {**SMALL, "array.spares": 0}
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ use crate::config::{DerivedGeometry, GeometryConfig};
 pub const NO_PAGE: u32 = u32::MAX;
 
 /// Address arithmetic for one drive's flash array.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct FlashLayout {
     /// Channels.
     pub channels: u32,

@@ -366,19 +366,22 @@ impl Ftl {
 
     /// The in-order fill of logical pages `0..filled` on a fresh drive,
     /// as writing them one by one would leave it (see [`fill`]), at the
-    /// cost of setting each plane's blocks; `false` (nothing done) when the
-    /// closed forms do not apply: the drive was written, or the striping
-    /// order repeats a digit. Under `static_die` (`planes_per_die_in_turn`)
-    /// a die's planes take its pages in turn; otherwise each page goes to
-    /// its static plane.
-    pub fn fill_in_order(&mut self, filled: u64, planes_per_die_in_turn: bool) -> Result<bool> {
+    /// cost of setting each plane's blocks. Under `static_die`
+    /// (`planes_per_die_in_turn`) a die's planes take its pages in turn;
+    /// otherwise each page goes to its static plane. A drive already
+    /// written, or a striping order that is not a permutation (validation
+    /// refuses one), is an internal error: the closed forms would not hold.
+    pub fn fill_in_order(&mut self, filled: u64, planes_per_die_in_turn: bool) -> Result<()> {
         let fresh = self.fill.is_none() && self.plane_valid.iter().all(|&v| v == 0) && self.erase_count.iter().all(|&e| e == 0);
+        if !fresh {
+            return Err(Error::Internal("the precondition fill was asked of a drive already written".into()));
+        }
         let l = &self.layout;
         let ppg = if planes_per_die_in_turn { l.planes_per_die } else { 1 };
         let geometry = (l.blocks_per_plane, l.pages_per_block, self.data_pages_per_block);
         let layout = FillLayout::new(&self.static_planes, ppg, l.planes, geometry, filled.min(self.logical_pages));
-        if !fresh || !layout.is_regular() {
-            return Ok(false);
+        if !layout.is_regular() {
+            return Err(Error::Internal("the static striping order gives planes unequal shares: not a permutation".into()));
         }
         let per_block = u64::from(self.data_pages_per_block);
         for plane in 0..l.planes {
@@ -403,7 +406,7 @@ impl Ftl {
             self.plane_valid[plane as usize] = pages;
         }
         self.fill = Some(layout);
-        Ok(true)
+        Ok(())
     }
 
     /// Under `static_die`, each of the `dies` dies' turn after the fill:
@@ -529,7 +532,8 @@ impl Ftl {
 
     /// The drive's state as it would be had every write been stored (the
     /// maps decoded): equal for two drives that would behave alike.
-    pub fn same_state_as(&self, other: &Ftl) -> std::result::Result<(), String> {
+    #[cfg(test)]
+    pub(crate) fn same_state_as(&self, other: &Ftl) -> std::result::Result<(), String> {
         let differs = |what: &str| Err(format!("{what} differ"));
         if self.decoded_maps() != other.decoded_maps() {
             return differs("the maps");

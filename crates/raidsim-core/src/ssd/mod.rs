@@ -217,12 +217,11 @@ impl Ssd {
         let mut next = writes.start;
         if next == 0 && writes.end >= plan.filled && plan.filled > 0 {
             let in_turn = self.allocation == Allocation::StaticDie;
-            if self.ftl.fill_in_order(plan.filled, in_turn)? {
-                if in_turn {
-                    self.next_plane_in_die = self.ftl.turns_after_fill(self.next_plane_in_die.len() as u32);
-                }
-                next = plan.filled;
+            self.ftl.fill_in_order(plan.filled, in_turn)?;
+            if in_turn {
+                self.next_plane_in_die = self.ftl.turns_after_fill(self.next_plane_in_die.len() as u32);
             }
+            next = plan.filled;
         }
         for i in next..writes.end {
             self.precondition_write(i, plan, rng)?;
@@ -857,5 +856,16 @@ mod tests {
                 bulk.ftl().check_invariants().expect("consistent maps");
             }
         }
+    }
+
+    /// The closed form holds for a fresh drive only: a second fill is an
+    /// internal error, not a drive silently rewritten as if empty.
+    #[test]
+    fn a_fill_asked_of_a_written_drive_is_an_internal_error() {
+        let (mut bulk, _) = both_paths(&[], 1 << 20);
+        let plan = PreconditionPlan { filled: 10, random_overwrites: 0, sequential_overwrites: 0 };
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
+        let err = bulk.precondition_writes(0..10, &plan, &mut rng).expect_err("refused");
+        assert!(matches!(err, crate::Error::Internal(ref m) if m.contains("already written")), "{err}");
     }
 }
