@@ -319,6 +319,9 @@ pub struct Simulation {
     /// seen so far (one began when its count moves).
     gc_seen: Option<Vec<u64>>,
     finished: bool,
+    /// A step failed: the run's state is partway through an event, so it
+    /// must not go on as if whole.
+    failed: bool,
 }
 
 impl Simulation {
@@ -445,6 +448,7 @@ impl Simulation {
             measuring: cfg.sim.warmup_requests == 0,
             gc_seen: (cfg.array.gc_coordination == GcCoordination::Global).then(Vec::new),
             finished: false,
+            failed: false,
             resolved,
         };
         let seed = sim.resolved.config.sim.seed;
@@ -850,13 +854,17 @@ impl Simulation {
 
     /// Processes at most `max_events` events; returns the progress.
     pub fn step(&mut self, max_events: u64) -> Result<Progress> {
+        if self.failed {
+            return Err(Error::Workload("the run stopped at an earlier error; it cannot go on".into()));
+        }
         // A run never starts on a drive that is not yet aged.
         self.precondition(u64::MAX)?;
         for _ in 0..max_events {
             match self.queue.pop() {
                 Some((now, event)) => {
-                    self.handle(now, event)?;
-                    self.coordinate_gc(now)?;
+                    let handled = self.handle(now, event).and_then(|()| self.coordinate_gc(now));
+                    self.failed = handled.is_err();
+                    handled?;
                 }
                 None => {
                     self.finished = true;
@@ -1056,6 +1064,8 @@ pub struct Counting {
     requests: u64,
     max_requests: u64,
     finished: bool,
+    /// A step failed: its request was planned in part, so counting stops.
+    failed: bool,
 }
 
 impl Counting {
@@ -1116,11 +1126,21 @@ impl Counting {
             requests: 0,
             max_requests: cfg.sim.max_requests,
             finished: false,
+            failed: false,
         })
     }
 
     /// Plans at most `max_requests` more requests.
     pub fn step(&mut self, max_requests: u64) -> Result<Progress> {
+        if self.failed {
+            return Err(Error::Workload("counting stopped at an earlier error; it cannot go on".into()));
+        }
+        let counted = self.count_requests(max_requests);
+        self.failed = counted.is_err();
+        counted
+    }
+
+    fn count_requests(&mut self, max_requests: u64) -> Result<Progress> {
         for _ in 0..max_requests {
             if self.max_requests > 0 && self.requests >= self.max_requests {
                 self.finished = true;

@@ -251,3 +251,30 @@ fn an_error_many_batches_in_names_its_line_and_trailing_skips_count() {
     let r = simulate_trace(&path, &["workload.skip_malformed=true"]).expect("runs");
     assert_eq!((r.host.requests, r.workload.malformed_skipped, r.workload.zero_length_skipped), (10_000, 2, 1));
 }
+
+/// A run that stopped at a bad line must not, asked to go on, finish as if
+/// the trace were whole (its events before the bad line drained, the rest
+/// of the trace unread).
+#[test]
+fn after_a_bad_line_going_on_is_an_error_not_the_end_of_the_trace() {
+    let mut text = long_trace(5_000, 1_000_000, 1_000_000);
+    text.push_str("5001000 0 8 8 X\n5002000 0 16 8 0\n");
+    let path = fixture("stops-at-error.trace", text.as_bytes());
+    let mut raw = RawConfig::new();
+    let p = format!("workload.path=\"{}\"", path.display());
+    for o in ["workload.kind=trace", p.as_str(), "ssd.geometry.blocks_per_plane=64"] {
+        raw.set(o).expect("override");
+    }
+    let resolved = raw.resolve().expect("valid");
+    let mut counting = raidsim_core::Counting::new(&resolved).expect("opens");
+    let first = counting.step(u64::MAX).expect_err("bad type").to_string();
+    assert!(first.contains(":5001:"), "{first}");
+    let again = counting.step(u64::MAX).expect_err("still stopped").to_string();
+    assert!(again.contains("stopped at an earlier error"), "{again}");
+    let mut sim = raidsim_core::Simulation::new(resolved).expect("builds");
+    let first = sim.run().expect_err("bad type").to_string();
+    assert!(first.contains(":5001:"), "{first}");
+    let again = sim.run().expect_err("still stopped").to_string();
+    assert!(again.contains("stopped at an earlier error"), "{again}");
+    assert!(sim.step(1).is_err(), "every later step is refused too");
+}

@@ -46,6 +46,17 @@ struct EndCounters {
     zero_length_skipped: u64,
 }
 
+/// Where the consumer stands once the current batch is used up.
+#[derive(Clone, Copy, Debug)]
+enum Stage {
+    /// More batches to come.
+    Reading,
+    /// The end of the file was handed out.
+    Ended(EndCounters),
+    /// An error was handed out: nothing after it is read.
+    Failed,
+}
+
 struct Batch {
     records: Vec<FedRecord>,
     /// The first malformed line skipped, once there is one.
@@ -60,8 +71,9 @@ pub struct TraceFeed {
     /// In a mutex only so that the feed is `Sync`; `get_mut` never locks.
     receiver: Mutex<Receiver<Batch>>,
     batch: std::vec::IntoIter<FedRecord>,
-    end: Option<Result<EndCounters>>,
-    finished: bool,
+    /// What follows the current batch (the end or an error), once sent.
+    after_batch: Option<Result<EndCounters>>,
+    stage: Stage,
     first_malformed: Option<String>,
     /// The last record handed out, for the counters.
     last: Option<FedRecord>,
@@ -83,8 +95,8 @@ impl TraceFeed {
             path,
             receiver: Mutex::new(receiver),
             batch: Vec::new().into_iter(),
-            end: None,
-            finished: false,
+            after_batch: None,
+            stage: Stage::Reading,
             first_malformed: None,
             last: None,
             bytes_read,
@@ -92,22 +104,30 @@ impl TraceFeed {
         })
     }
 
-    /// The next record, or `None` at the end of the file.
+    /// The next record, or `None` at the end of the file. After an error
+    /// every call is an error: what follows a bad line is never read as the
+    /// end of the trace.
     pub fn next_record(&mut self) -> Result<Option<FedRecord>> {
         loop {
             if let Some(r) = self.batch.next() {
                 self.last = Some(r);
                 return Ok(Some(r));
             }
-            if self.finished {
-                return Ok(None);
+            match self.stage {
+                Stage::Ended(_) => return Ok(None),
+                Stage::Failed => return Err(Error::Workload(format!("{}: reading stopped at an earlier error", self.path.display()))),
+                Stage::Reading => {}
             }
-            if let Some(end) = self.end.take() {
-                self.finished = true;
-                return end.map(|counters| {
-                    self.end = Some(Ok(counters));
-                    None
-                });
+            match self.after_batch.take() {
+                Some(Ok(counters)) => {
+                    self.stage = Stage::Ended(counters);
+                    return Ok(None);
+                }
+                Some(Err(e)) => {
+                    self.stage = Stage::Failed;
+                    return Err(e);
+                }
+                None => {}
             }
             // A closed channel before the end was sent: the thread died
             // (it cannot, short of a bug); never read that as the end of the trace.
@@ -117,16 +137,16 @@ impl TraceFeed {
                 self.first_malformed = batch.first_malformed;
             }
             self.batch = batch.records.into_iter();
-            self.end = batch.end;
+            self.after_batch = batch.end;
         }
     }
 
     /// Malformed and zero-length lines skipped so far by what was consumed:
     /// up to the last record, or the whole file once its end was reached.
     pub fn skipped(&self) -> (u64, u64, Option<String>) {
-        let (malformed, zero) = match (&self.end, self.finished, self.last) {
-            (Some(Ok(c)), true, _) => (c.malformed_skipped, c.zero_length_skipped),
-            (_, _, Some(r)) => (r.malformed_skipped, r.zero_length_skipped),
+        let (malformed, zero) = match (self.stage, self.last) {
+            (Stage::Ended(c), _) => (c.malformed_skipped, c.zero_length_skipped),
+            (_, Some(r)) => (r.malformed_skipped, r.zero_length_skipped),
             _ => (0, 0),
         };
         (malformed, zero, if malformed > 0 { self.first_malformed.clone() } else { None })
