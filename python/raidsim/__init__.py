@@ -23,6 +23,7 @@ from ._native import (
 )
 from .api import presets, simulate, trace_stats
 from .config import Config
+from .config_keys import keys
 from .counting import CountReport, count
 from .report import Report, plot_rebuild
 from .workload import Workload
@@ -31,6 +32,7 @@ __all__ = [
     "Config",
     "CountReport",
     "count",
+    "keys",
     "ConfigError",
     "DeviceError",
     "InputError",

@@ -15,6 +15,9 @@ class InternalError(RaidsimError): ...
 def resolve_config(layers: List[Layer]) -> str:
     """Validate layered config; return the resolved config as sorted TOML."""
 
+def config_schema() -> str:
+    """The JSON Schema of the whole config: every key's type, default and doc comment."""
+
 def presets() -> List[Tuple[str, str]]:
     """(name, TOML text) of every packaged preset."""
 

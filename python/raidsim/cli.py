@@ -116,6 +116,14 @@ def _presets(args: argparse.Namespace) -> int:
     return 0
 
 
+def _keys(args: argparse.Namespace) -> int:
+    from .config_keys import keys, keys_text
+
+    found = keys(args.prefix or "")
+    print(json.dumps([k.to_dict() for k in found], indent=2) if args.json else keys_text(found))
+    return 0
+
+
 def _fmt_bytes(n: float) -> str:
     for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
         if abs(n) < 1024 or unit == "TiB":
@@ -418,6 +426,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help='print {"cases", "mismatches", "data_loss_events", "first_failure", ...}')
     p.add_argument("--inject-fault", action="store_true", help=argparse.SUPPRESS)  # test-only: RMW writes no parity
     p.add_argument("--no-progress", action="store_true")
+    p = sub.add_parser("keys", help="every config key with its type, unit, default and meaning")
+    p.add_argument("prefix", nargs="?", help="only the keys under this table or key (e.g. array, ssd.timing)")
+    p.add_argument("--json", action="store_true", help="print a list of {key, type, default, unit, doc, choices, when}")
     p = sub.add_parser("presets", help="list packaged presets, or print one")
     p.add_argument("name", nargs="?", help="print this preset's TOML")
     p = sub.add_parser("trace-stats", help="statistics of a trace file as the papers tabulate them")
@@ -429,7 +440,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-HANDLERS = {"run": _run, "count": _count, "presets": _presets, "trace-stats": _trace_stats,
+HANDLERS = {"run": _run, "count": _count, "presets": _presets, "keys": _keys, "trace-stats": _trace_stats,
             "sweep": _sweep, "reproduce": _reproduce, "demo": _demo, "verify": _verify}
 
 

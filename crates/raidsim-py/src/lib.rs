@@ -91,6 +91,12 @@ fn verify_case(py: Python<'_>, seed: u64, case: u64, fault: bool) -> PyResult<St
     Ok(outcome.to_json())
 }
 
+/// The JSON Schema of the whole config (every key's type, default and doc).
+#[pyfunction]
+fn config_schema() -> PyResult<String> {
+    raidsim_core::config::config_schema_json().map_err(to_py_err)
+}
+
 #[pyfunction]
 fn presets() -> Vec<(&'static str, &'static str)> {
     raidsim_core::config::PRESETS.to_vec()
@@ -299,6 +305,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Counting>()?;
     m.add_function(wrap_pyfunction!(resolve_config, m)?)?;
     m.add_function(wrap_pyfunction!(presets, m)?)?;
+    m.add_function(wrap_pyfunction!(config_schema, m)?)?;
     m.add_function(wrap_pyfunction!(verify_case, m)?)?;
     m.add_function(wrap_pyfunction!(trace_stats, m)?)?;
     m.add_function(wrap_pyfunction!(detect_format, m)?)?;

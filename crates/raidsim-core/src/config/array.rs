@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 pub const MAX_MEMBERS: u32 = 100_000;
 
 /// RAID level.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RaidLevel {
     /// No array: the host talks to one SSD (`members` must be 1).
@@ -36,7 +36,7 @@ pub enum RaidLevel {
 }
 
 /// Parity rotation of RAID-5/6, Linux md's algorithms (drivers/md/raid5.c).
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ParityLayout {
     /// md's default: parity moves left, data restarts after it.
@@ -50,7 +50,7 @@ pub enum ParityLayout {
 }
 
 /// The RAID-6 code (Alinezhad Chamazcoti et al. 2015 compare the three).
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ErasureCode {
     /// Reed–Solomon P+Q, Linux md's RAID-6 (one row per codeword).
@@ -62,7 +62,7 @@ pub enum ErasureCode {
 }
 
 /// Where RAID-6 parity lives.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ParityPlacement {
     /// Rotated per stripe (RS: md's `layout`) or per codeword (EVENODD, RDP: left-symmetric).
@@ -73,7 +73,7 @@ pub enum ParityPlacement {
 
 /// At which granularity a partial-stripe write picks read-modify-write or
 /// reconstruct-write, and over which bytes its parity I/O runs.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ParityGranularity {
     /// Per row of pages across the stripe, fewer pre-reads wins, ties to
@@ -92,7 +92,7 @@ pub enum ParityGranularity {
 }
 
 /// How a partial-stripe write updates parity.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum WriteMethod {
     /// The method with fewer pre-reads; ties go to reconstruct-write (Linux md, the CR5M paper).
@@ -104,7 +104,7 @@ pub enum WriteMethod {
 }
 
 /// How the stripes of one request are served.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum StripeOrder {
     /// All stripes at once.
@@ -114,7 +114,7 @@ pub enum StripeOrder {
 }
 
 /// Which copy a RAID-1/10 read goes to.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ReadPolicy {
     /// The first surviving copy.
@@ -127,7 +127,7 @@ pub enum ReadPolicy {
 
 /// A member failing during the run: give exactly one of `at_ns`,
 /// `at_request` and `at_random_mean_ns`.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, Default, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MemberFailure {
     /// Member index.
@@ -162,7 +162,7 @@ impl MemberFailure {
 /// When the controller reads beyond what the host asked (LSI MegaRAID's
 /// "No Read Ahead", "Always Read Ahead" and "Adaptive Read Ahead"; see
 /// `array::read_ahead`).
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ReadAheadPolicy {
     /// Never (the RAIS paper's setting, its Table 1).
@@ -175,7 +175,7 @@ pub enum ReadAheadPolicy {
 
 /// How the controller's parity engine is charged (see
 /// `array::planner::ComputeWork`).
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ParityCompute {
     /// Parity bytes written, at `xor_bytes_per_s`, whatever the code: one
@@ -190,7 +190,7 @@ pub enum ParityCompute {
 }
 
 /// When the controller acknowledges a host write.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum CacheMode {
     /// When the members have written it (no cache; the RAIS paper's LSI
@@ -202,7 +202,7 @@ pub enum CacheMode {
 }
 
 /// How the members' garbage collections are scheduled.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum GcCoordination {
     /// Each SSD collects when its own planes run short, unaware of the
@@ -222,7 +222,7 @@ pub enum GcCoordination {
 /// SAS 9260-8i: PCIe 2.0 x8, eight SATA/SAS ports, 512 MB of cache, a RAID
 /// engine for XOR and P+Q). The default is a controller that costs no time:
 /// software RAID on a fast host.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct ControllerConfig {
     /// Controller time per host request before any member I/O, ns.
@@ -408,7 +408,7 @@ impl ControllerConfig {
 }
 
 /// The array controller.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct ArrayConfig {
     /// RAID level (`single` = one SSD, no controller).
@@ -465,6 +465,7 @@ pub struct ArrayConfig {
     pub spare_chips_per_channel: u32,
     /// Per-member SSD settings merged over `[ssd]` (heterogeneous arrays);
     /// entry i applies to member i, missing entries use `[ssd]` unchanged.
+    #[schemars(with = "Vec<serde_json::Map<String, serde_json::Value>>")]
     pub member_ssd: Vec<toml::Table>,
 }
 

@@ -15,7 +15,7 @@ pub const DEFAULT_REVOLUTION_NS: u64 = 13_900_000;
 pub const MAX_INTERFACE_SECTOR_NS: u64 = 1_000_000_000;
 
 /// Cylinders of one recording zone, all with the same sectors per track.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct HddZone {
     /// Cylinders in the zone.
@@ -25,7 +25,7 @@ pub struct HddZone {
 }
 
 /// Which queued request a disk serves next.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum QueuePolicy {
     /// First come, first served (Chen & Lee's raidSim; DiskSim's FCFS).
@@ -38,7 +38,7 @@ pub enum QueuePolicy {
 }
 
 /// One hard disk.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct HddConfig {
     /// Bytes per sector (the disk's addressing unit).

@@ -37,7 +37,7 @@ use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
 /// Run-wide settings.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct SimConfig {
     /// Seed of every random stream of the run (workload, preconditioning).
@@ -88,7 +88,7 @@ impl Default for SimConfig {
 /// `relative_half_width` of the true mean at `confidence`, by batch means
 /// (Chen & Lee 1995: 5 % at 95 %); see [`crate::metrics::stop`]. What is
 /// outstanding then drains and is reported with the rest.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct StopConfig {
     /// Half-width of the interval as a fraction of the mean; 0 = the rule is off.
@@ -140,7 +140,7 @@ impl StopConfig {
 /// sequential run shorter than it never collects.
 /// Preconditioning takes no simulated time; device counters are reset after
 /// it, block erase counts (the wear) are kept.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct PreconditionConfig {
     /// Fraction of the logical space written sequentially before the run (0..=1).
@@ -160,7 +160,7 @@ impl Default for PreconditionConfig {
 }
 
 /// What the report measures beyond the fixed host and device statistics.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct MetricsConfig {
     /// Width of one time-series bucket in ns; 0 = choose so the run spans
@@ -177,7 +177,7 @@ impl Default for MetricsConfig {
 }
 
 /// A complete simulation configuration.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Default)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Default, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct Config {
     /// Run-wide settings.
@@ -201,8 +201,15 @@ pub struct Config {
     pub workload: WorkloadConfig,
 }
 
+/// The JSON Schema of [`Config`], generated from these declarations (each
+/// field's type, default and doc comment): what `raidsim keys` lists, so
+/// the list of keys is never written twice.
+pub fn config_schema_json() -> Result<String> {
+    serde_json::to_string(&schemars::schema_for!(Config)).map_err(|e| Error::Internal(format!("the config schema does not serialise: {e}")))
+}
+
 /// The kind of device every member of the array is (one kind per array).
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, Default, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum MemberKind {
     /// A flash SSD, set by `[ssd]`.
@@ -213,7 +220,7 @@ pub enum MemberKind {
 }
 
 /// `[member]`: what the array is built of.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Default)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Default, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct MemberSelection {
     /// `"ssd"` (parameters in `[ssd]`) or `"hdd"` (parameters in `[hdd]`).

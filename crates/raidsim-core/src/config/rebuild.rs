@@ -14,7 +14,7 @@ use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
 /// How the stripes of a failed member are scheduled for reconstruction.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RebuildPolicy {
     /// Disk-oriented: up to `buffer_stripes` stripes in reconstruction at
@@ -31,7 +31,7 @@ pub enum RebuildPolicy {
 }
 
 /// `[rebuild]`: reconstruction onto hot spares.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct RebuildConfig {
     /// Scheduling of stripe reconstructions.

@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
 /// The physical organisation of the flash array.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct GeometryConfig {
     /// Independent channels (buses); chips on one channel share its bus.
@@ -57,7 +57,7 @@ impl Default for GeometryConfig {
 }
 
 /// Latencies and bandwidths.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct TimingConfig {
     /// Page read: cell array to the die's register, ns.
@@ -110,7 +110,7 @@ impl Default for TimingConfig {
 }
 
 /// How the FTL places a written logical page.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Allocation {
     /// Plane fixed by the logical page number, striped in `static_order` (SSDsim's static allocation).
@@ -124,7 +124,7 @@ pub enum Allocation {
 }
 
 /// When the drive acknowledges a write.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum WriteAck {
     /// When the last page is programmed (DiskSim, MQSim without a cache).
@@ -135,7 +135,7 @@ pub enum WriteAck {
 }
 
 /// The unit that runs one flash operation at a time.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ParallelUnit {
     /// Each die (MQSim; a DiskSim element with one die).
@@ -145,7 +145,7 @@ pub enum ParallelUnit {
 }
 
 /// Garbage-collection victim selection.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum GcVictim {
     /// Fewest valid pages.
@@ -155,7 +155,7 @@ pub enum GcVictim {
 }
 
 /// The page-mapping flash translation layer.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct FtlConfig {
     /// Static or dynamic page allocation.
@@ -189,7 +189,7 @@ impl Default for FtlConfig {
 }
 
 /// One SSD.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct SsdConfig {
     /// Flash organisation.

@@ -5,7 +5,7 @@ use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
 /// Where the host's requests come from.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum WorkloadConfig {
     /// Open- or closed-loop synthetic generator.
@@ -73,7 +73,7 @@ pub fn unpack_requests(packed: &str) -> Result<Vec<(u64, bool, u64, u64)>> {
 pub type RequestTuple = (u64, String, u64, u64);
 
 /// How arrival instants are spaced (open loop).
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ArrivalProcess {
     /// Exponential inter-arrival times (Poisson arrivals).
@@ -85,7 +85,7 @@ pub enum ArrivalProcess {
 }
 
 /// Family of the request-size distribution.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SizeKind {
     /// Every request is `mean_bytes`.
@@ -105,7 +105,7 @@ pub enum SizeKind {
 /// mean after truncation and redraws is `mean_bytes` — the striping paper's
 /// rule ("always a multiple of a kilobyte, at least a kilobyte, means
 /// adjusted so the actual mean is the target", Chen & Lee 1995, §3).
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct SizeDistribution {
     /// Distribution family.
@@ -131,7 +131,7 @@ impl Default for SizeDistribution {
 }
 
 /// Spatial pattern of request offsets.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum AddressPattern {
     /// Uniform over the span.
@@ -143,7 +143,7 @@ pub enum AddressPattern {
 }
 
 /// Synthetic workload generator.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct SyntheticConfig {
     /// Number of requests to issue.
@@ -202,7 +202,7 @@ impl Default for SyntheticConfig {
 }
 
 /// Block trace formats (see `../shared/traces/README.md` for provenance).
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum TraceFormat {
     /// MSR Cambridge CSV: `Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime`.
@@ -256,7 +256,7 @@ impl TraceFormat {
 }
 
 /// What to do with a request that lies beyond the simulated capacity.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum OutOfRange {
     /// Wrap the offset modulo the capacity (counted in the report).
@@ -266,7 +266,7 @@ pub enum OutOfRange {
 }
 
 /// Replay of a trace file.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct TraceConfig {
     /// Trace file (plain or `.gz`).
@@ -291,7 +291,7 @@ pub struct TraceConfig {
 }
 
 /// What a trace replay does with a timestamp earlier than the previous one.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum OutOfOrder {
     /// Keep the trace's spacing: each request arrives |t_i − t_{i−1}| after
