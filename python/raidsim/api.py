@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 import numbers
 import os
-import sys
 import time
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
 
-from . import _native
+from . import _native, _progress
 from .config import Config
 from .report import Report
 from .workload import Workload
@@ -87,13 +86,12 @@ def run_in_slices(step: Callable[[], Tuple[Optional[int], float, bool]], desc: s
 def _want_progress(progress: Optional[bool], started: float) -> bool:
     if progress is not None:
         return progress
-    return time.monotonic() - started >= _PROGRESS_AFTER_S and sys.stderr.isatty()
+    return time.monotonic() - started >= _PROGRESS_AFTER_S and _progress.interactive()
 
 
 def _progress_bar(desc: str = "simulating"):
-    from tqdm import tqdm
-
-    return tqdm(total=100, unit="%", desc=desc, bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining} {postfix}")
+    return _progress.bar(total=100, unit="%", desc=desc,
+                         bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining} {postfix}")
 
 
 def presets() -> Dict[str, str]:

@@ -11,7 +11,7 @@ import json
 import math
 import os
 import tomllib
-from typing import Any, Iterable, List, Mapping, Optional, Tuple, Union
+from typing import Any, Iterable, Iterator, List, Mapping, Optional, Tuple, Union
 
 from . import _native
 from ._native import ConfigError
@@ -78,6 +78,34 @@ def _set_layer(override: Any) -> Layer:
     if not isinstance(override, str):
         raise ConfigError(f"an override is a \"key=value\" string, got {override!r}")
     return ("set", override)
+
+
+def _layer_text(kind: str, text: str) -> str:
+    if kind == "preset":
+        return f"preset {text}"
+    if kind == "set":
+        return text
+    if kind == "json":
+        return ", ".join(f"{k} = {json.dumps(v)}" for k, v in _flat(json.loads(text)))
+    if kind == "file":
+        return f"file {text}"
+    if kind == "toml":
+        try:
+            return ", ".join(f"{k} = {json.dumps(v)}" for k, v in _flat(tomllib.loads(text))) or "empty TOML"
+        except (tomllib.TOMLDecodeError, TypeError):  # shown as given; resolving it says what is wrong
+            return f"TOML {text[:60]!r}"
+    return f"{kind} layer ({len(text)} characters)"
+
+
+def _flat(table: Mapping[str, Any], prefix: str = "") -> Iterator[Tuple[str, Any]]:
+    for k, v in table.items():
+        key = f"{prefix}.{k}" if prefix else k
+        if isinstance(v, dict) and v:
+            yield from _flat(v, key)
+        elif isinstance(v, list) and len(v) > 8:
+            yield key, f"<{len(v)} items>"
+        else:
+            yield key, v
 
 
 class Config:
@@ -176,4 +204,6 @@ class Config:
         return tomllib.loads(self.resolved_toml())
 
     def __repr__(self) -> str:
-        return f"Config({self._layers!r})"
+        # Layers as one reads them ("preset x", then each setting in order), not as the core takes them.
+        shown = [_layer_text(kind, text) for kind, text in self._layers]
+        return f"Config({'; '.join(shown) if shown else 'defaults'})"

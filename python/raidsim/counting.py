@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import time
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Union
@@ -30,6 +31,17 @@ class CountReport:
 
     def to_json(self, indent: Optional[int] = 2) -> str:
         return json.dumps(self._data, indent=indent)
+
+    def __repr__(self) -> str:
+        members = self._data["members"]
+        read = sum(sum(m["pages_read"].values()) for m in members)
+        written = sum(sum(m["pages_written"].values()) for m in members)
+        return (f"<CountReport {len(members)} member{'s' if len(members) != 1 else ''}: {read:,} pages read "
+                f"({sum(self.extra_page_reads()):,} pre-reads), {written:,} pages written>")
+
+    def _repr_html_(self) -> str:
+        """Jupyter's view: pages read and written per member and cause."""
+        return f"<p>{html.escape(repr(self))}</p>" + self.pages().to_html()
 
     def pages(self) -> pd.DataFrame:
         """One row per member: pages read and written by cause."""

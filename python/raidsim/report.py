@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import html
 import json
 import math
 import os
+import tomllib
 from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
 from . import _text_table
@@ -311,7 +313,26 @@ class Report:
 
     def __repr__(self) -> str:
         h = self._data["host"]
-        return f"<Report {h['requests']} requests, mean {h['response']['mean_ns'] / 1e6:.4f} ms>"
+        warned = len(self._data["warnings"])
+        return (f"<Report {self._what()}: {h['requests']:,} request{'s' if h['requests'] != 1 else ''}, mean {h['response']['mean_ns'] / 1e6:.4f} ms, "
+                f"p99 {h['response']['p99_ns'] / 1e6:.4f} ms, {h['iops']:,.0f} IOPS, {h['mb_per_s']:.2f} MB/s"
+                + (f", {warned} warning{'s' if warned != 1 else ''}>" if warned else ">"))
+
+    def _what(self) -> str:
+        """What ran, from the resolved config: "raid5 of 5 ssd members" or "single ssd"."""
+        cfg = tomllib.loads(self.config_toml)
+        kind, array = cfg["member"]["kind"], cfg["array"]
+        return f"single {kind}" if array["level"] == "single" else f"{array['level']} of {array['members']} {kind} members"
+
+    def _repr_html_(self) -> str:
+        """Jupyter's view: what ran, the summary, response times, the devices and every warning."""
+        parts = [f"<p><b>raidsim report</b>: {html.escape(self._what())}</p>",
+                 self.summary().drop(columns="warnings").to_html(index=False, float_format=lambda v: f"{v:.4g}"),
+                 "<p>Response time (ms)</p>", self.latency().to_html(float_format=lambda v: f"{v:.4g}"),
+                 "<p>Devices</p>", self.devices().to_html()]
+        if self.warnings:
+            parts.append("<p><b>Warnings</b></p><ul>" + "".join(f"<li>{html.escape(w)}</li>" for w in self.warnings) + "</ul>")
+        return "\n".join(parts)
 
 
 def plot_rebuild(report: Report, path: str | os.PathLike, *, title: Optional[str] = None) -> str:

@@ -12,10 +12,9 @@ seed ``S`` replays alone: its ``overrides`` are ``--set`` assignments.
 from __future__ import annotations
 
 import json
-import sys
 from typing import Any, Dict, Optional
 
-from . import _native
+from . import _native, _progress
 
 
 def run_cases(cases: int, seed: int = 1, *, progress: Optional[bool] = None, fault: bool = False) -> Dict[str, Any]:
@@ -29,10 +28,8 @@ def run_cases(cases: int, seed: int = 1, *, progress: Optional[bool] = None, fau
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
         raise _native.ConfigError(f"seed must be an integer in [0, 2**64), got {seed!r}")
     bar = None
-    if progress or (progress is None and sys.stderr.isatty()):
-        from tqdm import tqdm
-
-        bar = tqdm(total=cases, unit="case", desc="verifying")
+    if progress or (progress is None and _progress.interactive()):
+        bar = _progress.bar(total=cases, unit="case", desc="verifying")
     total = {"cases": 0, "mismatches": 0, "data_loss_events": 0, "sectors_checked": 0, "first_failure": None,
              "interrupted": False}
     try:
