@@ -49,7 +49,9 @@ def _requirements():
     from packaging.requirements import Requirement
 
     project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
-    return [Requirement(r) for r in project["dependencies"] + project["optional-dependencies"]["test"]]
+    extras = project["optional-dependencies"]
+    assert set(extras) == {"test", "ray"}, "a new extra: pin it in constraints.txt and list it here"
+    return [Requirement(r) for r in project["dependencies"] + extras["test"] + extras["ray"]]
 
 
 def test_dependencies_are_ranges_with_lower_bounds_not_pins():

@@ -383,23 +383,28 @@ def test_metric_missing_from_a_points_report_is_empty_not_zero(tmp_path):
     assert sweep.extract({"devices": [{"pages_read": {}}]}, "devices.pages_read.user") == {"devices.pages_read.user[0]": 0}
 
 
-def test_demo_table_shows_values_a_point_lacks_as_a_dash_not_zero_or_nan():
-    from raidsim import study_report
+def test_a_study_table_shows_values_a_point_lacks_as_a_dash_not_zero_or_nan():
+    from raidsim import study_plots
 
-    df = pd.DataFrame([
-        {"case": "single", "array.stripe_unit_bytes": None, "array.parity_to_data_write_ratio": None,
-         "array.extra_page_reads[0]": None, "array.data_pages_written[0]": None, "array.parity_pages_written[0]": None,
-         "devices.erases[0]": 7, "host.response.mean_ns": 2e6, "host.throughput_eq5_mb_per_s": 60.0},
-        {"case": "raid0", "array.stripe_unit_bytes": 4096, "array.parity_to_data_write_ratio": 0.0,
-         "array.extra_page_reads[0]": 0, "array.data_pages_written[0]": 10, "array.parity_pages_written[0]": 0,
-         "devices.erases[0]": 3, "host.response.mean_ns": 1e6, "host.throughput_eq5_mb_per_s": 120.0},
-    ])
-    table = study_report.summary_table(df)
-    single, raid0 = table.iloc[0], table.iloc[1]
-    for column in ("stripe_unit", "extra_page_reads", "data_member_page_writes", "parity/data_writes"):
+    study = Study.packaged("stripe-unit-study")
+    rows = [study_plots.PointRow("single", {"array.level": "single"}, "ok", {
+                "array.stripe_unit_bytes": None, "array.parity_to_data_write_ratio": None, "array.extra_page_reads": None,
+                "array.data_pages_written": None, "array.parity_pages_written": None, "devices.erases[0]": 7,
+                "host.response.mean_ns": 2e6, "host.throughput_eq5_mb_per_s": 60.0}),
+            study_plots.PointRow("raid0", {"array.stripe_unit_bytes": 4096}, "ok", {
+                "array.parity_to_data_write_ratio": 0.0, "array.extra_page_reads[0]": 0,
+                "array.data_pages_written[0]": 10, "array.parity_pages_written[0]": 0, "devices.erases[0]": 3,
+                "host.response.mean_ns": 1e6, "host.throughput_eq5_mb_per_s": 120.0}),
+            study_plots.PointRow("raid0", {"array.stripe_unit_bytes": 8192}, "failed", {})]
+    table = study_plots.tabulate(study.tables[0], rows, "here")
+    single, raid0, failed = (dict(zip(table.header, r)) for r in table.rows)
+    for column in ("stripe unit (KiB)", "extra page reads (pages)", "data page writes (pages)",
+                   "parity/data writes (ratio)"):
         assert single[column] == "-", column
-    assert raid0["extra_page_reads"] == 0 and raid0["parity/data_writes"] == "0.000" and single["erases_per_member"] == "7"
-    text = table.to_string(index=False)
+    assert raid0["extra page reads (pages)"] == "0" and raid0["parity/data writes (ratio)"] == "0.000"
+    assert single["erases (blocks)"] == "7" and raid0["mean response (ms)"] == "1.000"
+    assert failed["case"] == "raid0" and set(list(failed.values())[2:]) == {"-"}  # a failed point: no 0s
+    text = "\n".join(" ".join(r) for r in table.rows)
     assert "nan" not in text.lower() and "<NA>" not in text
 
 
@@ -484,3 +489,18 @@ def test_integer_axis_columns_stay_integer_when_a_row_failed(tmp_path):
     assert pd.api.types.is_integer_dtype(df["array.stripe_unit_bytes"]) and pd.api.types.is_integer_dtype(df["sim.seed"])
     assert set(df["sim.seed"]) == {seed, 7} and pd.api.types.is_integer_dtype(df["host.requests"])
     assert df["host.requests"].isna().sum() == 4 and (df["host.requests"].dropna() == 40).all()
+
+
+def test_a_metric_only_an_overwrite_preconditioned_case_reports_is_known(tmp_path):
+    # The metric check probes each case without preconditioning; overwrites without a fill are refused, so
+    # the probe must drop them too, or a metric only that case's report has would be called unknown.
+    study = Study.from_dict({
+        "name": "probe-overwrites",
+        "base": {"preset": "stripe-unit-table5", "ssd": {"price_usd": 100.0, "geometry": {"blocks_per_plane": 32}},
+                 "precondition": {"fill_fraction": 0.5, "random_overwrite_factor": 1.0},
+                 "workload": {"requests": 20}},
+        "metrics": ["cost.total_usd"],
+        "cases": [{"name": "r5", "set": {"array.level": "raid5", "array.members": 4}}],
+    })
+    table = run_study(study, tmp_path / "out", workers=1, progress=False)
+    assert table["cost.total_usd"].tolist() == [400.0]  # four priced drives, no controller price

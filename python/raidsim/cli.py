@@ -28,7 +28,8 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports Ctrl-C
 EXIT_PIPE = 141  # 128 + SIGPIPE: stdout's reader left early (e.g. `| head`), as other tools end
 EXIT_CODES = ("exit status: 0 done; 1 a bad config, trace, study spec or other input; 2 a usage error "
               "(bad arguments); 3 a sweep could not finish (failed points, its --out in use by another "
-              "sweep); 130 interrupted; 141 stdout closed early (e.g. piped into head)")
+              "sweep; for `reproduce all`, a failed reproduction); 130 interrupted; 141 stdout closed early "
+              "(e.g. piped into head)")
 
 
 def _add_run(sub: argparse._SubParsersAction, name: str = "run") -> argparse.ArgumentParser:
@@ -159,21 +160,59 @@ def _trace_stats(args: argparse.Namespace) -> int:
 
 
 def _sweep(args: argparse.Namespace) -> int:
-    from .sweep import Study, run_study
+    from .sweep import Study
 
-    study = Study.from_file(args.spec)
+    return _run_study_with_report(Study.from_file(args.spec), args)
+
+
+def _run_study_with_report(study: Any, args: argparse.Namespace) -> int:
+    """`sweep` and `demo`: runs the study, writes its results, figures, tables and report.html, and says
+    what is where (also when points failed, before the error)."""
+    import time
+
+    from .sweep import PointsFailed, run_study
+
     out = args.out or os.path.join(DEFAULT_OUT, study.name)
+    started = time.monotonic()
     try:
-        table = run_study(study, out, workers=args.workers, ray_address=args.ray,
-                          progress=False if args.no_progress else None)
+        table = run_study(study, out, workers=args.workers, ray_address=getattr(args, "ray", None),
+                          progress=False if args.no_progress else None, report=True)
     except KeyboardInterrupt:
         print(f"raidsim: the points that finished are kept in {out}; the same command runs the rest", file=sys.stderr)
         raise
-    print(f"{len(table)} points in {out}/results.csv and results.parquet (resolved configs in {out}/configs/)")
+    except PointsFailed as e:
+        _print_study_report(study, out, e.table, time.monotonic() - started)
+        raise
+    _print_study_report(study, out, table, time.monotonic() - started)
     return 0
 
 
-# Which `reproduce` options each reproduction takes (the rest would be silently ignored).
+def _print_study_report(study: Any, out: str, table: Any, seconds: float) -> None:
+    from . import study_report
+
+    report = table.attrs.get("report")
+    if report is None:  # run_study always renders when asked to; not having done so is a bug, not a quiet skip
+        raise RuntimeError("the sweep wrote no report")
+    print(study.title or study.name)
+    if study.spec.get("scaled_down"):
+        print(f"Scaled down for speed: {study.spec['scaled_down']}.")
+    tables = study_report.text(report)
+    if tables:
+        print(f"\n{tables}")
+    if report.warnings:
+        shown = report.warnings[:10]
+        more = f"\n  ... and {len(report.warnings) - len(shown)} more" if len(report.warnings) > len(shown) else ""
+        print(f"\nwarnings ({len(report.warnings)}, all in the report):\n" + "\n".join(f"  {w}" for w in shown) + more)
+    print()
+    if report.figures:
+        print(f"figures: {', '.join(f.png for f in report.figures)} (and .svg)")
+    print(f"report:  {report.page}   ({seconds:.1f} s)")
+    print(f"results: {len(table)} points in {out}/results.csv and results.parquet, one row per point and metric in "
+          f"results_long.csv and .parquet (resolved configs in {out}/configs/)")
+
+
+# Which `reproduce` options each reproduction takes (the rest would be silently ignored); a catalog entry not
+# listed (a new study file with a [catalog] table) runs as an ordinary study and takes _STUDY_OPTIONS.
 _REPRODUCE_OPTIONS = {
     "stripe-unit-tables": {"granularity", "json"},
     "erasure-code-updates": {"json"},
@@ -185,26 +224,42 @@ _REPRODUCE_OPTIONS = {
     "cr5m": {"json", "out", "workers", "no_progress", "quick", "traces"},
     "erasure-code-study": {"json", "out", "workers", "no_progress", "quick", "traces"},
     "rais": {"json", "out", "workers", "no_progress", "quick"},
+    "all": {"out", "workers", "no_progress", "quick", "traces", "only"},
 }
+_STUDY_OPTIONS = {"json", "out", "workers", "no_progress"}
 _UNSET = {"granularity": None, "json": False, "out": None, "workers": None, "no_progress": False, "quick": False,
-          "set": None, "traces": None}
+          "set": None, "traces": None, "only": None}
 
 
 def _check_reproduce_options(args: argparse.Namespace) -> None:
+    takes = _REPRODUCE_OPTIONS.get(args.name, _STUDY_OPTIONS)
     given = [k for k, unset in _UNSET.items() if getattr(args, k) != unset]
-    wrong = [k for k in given if k not in _REPRODUCE_OPTIONS[args.name]]
+    wrong = [k for k in given if k not in takes]
     if wrong:
         flags = ", ".join("--" + k.replace("_", "-") for k in wrong)
-        takes = ", ".join(sorted("--" + k.replace("_", "-") for k in _REPRODUCE_OPTIONS[args.name])) or "none"
-        raise UsageError(f"reproduce {args.name} does not take {flags} (it takes: {takes})")
+        listed = ", ".join(sorted("--" + k.replace("_", "-") for k in takes)) or "none"
+        raise UsageError(f"reproduce {args.name} does not take {flags} (it takes: {listed})")
     if args.workers is not None and args.workers < 1:
         raise UsageError(f"--workers must be at least 1, got {args.workers}")
 
 
 def _reproduce(args: argparse.Namespace) -> int:
+    from . import catalog  # light: --list imports no pandas
+
+    if args.list:
+        return _reproduce_list(args)
+    if args.name is None:
+        raise UsageError("reproduce needs a reproduction's name, `all`, or --list")
+    # The names are the catalog's (one per packaged study file with a [catalog] table), read only here:
+    # parsing them for every command would slow each one down.
+    if args.name != "all" and args.name not in catalog.names():
+        raise UsageError(f"unknown reproduction `{args.name}`; valid: {', '.join(catalog.names())}, all "
+                         "(`raidsim reproduce --list` says what each covers)")
+    _check_reproduce_options(args)
+    if args.name == "all":
+        return _reproduce_all(args)
     from . import reproduce
 
-    _check_reproduce_options(args)
     if args.name == "stripe-unit-tables":
         rows = reproduce.stripe_unit_tables(args.granularity or "page")
         print(json.dumps(rows, indent=2) if args.json else reproduce.stripe_unit_tables_text(rows))
@@ -233,7 +288,62 @@ def _reproduce(args: argparse.Namespace) -> int:
         return _reproduce_with_traces(args, erasure_code_study, "erasure-code-study")
     if args.name == "rais":
         return _reproduce_rais(args)
-    raise _native.ConfigError(f"unknown reproduction `{args.name}`")
+    return _reproduce_study(args)
+
+
+def _reproduce_list(args: argparse.Namespace) -> int:
+    """``reproduce --list [--json]``: the catalog, one reproduction a line (or a list of objects)."""
+    from . import catalog
+
+    given = [k for k, unset in _UNSET.items() if k != "json" and getattr(args, k) != unset]
+    if args.name is not None or given:
+        extra = ([args.name] if args.name is not None else []) + ["--" + k.replace("_", "-") for k in given]
+        raise UsageError(f"reproduce --list takes only --json, not {', '.join(extra)}")
+    print(json.dumps(catalog.list_json(), indent=2) if args.json else "\n".join(catalog.list_lines()))
+    return 0
+
+
+def _reproduce_all(args: argparse.Namespace) -> int:
+    """``reproduce all``: every reproduction (or --only some), one report; a failed one is reported, the rest
+    still run, and the status is EXIT_SWEEP at the end."""
+    from . import catalog, reproduce_all
+
+    names = catalog.names()
+    if args.only is not None:
+        chosen = list(dict.fromkeys(n.strip() for n in args.only.split(",") if n.strip()))
+        unknown = [n for n in chosen if n not in names]
+        if not chosen or unknown:
+            raise UsageError(f"--only {args.only!r}: {'unknown ' + ', '.join(unknown) if unknown else 'no name'}; "
+                             f"valid: {', '.join(names)}")
+        names = chosen
+    out = args.out or os.path.join(DEFAULT_OUT, "reproduce-all")
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise UsageError(f"--out {out}: a file, not a directory for the report")
+    results = reproduce_all.run_all(names, out, quick=args.quick, workers=args.workers,
+                                    progress=False if args.no_progress else None, traces_dir=_traces_dir(args),
+                                    echo=lambda line: print(line, flush=True))
+    print(f"report: {os.path.join(out, 'report.html')} (every row: rows.csv, rows.json)")
+    failed = [r.entry.name for r in results if r.status != "ok"]
+    if failed:
+        return _error(f"{len(failed)} of {len(results)} reproductions failed: {', '.join(failed)} (the report says "
+                      "why)", EXIT_SWEEP)
+    return 0
+
+
+def _reproduce_study(args: argparse.Namespace) -> int:
+    """A catalog entry with no reproduction module: its study file runs as a sweep; rows as `reproduce all`'s."""
+    from . import catalog, reproduce_all
+
+    out = args.out or os.path.join(DEFAULT_OUT, args.name)
+    ctx = reproduce_all.RunContext(out, workers=args.workers, progress=False if args.no_progress else None)
+    e = catalog.entry(args.name)
+    rows = reproduce_all.judged(e, reproduce_all.ordinary_study(e, ctx).rows)
+    if args.json:
+        print(json.dumps(rows, indent=2))
+    else:
+        print(f"{len(rows)} rows ({sum(r['published'] is not None for r in rows)} beside a published value); "
+              f"the study's results and report in {out}")
+    return 0
 
 
 class UsageError(Exception):
@@ -322,28 +432,10 @@ def _default_traces_dir() -> Optional[str]:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    import time
+    """The packaged stripe-unit study, run as `raidsim sweep` runs any study (its plots and tables are in its spec)."""
+    from .sweep import Study
 
-    import pandas as pd
-
-    from . import study_report
-    from .sweep import Study, run_study
-
-    study = Study.packaged("stripe-unit-study")
-    out = args.out or os.path.join(DEFAULT_OUT, study.name)
-    started = time.monotonic()
-    df = run_study(study, out, workers=getattr(args, "workers", None), progress=False if args.no_progress else None)
-    table = study_report.summary_table(df)
-    figures = study_report.make_figures(df, out)
-    note = f"Scaled down for speed: {study.spec.get('scaled_down', '')}."
-    page = study_report.write_html(table, figures, out, study.title, note)
-    with pd.option_context("display.width", 200, "display.max_columns", 20, "display.max_rows", 200):
-        print(study.title)
-        print(note)
-        print(table.to_string(index=False))
-    print(f"\nfigures: {', '.join(os.path.join(out, f) for f in figures.values())}")
-    print(f"report:  {page}   ({time.monotonic() - started:.1f} s)")
-    return 0
+    return _run_study_with_report(Study.packaged("stripe-unit-study"), args)
 
 
 def _verify(args: argparse.Namespace) -> int:
@@ -354,6 +446,114 @@ def _verify(args: argparse.Namespace) -> int:
     if result["first_failure"] is not None:
         return EXIT_INPUT
     return EXIT_INTERRUPTED if result["interrupted"] else EXIT_OK
+
+
+def _advise(args: argparse.Namespace) -> int:
+    from . import advise
+
+    try:
+        levels, members = advise.parse_levels(args.levels), advise.parse_members(args.members)
+        stripe_units = advise.parse_stripe_units(args.stripe_units)
+    except advise.RangeError as e:
+        raise UsageError(str(e)) from None
+    if args.workers is not None and args.workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    plan = advise.plan(args.trace, drive=args.drive, config=args.config, overrides=args.overrides, levels=levels,
+                       members=members, stripe_units=stripe_units, requests=args.requests)
+    try:
+        advise.check_rank_by(args.rank_by, plan.priced)
+    except advise.AdviseError as e:
+        raise UsageError(str(e)) from None
+    out = args.out or os.path.join(DEFAULT_OUT, plan.study.name)
+    print(f"raidsim: advise: {len(plan.configurations)} configurations, each {plan.workload}, into {out}",
+          file=sys.stderr)
+    try:
+        result = advise.run(plan, out, rank_by=args.rank_by, workers=args.workers,
+                            progress=False if args.no_progress else None)
+    except KeyboardInterrupt:
+        print(f"raidsim: the configurations that finished are kept in {out}; the same command runs the rest",
+              file=sys.stderr)
+        raise
+    print(json.dumps(result, indent=2) if args.json else advise.text(result))
+    return 0
+
+
+def _endurance(args: argparse.Namespace) -> int:
+    from . import endurance
+
+    if args.report and (args.preset or args.config or args.trace or args.overrides):
+        raise UsageError("endurance takes a finished run's REPORT, or a config to run (--preset/--config, --trace, "
+                         "--set), not both")
+    copies = None
+    if args.report:
+        data = endurance.load_report(args.report)
+        cycles, source = endurance.pe_cycles_for(args.pe_cycles, None)
+    else:
+        cfg = _config(args)
+        array = cfg.resolved()["array"]
+        # Before the run: a missing P/E figure is an error now, not after minutes of simulating.
+        cycles, source = endurance.pe_cycles_for(args.pe_cycles, args.preset, bool(array.get("member_ssd")))
+        data, copies = simulate(cfg, progress=False if args.no_progress else None).to_dict(), array.get("copies")
+    result = endurance.project(data, cycles, source, copies)
+    print(json.dumps(result, indent=2) if args.json else endurance.text(result))
+    return 0
+
+
+def _add_advise(sub: argparse._SubParsersAction) -> None:
+    from . import advise  # light (no pandas, no sweep): its defaults are named once, there
+
+    p = sub.add_parser("advise", help="rank RAID levels x members x stripe units for a workload: response, wear, "
+                                      "capacity, cost", description=(
+        "Runs every combination of --levels, --members and --stripe-units of one drive on a trace (or the config's "
+        "synthetic workload), as a resumable sweep, and ranks them by mean and p99 response, erases per member, "
+        "usable capacity and cost, marking the Pareto-optimal ones; combinations the core refuses are skipped, "
+        "each with its reason. Example: raidsim advise trace.csv "
+        "--levels raid5,raid6 --members 4-8 --stripe-units 4K-1M"))
+    p.add_argument("trace", nargs="?", help="trace file to replay (any format `run --trace` reads); "
+                                            "without it, the config's workload")
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--drive", "--preset", dest="drive", default=advise.DEFAULT_DRIVE,
+                     help="drive preset (default %(default)s; see `raidsim presets`)")
+    src.add_argument("--config", help="TOML config file instead of a preset")
+    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                   help="override a config key for every configuration (repeatable), e.g. "
+                        "--set ssd.geometry.blocks_per_plane=64")
+    p.add_argument("--levels", default=advise.DEFAULT_LEVELS, help="RAID levels, comma-separated (default %(default)s)")
+    p.add_argument("--members", default=advise.DEFAULT_MEMBERS, help="member counts, N or A-B (default %(default)s)")
+    p.add_argument("--stripe-units", default=advise.DEFAULT_STRIPE_UNITS,
+                   help="stripe units, powers of two, SIZE or SIZE-SIZE with K/M/G (default %(default)s)")
+    p.add_argument("--requests", type=_int_in(1, 2**63, "a positive count"),
+                   help=f"requests each configuration runs: the trace's first N (default {advise.DEFAULT_REQUESTS:,})")
+    p.add_argument("--rank-by", default="mean_ms",
+                   help=f"order within the Pareto-optimal and the other rows: {', '.join(advise.RANK_KEYS)} "
+                        "(default %(default)s)")
+    p.add_argument("--out", help=f"output directory (default {DEFAULT_OUT}/advise-<trace or drive>)")
+    p.add_argument("--json", action="store_true", help="print the ranked rows, the rule and what was skipped as JSON")
+    p.add_argument("--workers", type=int, help="parallel processes (default: one per core)")
+    p.add_argument("--no-progress", action="store_true")
+
+
+def _add_endurance(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("endurance", help="years until each member reaches its rated P/E cycles, and whether members "
+                                         "wear out together", description=(
+        "Projects, from a run's erases per block and its simulated time, the years until each member's mean block "
+        "reaches the rated P/E cycles, assuming the workload repeats; then the window between the first member's "
+        "wear-out and the one that loses data. Takes a finished run's JSON report (raidsim run ... --json > r.json) "
+        "or runs a config as `raidsim run` does."))
+    p.add_argument("report", nargs="?", help="a finished run's JSON report; without it, the config given is run")
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--preset", help="packaged preset (see `raidsim presets`)")
+    src.add_argument("--config", help="TOML config file")
+    p.add_argument("--trace", help="replay this trace instead of the config's workload")
+    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                   help="override a config key (repeatable), as `raidsim run --set`")
+    p.add_argument("--pe-cycles", type=_int_in(1, 2**63, "a positive count"),
+                   help="rated program/erase cycles per block (the datasheet's); required unless the preset's "
+                        "flash is known (rais-ssd-a, -b, -c)")
+    p.add_argument("--json", action="store_true", help="print the projection as JSON")
+    p.add_argument("--no-progress", action="store_true")
+    # What `_config` reads of `run`'s options; `--set workload.*` reaches the rest.
+    p.set_defaults(format=None, device=None, time_scale=None, max_requests=None, out_of_range=None, skip_malformed=False)
 
 
 def _int_in(low: int, high: int, what: str):
@@ -403,21 +603,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, help="parallel processes (default: one per core)")
     p.add_argument("--ray", metavar="ADDRESS", help="run points on a Ray cluster at ADDRESS ('' for local Ray)")
     p.add_argument("--no-progress", action="store_true")
-    p = sub.add_parser("reproduce", help="run a packaged reproduction and set published numbers beside ours")
-    p.add_argument("name", choices=["stripe-unit-tables", "erasure-code-updates", "erasure-code-tables", "stripe-unit-study",
-                                    "disk-parameters", "striping-coefficients", "hdd-stripe-unit-tables", "cr5m", "rais",
-                                    "erasure-code-study"])
+    p = sub.add_parser("reproduce", help="run a packaged reproduction and set published numbers beside ours",
+                       description="Runs a reproduction of the catalog (`raidsim reproduce --list`: name, paper, "
+                                   "tables and figures, runtime, exact or trend), or `all` of them into one HTML "
+                                   "report of ours beside the published numbers with a pass/gap verdict per row.")
+    p.add_argument("name", nargs="?", metavar="NAME",
+                   help="a reproduction of `raidsim reproduce --list`, or `all`: every one, one report")
+    p.add_argument("--list", action="store_true",
+                   help="list the reproductions, one a line: name, paper, tables and figures, runtime, exact or trend "
+                        "(--json: a list of objects)")
+    p.add_argument("--only", metavar="NAME[,NAME]", help="all: only these reproductions")
     p.add_argument("--granularity", choices=["page", "whole_unit", "disksim"],
                    help="stripe-unit-tables: parity decision granularity (default page)")
     p.add_argument("--json", action="store_true", help="print rows as JSON")
-    p.add_argument("--out", help="output directory (the studies that run simulations)")
-    p.add_argument("--quick", action="store_true", help="striping-coefficients: one disk, fewer points, ±10 %% stopping rule; cr5m: SSD1 only, 10,000 requests, fewer points; rais: fewer queue depths and sizes, one replicate, shorter runs")
+    p.add_argument("--out", help=f"output directory (the studies that run simulations; all: default "
+                                 f"{DEFAULT_OUT}/reproduce-all)")
+    p.add_argument("--quick", action="store_true", help="striping-coefficients: one disk, fewer points, ±10 %% stopping rule; cr5m: SSD1 only, 10,000 requests, fewer points; rais: fewer queue depths and sizes, one replicate, shorter runs; all: each one's quick grid")
     p.add_argument("--set", action="append", metavar="KEY=VALUE",
                    help="the sweeping reproductions: a config override for every run (repeatable); "
                         "the output directory then holds a variant, not the reproduction")
     p.add_argument("--traces", metavar="DIR",
-                   help="cr5m: directory of the shared traces to replay beside the stand-ins "
-                        "(default ../shared/traces when it exists)")
+                   help="cr5m, erasure-code-study, all: directory of the shared traces to replay beside the "
+                        "stand-ins (default ../shared/traces when it exists)")
     p.add_argument("--workers", type=int, help="parallel processes (default: one per core)")
     p.add_argument("--no-progress", action="store_true")
     p = sub.add_parser("verify", help="random small arrays with real bytes: prove no write is lost through failures and rebuilds")
@@ -437,11 +644,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--device", type=int, help="keep only this device/disk/LUN")
     p.add_argument("--skip-malformed", action="store_true", help="skip malformed lines instead of stopping")
     p.add_argument("--json", action="store_true", help="print JSON")
+    _add_advise(sub)
+    _add_endurance(sub)
     return parser
 
 
 HANDLERS = {"run": _run, "count": _count, "presets": _presets, "keys": _keys, "trace-stats": _trace_stats,
-            "sweep": _sweep, "reproduce": _reproduce, "demo": _demo, "verify": _verify}
+            "sweep": _sweep, "reproduce": _reproduce, "demo": _demo, "verify": _verify,
+            "advise": _advise, "endurance": _endurance}
 
 
 def main(argv: Optional[List[str]] = None) -> int:

@@ -1,132 +1,36 @@
-"""The stripe-unit study's table, figures and HTML report (the main job).
+"""A study's report: its declared figures and tables, and one HTML page of everything a reader needs.
 
-Figures in the manner of the stripe-unit paper (Rajaei Salmasi et al. 2013):
-5 (extra page reads per disk, RAID4), 6 (page writes per disk, RAID4),
-9 (mean response time), 10 (throughput by Eq. 5), 12 (erases per disk, RAID4).
+After a sweep, :func:`render` draws the study's ``[[plots]]`` (PNG and SVG in
+``figures/``), writes its ``[[tables]]`` (CSV in ``tables/``) and writes
+``report.html``: the study's title and name, the raidsim version, the date,
+the workload, the figures (PNG embedded, SVG linked), the tables, every
+warning (per point: saturation, wrapped or skipped trace requests, failed
+points; per figure: values it could not draw) and each point's resolved
+config, folded. Every text on the page is escaped. It is rebuilt from the
+journal on every run, reused points included, so it always shows the
+results beside it; ``figures/`` and ``tables/`` are the report's, and a file
+there that the spec no longer declares is removed. See
+:mod:`raidsim.study_plots` for what a spec declares.
 """
 
 from __future__ import annotations
 
+import base64
 import html
 import os
-from typing import Dict, List
+import tomllib
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence
 
-import pandas as pd
+from . import study_plots
 
-KIB = 1024
+if TYPE_CHECKING:
+    from .sweep import Point, Study
 
-
-def _members(df: pd.DataFrame, prefix: str) -> List[str]:
-    return sorted((c for c in df.columns if c.startswith(prefix + "[")), key=lambda c: int(c[len(prefix) + 1:-1]))
-
-
-def summary_table(df: pd.DataFrame) -> pd.DataFrame:
-    """One row per (case, stripe unit): the figures the issue asks for.
-
-    A value a point's report does not have (the array columns of the single SSD) shows as "-",
-    never as 0 or "nan".
-    """
-    rows = []
-    for _, r in df.iterrows():
-        case = r["case"]
-        reads = _present(df, r, "array.extra_page_reads")
-        data = _present(df, r, "array.data_pages_written")
-        parity = _present(df, r, "array.parity_pages_written")
-        erases = _present(df, r, "devices.erases")
-        if case == "raid4":
-            data_member_writes = data[:4]
-            parity_member_writes = data[4] + parity[4] if len(data) > 4 and len(parity) > 4 else MISSING
-        else:
-            data_member_writes = [d + p for d, p in zip(data, parity)]
-            parity_member_writes = ""
-        su = r.get("array.stripe_unit_bytes")
-        rows.append({
-            "config": case,
-            "stripe_unit": MISSING if _missing(su) else f"{int(su) // KIB}K",
-            "extra_page_reads": sum(reads) if reads else MISSING,
-            "data_member_page_writes": "/".join(map(str, data_member_writes)) or MISSING,
-            "parity_member_page_writes": parity_member_writes,
-            "parity/data_writes": _number(r.get("array.parity_to_data_write_ratio"), 1, 3),
-            "erases_per_member": "/".join(map(str, erases)) or MISSING,
-            "mean_response_ms": _number(r.get("host.response.mean_ns"), 1e-6, 3),
-            "throughput_MB/s": _number(r.get("host.throughput_eq5_mb_per_s"), 1, 1),
-        })
-    return pd.DataFrame(rows)
-
-
-#: How the table shows a value the point's report does not have.
-MISSING = "-"
-
-
-def _missing(value: object) -> bool:
-    return value is None or bool(pd.isna(value))
-
-
-def _present(df: pd.DataFrame, r: pd.Series, prefix: str) -> List[int]:
-    """The point's per-member values of a list metric, leaving out members it does not have."""
-    return [int(r[c]) for c in _members(df, prefix) if not _missing(r[c])]
-
-
-def _number(value: object, scale: float, digits: int) -> str:
-    return MISSING if _missing(value) else f"{float(value) * scale:.{digits}f}"
-
-
-def make_figures(df: pd.DataFrame, out_dir: str) -> Dict[str, str]:
-    """Writes the PNG figures; returns {figure name: file name}."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    os.makedirs(out_dir, exist_ok=True)
-    su = "array.stripe_unit_bytes"
-    raid4 = df[df.case == "raid4"].sort_values(su)
-    labels = ["D0", "D1", "D2", "D3", "P"]
-    files = {}
-
-    def per_member(data: pd.DataFrame, prefix: str, ylabel: str, title: str, name: str):
-        fig, ax = plt.subplots(figsize=(7, 4.2))
-        x = data[su] / KIB
-        for i, col in enumerate(_members(data, prefix)):
-            ax.plot(x, data[col], marker="o", label=labels[i] if i < len(labels) else col,
-                    linewidth=2.5 if i == 4 else 1.5, linestyle="-" if i == 4 else "--")
-        _axes(ax, ylabel, title)
-        files[name] = _save(fig, out_dir, name)
-
-    def by_config(metric: str, scale: float, ylabel: str, title: str, name: str):
-        fig, ax = plt.subplots(figsize=(7, 4.2))
-        for case, style in (("raid0", "s-"), ("raid4", "o-"), ("raid5", "^-")):
-            d = df[df.case == case].sort_values(su)
-            ax.plot(d[su] / KIB, d[metric] * scale, style, label=case.upper())
-        single = df[df.case == "single"]
-        if len(single):
-            ax.axhline(single[metric].mean() * scale, color="black", linestyle=":", label="single SSD")
-        _axes(ax, ylabel, title)
-        files[name] = _save(fig, out_dir, name)
-
-    raid4 = raid4.assign(**{f"pre[{i}]": raid4[f"devices.pages_read.pre_read_rmw[{i}]"] + raid4[f"devices.pages_read.pre_read_rcw[{i}]"]
-                            for i in range(5)})
-    raid4 = raid4.assign(**{f"writes[{i}]": raid4[f"array.data_pages_written[{i}]"] + raid4[f"array.parity_pages_written[{i}]"]
-                            for i in range(5)})
-    per_member(raid4, "pre", "extra page reads", "Fig. 5 — extra page reads, RAID4 4+1", "fig5_extra_page_reads.png")
-    per_member(raid4, "writes", "page writes", "Fig. 6 — page writes, RAID4 4+1", "fig6_page_writes.png")
-    by_config("host.response.mean_ns", 1e-6, "mean response time (ms)", "Fig. 9 — average response time", "fig9_response_time.png")
-    by_config("host.throughput_eq5_mb_per_s", 1.0, "throughput, Eq. 5 (MB/s)", "Fig. 10 — overall throughput", "fig10_throughput.png")
-    per_member(raid4, "devices.erases", "block erases", "Fig. 12 — erases per disk, RAID4 4+1", "fig12_erases.png")
-    plt.close("all")
-    return files
-
-
-def _axes(ax, ylabel: str, title: str) -> None:
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel("stripe unit size (KiB)")
-    ax.set_ylabel(ylabel)
-    ax.set_title(title)
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
-    ticks = [4, 8, 16, 32, 64, 128, 256, 512, 1024]
-    ax.set_xticks(ticks)
-    ax.set_xticklabels([str(t) for t in ticks])
+PAGE = "report.html"
+FIGURES = "figures"
+TABLES = "tables"
 
 
 def save_figure(fig, path: str, dpi: int = 100) -> str:
@@ -139,31 +43,311 @@ def save_figure(fig, path: str, dpi: int = 100) -> str:
     return path
 
 
-def _save(fig, out_dir: str, name: str) -> str:
-    fig.tight_layout()
-    fig.savefig(os.path.join(out_dir, name), dpi=110)
-    return name
+@dataclass
+class StudyReport:
+    """What :func:`render` wrote."""
+
+    page: str
+    figures: List[study_plots.Figure] = field(default_factory=list)
+    tables: List[study_plots.Table] = field(default_factory=list)
+    warnings: List[str] = field(default_factory=list)
 
 
-def write_html(table: pd.DataFrame, figures: Dict[str, str], out_dir: str, title: str, note: str) -> str:
-    """A small self-contained HTML report beside the figures."""
-    imgs = "\n".join(f'<figure><img src="{html.escape(f)}" alt="{html.escape(f)}"><figcaption>{html.escape(f)}</figcaption></figure>'
-                     for f in figures.values())
-    page = f"""<!doctype html>
-<html><head><meta charset="utf-8"><title>{html.escape(title)}</title>
-<style>body{{font-family:sans-serif;max-width:1100px;margin:2em auto}} table{{border-collapse:collapse;font-size:12px}}
-td,th{{border:1px solid #ccc;padding:2px 6px;text-align:right}} figure{{display:inline-block;margin:8px}} img{{width:520px}}</style>
-</head><body>
-<h1>{html.escape(title)}</h1>
-<p>{html.escape(note)}</p>
-<p>Source: Rajaei Salmasi, Asadi, GhasemiGol, Scientia Iranica 2013, §5. Configuration of every point: <code>configs/</code>;
-all columns: <code>results.csv</code> / <code>results.parquet</code>.</p>
-{imgs}
-<h2>Results</h2>
-{table.to_html(index=False)}
-</body></html>
-"""
-    path = os.path.join(out_dir, "report.html")
-    with open(path, "w") as f:
-        f.write(page)
-    return path
+def point_warnings(report: Mapping[str, Any]) -> List[str]:
+    """What a reader of a point's figures must know, from its report: the core's warnings (saturation,
+    a corrupt timestamp, requests out of order, ...) and the workload's fitting of a trace to the device."""
+    out = list(report.get("warnings", []))
+    w = report.get("workload", {})
+    if w.get("wrapped_out_of_range"):
+        out.append(f"{w['wrapped_out_of_range']} requests beyond the capacity were wrapped to fit it "
+                   "(workload.out_of_range = \"wrap\")")
+    if w.get("malformed_skipped"):
+        out.append(f"{w['malformed_skipped']} malformed trace lines skipped (first: {w.get('first_malformed')})")
+    if w.get("zero_length_skipped"):
+        out.append(f"{w['zero_length_skipped']} zero-length trace requests skipped")
+    return out
+
+
+def render(study: "Study", out: str, points: Sequence["Point"], records: Mapping[str, Mapping[str, Any]],
+           write: Callable[[str, Callable[[str], None]], None], left_out: Sequence[str] = ()) -> StudyReport:
+    """Draws the study's figures and tables into ``out`` and writes its page; ``write(path, fill)`` writes
+    a file atomically (``fill`` writes the temporary path). ``left_out``: metrics results_long.csv lacks."""
+    rows = [_point_row(p, records.get(p.point_id)) for p in points]
+    figures = _figures(study, out, rows, write)
+    tables = _tables(study, out, rows, write)
+    warnings = [f"results_long.csv leaves out {m}: its values are text or true/false" for m in left_out]
+    warnings += [n for f in figures for n in f.notes]
+    page = os.path.join(out, PAGE)
+    report = StudyReport(page, figures, tables, warnings + _points_warnings(points, records))
+    text = _page(study, out, points, records, report)
+    write(page, lambda tmp: _write_text(tmp, text))
+    return report
+
+
+def _point_row(p: "Point", record: Optional[Mapping[str, Any]]) -> study_plots.PointRow:
+    if record is None:
+        return study_plots.PointRow(p.case, p.settings, "not run", {}, p.label)
+    return study_plots.PointRow(p.case, p.settings, record["status"], record["values"], p.label)
+
+
+def _figures(study: "Study", out: str, rows: Sequence[study_plots.PointRow],
+             write: Callable[[str, Callable[[str], None]], None]) -> List[study_plots.Figure]:
+    directory = os.path.join(out, FIGURES)
+    if study.plots:
+        os.makedirs(directory, exist_ok=True)
+
+    def save(fig: Any, path: str, fmt: str) -> None:
+        write(path, lambda tmp: fig.savefig(tmp, format=fmt, dpi=110))
+
+    figures = [study_plots.draw(plot, rows, directory, f"{study.origin}: plots[{plot.index}] (`{plot.name}`)", save)
+               for plot in study.plots]
+    if study.replicates > 1:
+        for f in figures:
+            f.caption = (f"each marker is the mean of a point's {study.replicates} replicates (seeds sim.seed, "
+                         "sim.seed + 1, ...); summary.csv has their 95 % intervals")
+    _remove_stale(directory, {p for f in figures for p in (f.png, f.svg)}, (".png", ".svg"))
+    return figures
+
+
+def _tables(study: "Study", out: str, rows: Sequence[study_plots.PointRow],
+            write: Callable[[str, Callable[[str], None]], None]) -> List[study_plots.Table]:
+    import csv
+
+    directory = os.path.join(out, TABLES)
+    if study.tables:
+        os.makedirs(directory, exist_ok=True)
+    tables, paths = [], set()
+    for spec in study.tables:
+        table = study_plots.tabulate(spec, rows, f"{study.origin}: tables[{spec.index}] (`{spec.name}`)")
+        path = os.path.join(directory, spec.name + ".csv")
+
+        def fill(tmp: str, table: study_plots.Table = table) -> None:
+            with open(tmp, "w", newline="", encoding="utf-8") as f:
+                csv.writer(f).writerows([table.header, *table.rows])
+        write(path, fill)
+        tables.append(table)
+        paths.add(path)
+    _remove_stale(directory, paths, (".csv",))
+    return tables
+
+
+def remove(out: str) -> None:
+    """Removes a report of an earlier run from ``out`` (the page, its figures and tables): about to be
+    outdated by points that run now, it would otherwise pass for the results beside it."""
+    page = os.path.join(out, PAGE)
+    if os.path.exists(page):
+        os.remove(page)
+    _remove_stale(os.path.join(out, FIGURES), set(), (".png", ".svg"))
+    _remove_stale(os.path.join(out, TABLES), set(), (".csv",))
+
+
+def _remove_stale(directory: str, kept: set, suffixes: Sequence[str]) -> None:
+    """Removes figures or tables of an earlier run that the spec no longer declares: the directory is the report's."""
+    if not os.path.isdir(directory):
+        return
+    for name in os.listdir(directory):
+        path = os.path.join(directory, name)
+        if name.endswith(tuple(suffixes)) and path not in kept:
+            os.remove(path)
+
+
+def _points_warnings(points: Sequence["Point"], records: Mapping[str, Mapping[str, Any]]) -> List[str]:
+    out = []
+    for p in points:
+        r = records.get(p.point_id)
+        if r is None:
+            out.append(f"{p.label}: not run")
+        elif r["status"] != "ok":
+            out.append(f"{p.label}: failed: {r['error']}")
+        else:
+            out += [f"{p.label}: {w}" for w in r.get("warnings", [])]
+    return out
+
+
+def _write_text(path: str, text: str) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+# --- the page ----------------------------------------------------------------------------------
+
+_STYLE = """body{font-family:sans-serif;max-width:1150px;margin:2em auto;padding:0 1em;color:#222}
+table{border-collapse:collapse;font-size:12px;margin:0.5em 0}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}
+th{background:#f3f3f3}figure{display:inline-block;margin:8px;vertical-align:top}img{max-width:540px}
+pre{background:#f7f7f7;padding:0.5em;overflow-x:auto;font-size:12px}.meta{color:#555}
+li.warning{color:#8a3b00}details{margin:0.2em 0}"""
+
+
+def _page(study: "Study", out: str, points: Sequence["Point"], records: Mapping[str, Mapping[str, Any]],
+          report: StudyReport) -> str:
+    import raidsim
+
+    e = html.escape
+    failed = sum(1 for p in points if records.get(p.point_id, {}).get("status") != "ok")
+    title = study.title or study.name
+    parts = [
+        f"<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>{e(title)}</title><style>{_STYLE}</style>"
+        f"</head><body>\n<h1>{e(title)}</h1>",
+        f"<p class=\"meta\">study <code>{e(study.name)}</code>"
+        + (f" ({e(study.origin)})" if study.origin != study.name else " (packaged)") + " &middot; raidsim "
+        f"{e(raidsim.__version__)} &middot; {e(datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC'))} &middot; "
+        f"{len(points)} points" + (f", {failed} without results" if failed else "") + " &middot; "
+        + (f"<a href=\"#warnings\">{len(report.warnings)} warnings</a>" if report.warnings else "no warnings")
+        + "</p>",
+    ]
+    if study.description:
+        parts.append(f"<p>{e(study.description)}</p>")
+    if study.spec.get("scaled_down"):
+        parts.append(f"<p><b>Scaled down:</b> {e(study.spec['scaled_down'])}</p>")
+    configs = _configs(out, points, records)
+    parts += _workload_section(configs, points)
+    parts += _figures_section(out, report.figures)
+    parts += _tables_section(out, report.tables)
+    parts.append("<h2 id=\"warnings\">Warnings</h2>")
+    parts.append("<ul>" + "".join(f"<li class=\"warning\">{e(w)}</li>" for w in report.warnings) + "</ul>"
+                 if report.warnings else "<p>None.</p>")
+    parts += _configs_section(points, records, configs)
+    parts.append("<h2>Files</h2><p>Every point and metric: <a href=\"results.csv\">results.csv</a> / "
+                 "results.parquet (wide: one row per point), <a href=\"results_long.csv\">results_long.csv</a> / "
+                 "results_long.parquet (long: one row per point, metric and member); resolved configs in "
+                 "<code>configs/</code>; the journal <code>points.jsonl</code>.</p>\n</body></html>\n")
+    return "\n".join(parts)
+
+
+def _configs(out: str, points: Sequence["Point"], records: Mapping[str, Mapping[str, Any]]) -> Dict[str, str]:
+    """Each finished point's resolved config (TOML text), from ``configs/``."""
+    texts = {}
+    for p in points:
+        path = os.path.join(out, "configs", f"{p.point_id}.toml")
+        if records.get(p.point_id, {}).get("status") == "ok" and os.path.exists(path):
+            with open(path, encoding="utf-8") as f:
+                texts[p.point_id] = f.read()
+    return texts
+
+
+def _workload_section(configs: Mapping[str, str], points: Sequence["Point"]) -> List[str]:
+    e = html.escape
+    workloads = [tomllib.loads(t).get("workload", {}) for t in configs.values()]
+    if not workloads:
+        return ["<h2>Workload</h2><p>No point finished, so no resolved workload to describe.</p>"]
+    # What differs: among the finished points' resolved workloads, and what the study sets per point
+    # (a failed point has no resolved config to compare).
+    varying = {"workload." + k for k in set().union(*workloads) if any(w.get(k) != workloads[0].get(k) for w in workloads)}
+    varying |= {k for p in points for k in p.settings if k == "workload" or k.startswith("workload.")}
+    common = {k: v for k, v in workloads[0].items() if "workload." + k not in varying}
+    first = "The first finished point's workload: " if varying else ""
+    lines = ["<h2>Workload</h2>", f"<p>{e(first + describe_workload(workloads[0]))}</p>"]
+    if varying:
+        lines.append(f"<p>Varies between points: {e(', '.join(sorted(varying)))} (each point's config is below).</p>")
+    lines.append(f"<details><summary>the resolved <code>[workload]</code> of every point"
+                 f"{' (the keys they share)' if varying else ''}</summary><pre>{e(_toml_lines(common))}</pre></details>")
+    return lines
+
+
+def describe_workload(w: Mapping[str, Any]) -> str:
+    """One sentence of a resolved ``[workload]`` table's main settings (the page shows the whole table too)."""
+    kind = w.get("kind")
+    if kind == "synthetic":
+        if w.get("processes"):
+            loop = f"closed loop: {w['processes']} processes, each issuing its next request when its last completes"
+            if w.get("think_time_ns"):
+                loop += f" after {w['think_time_ns'] / 1e6:g} ms"
+        else:
+            gap = w.get("mean_interarrival_ns", 0)
+            loop = f"open loop: {w.get('arrival')} arrivals {gap / 1e6:g} ms apart on average"
+        size = w.get("size", {})
+        sizes = f"sizes {size.get('kind')}, mean {_bytes(size.get('mean_bytes'))}"
+        if size.get("kind") == "uniform":
+            sizes = f"sizes uniform from {_bytes(size.get('min_bytes'))} to {_bytes(size.get('max_bytes'))}"
+        span = f"{_bytes(w['span_bytes'])} from byte {w.get('start_bytes', 0):,}" if w.get("span_bytes") else "the whole device"
+        return (f"Synthetic, {w.get('requests', 0):,} requests, {loop}; {w.get('read_fraction', 0) * 100:g} % reads; "
+                f"{sizes}; {w.get('address')} addresses over {span}, {w.get('sequential_fraction', 0) * 100:g} % "
+                "of requests starting where the previous one ended.")
+    if kind == "trace":
+        limit = f"its first {w['max_requests']:,} requests" if w.get("max_requests") else "all its requests"
+        return (f"Trace replay of {w.get('path')} (format {w.get('format') or 'detected'}), {limit}, timestamps "
+                f"scaled by {w.get('time_scale', 1):g}; requests beyond the capacity: {w.get('out_of_range')}.")
+    if kind == "requests":
+        return "Listed requests (workload.requests)."
+    return f"Workload of kind {kind!r}."
+
+
+def _bytes(n: Any) -> str:
+    if not isinstance(n, int):
+        return str(n)
+    for unit, size in (("GiB", 1024**3), ("MiB", 1024**2), ("KiB", 1024)):
+        if n >= size:
+            return f"{n / size:g} {unit}"
+    return f"{n} bytes"
+
+
+def _toml_lines(table: Mapping[str, Any], prefix: str = "") -> str:
+    lines = []
+    for k, v in table.items():
+        if isinstance(v, dict):
+            lines.append(_toml_lines(v, f"{prefix}{k}."))
+        else:
+            lines.append(f"{prefix}{k} = {_toml_value(v)}")
+    return "\n".join(x for x in lines if x)
+
+
+def _toml_value(v: Any) -> str:
+    import json
+
+    return json.dumps(v) if not isinstance(v, bool) else str(v).lower()
+
+
+def _figures_section(out: str, figures: Sequence[study_plots.Figure]) -> List[str]:
+    if not figures:
+        return []
+    e = html.escape
+    parts = ["<h2>Figures</h2>"]
+    for f in figures:
+        with open(f.png, "rb") as fh:
+            data = base64.b64encode(fh.read()).decode("ascii")
+        svg, png = os.path.relpath(f.svg, out), os.path.relpath(f.png, out)
+        caption = f" &middot; {e(f.caption)}" if f.caption else ""
+        parts.append(f"<figure><img src=\"data:image/png;base64,{data}\" alt=\"{e(f.title)}\"><figcaption>"
+                     f"{e(f.title)}{caption} &middot; <a href=\"{e(svg)}\">SVG</a> &middot; "
+                     f"<a href=\"{e(png)}\">PNG</a></figcaption></figure>")
+    return parts
+
+
+def _tables_section(out: str, tables: Sequence[study_plots.Table]) -> List[str]:
+    if not tables:
+        return []
+    e = html.escape
+    parts = ["<h2>Tables</h2>"]
+    for t in tables:
+        path = os.path.relpath(os.path.join(out, TABLES, t.name + ".csv"), out)
+        parts.append(f"<h3>{e(t.title or t.name)}</h3>")
+        head = "".join(f"<th>{e(h)}</th>" for h in t.header)
+        body = "".join("<tr>" + "".join(f"<td>{e(c)}</td>" for c in row) + "</tr>" for row in t.rows)
+        parts.append(f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+                     f"<p><a href=\"{e(path)}\">{e(path)}</a> (a missing value is {e(study_plots.MISSING)})</p>")
+    return parts
+
+
+def _configs_section(points: Sequence["Point"], records: Mapping[str, Mapping[str, Any]],
+                     configs: Mapping[str, str]) -> List[str]:
+    e = html.escape
+    parts = ["<h2>Points and their resolved configs</h2>"]
+    for p in points:
+        r = records.get(p.point_id)
+        status = "not run" if r is None else r["status"]
+        body = (f"<pre>{e(configs[p.point_id])}</pre>" if p.point_id in configs
+                else f"<p>No resolved config: the point {e(status)}"
+                     + (f" ({e(str(r['error']))})" if r is not None and r.get("error") else "") + ".</p>")
+        parts.append(f"<details><summary><code>{e(p.point_id)}</code> {e(p.label)} &middot; {e(status)}</summary>"
+                     f"{body}</details>")
+    return parts
+
+
+def text(report: StudyReport) -> str:
+    """The tables as fixed-width text, for a terminal."""
+    from . import _text_table
+
+    parts = []
+    for t in report.tables:
+        parts += [t.title or t.name, _text_table.render(t.header, t.rows), ""]
+    return "\n".join(parts).rstrip()

@@ -14,10 +14,24 @@ A study spec is TOML::
     "array.stripe_unit_bytes" = [4096, 65536]
     replicates = 5              # optional: each point runs with seeds sim.seed, sim.seed + 1, ...;
                                 # summary.csv gives mean, deviation and 95 % interval per point
+    description = "..."         # optional prose for the report page
+    [[plots]]                   # optional figures: figures/<name>.png and .svg
+    x = "array.stripe_unit_bytes"   # an axis
+    y = "host.response.mean_ns"     # a metric (a list metric: series = "member", or `name[3]`)
+    series = "case"             # or "member" or an axis; also facet, where, logx, logy, xunit, yunit, labels
+    [[tables]]                  # optional tables: tables/<name>.csv
+    columns = ["case", "array.stripe_unit_bytes", "host.response.mean_ns"]
 
 Any other key, at the top or in a case, is an error naming it, as is a
-metric of the same name as a setting (both would be one column). A metric a
-point's report lacks (``array.*`` of a single SSD) is an empty cell.
+metric of the same name as a setting (both would be one column), and so is
+a plot or table naming what the study does not have
+(:mod:`raidsim.study_plots` has their keys). A metric a point's report lacks
+(``array.*`` of a single SSD) is an empty cell.
+
+A study that declares plots or tables gets a report (:mod:`raidsim.study_report`):
+its figures, its tables and ``report.html`` with the workload, every
+warning and each point's resolved config; ``raidsim sweep`` writes the page
+for any study.
 
 :func:`run_study` runs every point in parallel processes (default one per
 core) or on a Ray cluster. Results are meant to be trusted after any
@@ -31,8 +45,10 @@ interruption:
 * a failing point is recorded (``status`` = ``failed`` with its ``error``)
   and the others still run; :class:`PointsFailed` is raised at the end;
 * ``results.csv`` (ordered as the points are) and ``results.parquet`` are
-  rebuilt from the journal, each replaced atomically; each point's resolved
-  config goes to ``configs/``;
+  rebuilt from the journal, each replaced atomically, as are their long
+  forms ``results_long.csv`` and ``results_long.parquet`` (one row per point,
+  metric and member: :mod:`raidsim.long_results`) and the report; each
+  point's resolved config goes to ``configs/``;
 * one sweep at a time may write an output directory (an exclusive lock).
 """
 
@@ -57,7 +73,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
 
-from . import _native, replicates
+from . import _native, _progress, replicates, study_plots
 # Defined apart so that the CLI can catch them without importing this module; they are this module's.
 from ._sweep_errors import PointsFailed, StudyError, SweepError, SweepLocked  # noqa: F401
 from .config import Config
@@ -76,8 +92,10 @@ LOCK = ".sweep.lock"
 CAUSES = ("user", "pre_read_rmw", "pre_read_rcw", "parity", "mirror", "gc_read", "gc_write", "erase",
           "degraded_read", "rebuild_read", "rebuild_write", "partial_page_read", "rebuild_copy_read")
 
-# The keys a study spec may have, at its top level and in each [[cases]] table.
-STUDY_KEYS = ("name", "title", "scaled_down", "base", "cases", "axes", "metrics", "replicates")
+# The keys a study spec may have, at its top level and in each [[cases]] table. `catalog`: a packaged
+# reproduction's entry in the catalog (raidsim/catalog.py checks it; a sweep does not read it).
+STUDY_KEYS = ("name", "title", "scaled_down", "base", "cases", "axes", "metrics", "replicates", "catalog",
+              "description", "plots", "tables")
 # The most replicates a study may ask for (each is a whole run of every point).
 MAX_REPLICATES = 1000
 CASE_KEYS = ("name", "set", "axes")
@@ -88,8 +106,9 @@ _NAME_RULE = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*\Z")
 _NAME_RULE_TEXT = ("a single plain path component: letters, digits, '-', '_' and '.', not starting with a dot, "
                    "at most 255 characters")
 # What a journal row's values mean; part of each point's fingerprint, so rows of an older meaning are
-# recomputed. 2: a metric absent from a point's report is null (NaN), no longer 0.
-_VALUES_FORMAT = 2
+# recomputed. 2: a metric absent from a point's report is null (NaN), no longer 0. 3: a row holds the
+# point's warnings (saturation, wrapped requests) for the report page.
+_VALUES_FORMAT = 3
 
 # Two requests: enough for a report with every section a config produces, in milliseconds.
 _PROBE_WORKLOAD = Workload.requests([(0, "W", 0, 4096), (0, "R", 0, 4096)])
@@ -125,6 +144,10 @@ class Study:
     title: str = ""
     spec: Dict[str, Any] = field(default_factory=dict)
     replicates: int = 1
+    description: str = ""
+    plots: List[study_plots.PlotSpec] = field(default_factory=list)
+    tables: List[study_plots.TableSpec] = field(default_factory=list)
+    origin: str = "<spec>"  # the spec's file (or packaged name), for messages
 
     @classmethod
     def from_dict(cls, spec: Mapping[str, Any], origin: str = "<spec>") -> "Study":
@@ -137,7 +160,9 @@ class Study:
                                "; or set `name = \"...\"` in the spec")
         return cls(name=name, base=dict(spec.get("base", {})),
                    metrics=list(spec["metrics"]), axes=dict(spec.get("axes", {})), cases=list(spec.get("cases", [])),
-                   title=spec.get("title", ""), spec=dict(spec), replicates=spec.get("replicates", 1))
+                   title=spec.get("title", ""), spec=dict(spec), replicates=spec.get("replicates", 1),
+                   description=spec.get("description", ""), plots=study_plots.check_plots(spec, origin),
+                   tables=study_plots.check_tables(spec, origin), origin=origin)
 
     @classmethod
     def from_file(cls, path: str | os.PathLike) -> "Study":
@@ -187,7 +212,7 @@ def _check_spec(spec: Mapping[str, Any], origin: str) -> None:
     metrics = spec.get("metrics")
     if not isinstance(metrics, list) or not metrics or not all(isinstance(m, str) for m in metrics):
         raise StudyError(f"{origin}: a study needs `metrics`, a list of dotted report paths, e.g. [\"host.iops\"]")
-    for key in ("title", "scaled_down"):
+    for key in ("title", "scaled_down", "description"):
         if not isinstance(spec.get(key, ""), str):
             raise StudyError(f"{origin}: `{key}` must be a string, got {spec[key]!r}")
     base = spec.get("base", {})
@@ -344,7 +369,15 @@ def extract(report: Mapping[str, Any], path: str) -> Dict[str, Any]:
     missing value (``array.*`` of a single SSD, which has no array section) is
     ``None``, an empty cell: never a number that looks measured.
     """
-    return _flatten(path, _lookup(report, path.split(".")))
+    values = _flatten(path, _lookup(report, path.split(".")))
+    tables = [k for k, v in values.items() if isinstance(v, Mapping)]
+    if tables:
+        # A section a probe's report lacked (`cost`, `rebuild`, `devices.disk`: null there) is a table here:
+        # its text in a results cell would pass for a value.
+        inside = sorted(report_paths(values[tables[0]], path))
+        raise StudyError(f"metric `{path}` is a table in this point's report, not a value; pick from "
+                         f"{', '.join(inside[:8])}")
+    return values
 
 
 def _lookup(node: Any, parts: List[str]) -> Any:
@@ -389,14 +422,40 @@ def check_metrics(study: Study, points: Sequence[Point]) -> None:
     if a metric is still unknown, each case's first point.
     """
     missing, valid = list(study.metrics), set()
+    # A metric null in a probe (a section it lacks: `cost` of an unpriced drive, `rebuild` without a
+    # failure) may be a table in the points' reports: the case probes say, as for an unknown metric.
+    null = set(study.metrics)
     for cfg in _probe_configs(study, points):
-        valid |= _probe_paths(cfg)
+        report = _probe_report(cfg)
+        # A config that cannot run fails as its points run, each recorded as failed.
+        paths = set() if report is None else report_paths(report)
+        for metric in null.copy() if report is not None else ():
+            value = _lookup(report, metric.split("."))
+            if _holds_table(value):
+                raise StudyError(f"study {study.name}: {_unknown_metric(metric, paths)}")
+            if not _all_null(value):
+                null.discard(metric)
+        valid |= paths
         missing = [m for m in missing if m not in valid]
-        if not missing:
+        if not missing and not null:
             return
-    if not valid:
-        return  # no probe could run, so nothing to check against: the points will say what is wrong
+    if not missing or not valid:
+        # Every metric is known (null in every probe: the points' runs say what it holds); or no probe
+        # could run, so nothing to check against: the points will say what is wrong.
+        return
     raise StudyError(f"study {study.name}: " + "; ".join(_unknown_metric(m, valid) for m in missing))
+
+
+def _holds_table(value: Any) -> bool:
+    if isinstance(value, list):
+        return any(_holds_table(v) for v in value)
+    return isinstance(value, Mapping)
+
+
+def _all_null(value: Any) -> bool:
+    if isinstance(value, list):
+        return all(_all_null(v) for v in value)
+    return value is None
 
 
 def _probe_configs(study: Study, points: Sequence[Point]) -> Iterator[Config]:
@@ -408,15 +467,32 @@ def _probe_configs(study: Study, points: Sequence[Point]) -> Iterator[Config]:
     yield from (study.config(p) for p in firsts.values())
 
 
-def _probe_paths(cfg: Config) -> Set[str]:
+def _probe_report(cfg: Config) -> Optional[Dict[str, Any]]:
     from .api import simulate
 
     try:
-        # The probe's two requests must be measured: no warm-up.
-        probe = cfg.set("precondition.fill_fraction", 0.0).set("sim.warmup_requests", 0).with_workload(_PROBE_WORKLOAD)
-        return report_paths(simulate(probe, progress=False).to_dict())
+        # The probe's two requests must be measured: no warm-up. No preconditioning either (it would take
+        # as long as the point): overwrites need a fill, so they go too, or the probe would be refused.
+        probe = cfg.with_overrides({"precondition.fill_fraction": 0.0, "precondition.random_overwrite_factor": 0.0,
+                                    "precondition.sequential_overwrite_factor": 0.0, "sim.warmup_requests": 0})
+        probe = probe.with_workload(_PROBE_WORKLOAD)
+        return simulate(probe, progress=False).to_dict()
     except _native.RaidsimError:
-        return set()  # a config that cannot run fails as its points run, each recorded as failed
+        return None
+
+
+def check_report_specs(study: Study) -> None:
+    """Raises :class:`StudyError` for a plot or table that draws a list metric as one value, or one value
+    per member, before anything runs: checked on a probe's report (every section), as the points will be."""
+    if not (study.plots or study.tables):
+        return
+    report = _probe_report(next(_probe_configs(study, [])))
+    if report is None:
+        return  # nothing to check against; drawing checks again
+    values: Dict[str, Any] = {}
+    for metric in study.metrics:
+        values.update(extract(report, metric))
+    study_plots.check_shapes(study.plots, study.tables, values, study.origin)
 
 
 def _unknown_metric(metric: str, valid: Set[str]) -> str:
@@ -562,11 +638,21 @@ def run_study(
     workers: Optional[int] = None,
     ray_address: Optional[str] = None,
     progress: Optional[bool] = None,
+    report: Optional[bool] = None,
 ) -> pd.DataFrame:
     """Runs every point without a current row in ``out_dir``; returns all rows, in point order.
 
+    ``report``: also draw the study's plots and tables and write ``report.html``
+    (:mod:`raidsim.study_report`), reused points included; by default when the
+    study declares plots or tables, or ``out_dir`` holds a page of an earlier
+    run (kept in step with the results). What it wrote is the returned table's
+    ``attrs["report"]`` (a :class:`raidsim.study_report.StudyReport`). A page
+    of an earlier run is removed before any point runs, so an interrupted
+    run leaves none that describes other results.
+
     Raises :class:`PointsFailed` after every other point has finished if any
-    point failed, :class:`SweepLocked` if another sweep holds ``out_dir``.
+    point failed (the report is written first), :class:`SweepLocked` if
+    another sweep holds ``out_dir``.
     """
     out = os.fspath(out_dir)
     os.makedirs(os.path.join(out, "configs"), exist_ok=True)
@@ -574,19 +660,33 @@ def run_study(
         points = study.points()
         prints = [fingerprint(toml, study.metrics) for toml in _resolve_all(study, points)]
         check_metrics(study, points)
+        check_report_specs(study)
         journal = _Journal(os.path.join(out, JOURNAL))
         todo = _resume(journal, points, prints, out)
+        from . import study_report
+
+        # A page already there is kept in step with the results, asked for or not; one that points about to
+        # run would outdate goes now, so an interrupted or unreported run leaves none describing other results.
+        render = report if report is not None else bool(study.plots or study.tables) or os.path.exists(
+            os.path.join(out, study_report.PAGE))
+        if todo:
+            study_report.remove(out)
         try:
             _run_points(study, [(points[i], prints[i]) for i in todo], journal, out, workers, ray_address, progress)
         finally:
             # Also after Ctrl-C or a crash: the tables show every point that finished.
             table = _write_tables(out, points, journal)
+            long = _write_long_tables(out, study, points, journal)
             summary_path = os.path.join(out, "summary.csv")
             if study.replicates > 1:
                 summary = replicates.summarize(table, study.metrics)
                 _replace_atomically(summary_path, lambda tmp: summary.to_csv(tmp, index=False))
             elif os.path.exists(summary_path):
                 os.remove(summary_path)  # a summary of replicates the study no longer asks for would be stale
+        # Not after Ctrl-C (the `finally` above re-raises it): a page of half the points would pass for the study.
+        if render:
+            table.attrs["report"] = study_report.render(study, out, points, journal.records, _replace_atomically,
+                                                        long.left_out)
     _raise_if_failed(study, points, journal, table, out)
     return table
 
@@ -649,30 +749,34 @@ def _run_points(study: Study, jobs: Sequence[Tuple[Point, str]], journal: _Journ
     """Runs the jobs, recording each point in the journal the moment it finishes."""
     bar = _progress_bar(study.name, len(jobs), progress)
     tasks = [(i, study.config(p).layers) for i, (p, _) in enumerate(jobs)]
+    finished = _execute(tasks, study.metrics, workers, ray_address)
     try:
-        for i, row in _execute(tasks, study.metrics, workers, ray_address):
+        for i, row in finished:
             p, fp = jobs[i]
             error = row.pop("_error", None)
+            warnings = row.pop("_warnings", [])
             if error is None:
                 config_toml = row.pop("_config_toml")
                 path = os.path.join(out, "configs", f"{p.point_id}.toml")
                 _replace_atomically(path, lambda tmp: _write_text(tmp, config_toml))
             # The journal line last: it is the mark that the point, and its config file, are done.
             journal.append({"point_id": p.point_id, "case": p.case, "settings": p.settings, "fingerprint": fp,
-                            "status": "ok" if error is None else "failed", "error": error, "values": row})
+                            "status": "ok" if error is None else "failed", "error": error, "values": row,
+                            "warnings": warnings})
             if bar is not None:
                 bar.update(1)
     finally:
+        # Now, not when the garbage is collected: an error here (the journal's disk full) stops the
+        # workers and cancels the points still out on a cluster.
+        finished.close()
         if bar is not None:
             bar.close()
 
 
 def _progress_bar(name: str, total: int, progress: Optional[bool]):
-    if not total or not (progress if progress is not None else sys.stderr.isatty()):
+    if not total or not (progress if progress is not None else _progress.interactive()):
         return None
-    from tqdm import tqdm
-
-    return tqdm(total=total, desc=name, unit="point")
+    return _progress.bar(total=total, desc=name, unit="point")
 
 
 def _write_tables(out: str, points: Sequence[Point], journal: _Journal) -> pd.DataFrame:
@@ -700,6 +804,20 @@ def _write_tables(out: str, points: Sequence[Point], journal: _Journal) -> pd.Da
     table = pd.read_csv(csv_path, dtype=dtypes, keep_default_na=False, na_values=[""])
     _replace_atomically(os.path.join(out, "results.parquet"), lambda tmp: table.to_parquet(tmp, index=False))
     return table
+
+
+def _write_long_tables(out: str, study: Study, points: Sequence[Point], journal: _Journal):
+    """Rebuilds results_long.csv and results_long.parquet from the journal (:mod:`raidsim.long_results`)."""
+    from . import long_results
+
+    entries = [(p.point_id, p.case, p.settings, journal.records[p.point_id]) for p in points
+               if p.point_id in journal.records]
+    long = long_results.build(entries, list(study.axes), study.metrics)
+    df = long_results.frame(long, _column_dtypes)
+    text = long_results.csv_frame(df, long)
+    _replace_atomically(os.path.join(out, "results_long.csv"), lambda tmp: text.to_csv(tmp, index=False))
+    _replace_atomically(os.path.join(out, "results_long.parquet"), lambda tmp: df.to_parquet(tmp, index=False))
+    return long
 
 
 def _column_dtypes(rows: Sequence[Mapping[str, Any]], columns: Sequence[str]) -> Dict[str, str]:
@@ -734,6 +852,7 @@ def _raise_if_failed(study: Study, points: Sequence[Point], journal: _Journal, t
 
 def _run_point(layers: List, metrics: List[str]) -> Dict[str, Any]:
     from .api import simulate
+    from .study_report import point_warnings
 
     try:
         report = simulate(Config(layers), progress=False)
@@ -748,6 +867,7 @@ def _run_point(layers: List, metrics: List[str]) -> Dict[str, Any]:
         # text leaves: the exception object may not pickle back from a worker process.
         return {"_error": _error_text(e)}
     row["_config_toml"] = report.config_toml
+    row["_warnings"] = point_warnings(data)  # saturation, wrapped requests: for the report page
     return row
 
 
@@ -758,6 +878,8 @@ def _error_text(e: BaseException) -> str:
 
 def _execute(jobs: Sequence, metrics: List[str], workers: Optional[int], ray_address: Optional[str]):
     """Yields ``(key, row)`` as points finish; jobs are ``(key, config layers)``."""
+    if not jobs:
+        return  # every point is done: no pool to start, no cluster to reach (a rerun works offline)
     if ray_address is not None:
         yield from _execute_ray(jobs, metrics, ray_address)
         return
@@ -820,15 +942,7 @@ def _exit_after(sweep: Any) -> None:
 
 
 def _execute_ray(jobs: Sequence, metrics: List[str], address: str):
-    try:
-        import ray
-    except ImportError as e:  # Ray is optional: a cluster user installs it.
-        raise RuntimeError("--ray needs the `ray` package (pip install ray) on this machine and the cluster") from e
-    ray.init(address=address or None, ignore_reinit_error=True)
-    remote = ray.remote(_run_point)
-    refs = {remote.remote(layers, metrics): key for key, layers in jobs}
-    pending = list(refs)
-    while pending:
-        ready, pending = ray.wait(pending, num_returns=1)
-        for r in ready:
-            yield refs[r], ray.get(r)
+    # A module of its own: what a cluster needs (its checks, its errors, cancelling) is a concept apart.
+    from ._sweep_ray import execute
+
+    yield from execute(jobs, metrics, address)

@@ -1,0 +1,646 @@
+"""``raidsim reproduce all``: every reproduction of the catalog, one report of ours beside the published.
+
+Each entry of :mod:`raidsim.catalog` is run by the module that reproduces it, exactly as ``raidsim
+reproduce NAME`` runs it (its own function, its own figures), into ``OUT/NAME`` (``OUT/NAME-quick`` for
+the quick grid of an entry that has one: a full run beside it is not overwritten). Its results are then put in the catalog's one
+shape, a row per (table or figure, case, metric) with raidsim's value, the published one or none, the
+unit, the rule that judges it and the verdict (:func:`raidsim.catalog.judge`). An entry that fails is
+recorded, with its error, and the others still run; the caller exits non-zero at the end.
+
+``OUT/report.html`` has one section per entry (the paper, what it covers, the rules that judged it, its
+rows beside the published numbers with their verdicts, its known gaps, its figures, the rows the paper
+gives no number for, folded), and then what no entry reproduces. ``OUT/rows.csv`` and ``OUT/rows.json``
+hold every row of every entry; ``OUT/entries.json`` each entry's status, time and counts.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import json
+import os
+import re
+import time
+import traceback
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+from . import catalog
+from .catalog import GAP, NO_VERDICT, NOT_RUN, PASS, Entry, Rule
+
+KB = 1024
+#: Each verdict's key in an entry's counts.
+COUNT_KEYS = {PASS: "pass", GAP: "gap", NOT_RUN: "not_run", NO_VERDICT: "no_published_value"}
+#: The columns of rows.csv, in order.
+COLUMNS = ("entry", "paper", "figure", "case", "metric", "raidsim", "published", "unit", "rule", "tolerance",
+           "verdict", "note")
+
+
+@dataclass
+class RunContext:
+    """How one entry runs: where, how big, how parallel."""
+
+    out_dir: str
+    quick: bool = False
+    workers: Optional[int] = None
+    progress: Optional[bool] = None
+    traces_dir: Optional[str] = None
+
+
+@dataclass
+class Outcome:
+    """What an entry's runner returns: its rows (not yet judged), the figures its run drew, and notes."""
+
+    rows: List[Dict[str, Any]]
+    figures: List[str] = field(default_factory=list)
+    notes: List[str] = field(default_factory=list)
+
+
+@dataclass
+class EntryResult:
+    entry: Entry
+    status: str  # "ok" or "failed"
+    seconds: float
+    rows: List[Dict[str, Any]] = field(default_factory=list)
+    figures: List[str] = field(default_factory=list)
+    notes: List[str] = field(default_factory=list)
+    error: str = ""
+    trace: str = ""
+
+    def counts(self) -> Dict[str, int]:
+        """Rows by verdict: {"pass", "gap", "not_run", "no_published_value"}."""
+        out = {k: 0 for k in COUNT_KEYS.values()}
+        for r in self.rows:
+            out[COUNT_KEYS[r["verdict"]]] += 1
+        return out
+
+
+def row(figure: str, case: str, metric: str, raidsim: Any, published: Any, unit: str, *,
+        rule: Optional[Rule] = None, not_run: bool = False, note: str = "", expect: Optional[bool] = None) -> Dict[str, Any]:
+    """One row as a runner makes it. ``rule``: the row's own, from data beside its published number (it
+    overrides the entry's); ``expect``: the module's own judgement, checked against the verdict."""
+    return {"figure": figure, "case": case, "metric": metric, "raidsim": raidsim, "published": published, "unit": unit,
+            "rule": rule, "not_run": not_run, "note": note, "expect": expect}
+
+
+def judged(e: Entry, rows: Sequence[Dict[str, Any]]) -> List[Dict[str, Any]]:
+    """The runner's rows in the catalog's shape, each with its rule and verdict."""
+    out = []
+    for r in rows:
+        rule = r["rule"]
+        if rule is None and r["published"] is not None and not r["not_run"]:
+            rule = e.rule_for(r["figure"], r["case"], r["metric"])
+        verdict = catalog.judge(r["raidsim"], r["published"], rule, not_run=r["not_run"])
+        if r["expect"] is not None and verdict in (PASS, GAP) and (verdict == PASS) != r["expect"]:
+            raise RuntimeError(f"{e.name}: {r['figure']} / {r['case']} / {r['metric']}: the verdict {verdict} "
+                               f"disagrees with the module's own comparison ({r['expect']}); a bug in the runner")
+        out.append({"entry": e.name, "paper": e.paper.key, "figure": r["figure"], "case": r["case"],
+                    "metric": r["metric"], "raidsim": r["raidsim"], "published": r["published"], "unit": r["unit"],
+                    "rule": None if rule is None or r["published"] is None else rule.name,
+                    "tolerance": None if rule is None or r["published"] is None else rule.describe(r["unit"]),
+                    "why": None if rule is None or r["published"] is None else rule.why,
+                    "verdict": verdict, "note": r["note"]})
+    return out
+
+
+# --- the runners: each entry's own functions, its rows in the one shape ------------------------------
+
+def _stripe_unit_tables(ctx: RunContext) -> Outcome:
+    from . import reproduce
+
+    rows = []
+    for r in reproduce.stripe_unit_tables("page"):
+        case = f"SUS {r['stripe_unit_bytes'] // KB} KB, from D{r['start_disk']}"
+        for table, key, pub, what in (("Table 3", "reads", "published_reads", "extra page reads"),
+                                      ("Table 4", "writes", "published_writes", "page writes")):
+            for member, ours, theirs in zip(reproduce.MEMBERS, r[key], r[pub], strict=True):
+                rows.append(row(table, case, f"{what}, {member}", ours, theirs, "pages"))
+        rows.append(row("Eqs. 1-2", case, "extra page reads, all disks", sum(r["reads"]), r["eq_nepr"], "pages",
+                        note="published: the paper's Eqs. 1-2 evaluated"))
+        rows.append(row("Eq. 3", case, "page writes, P", r["writes"][-1], r["eq_nepw"], "pages",
+                        note="published: the paper's Eq. 3 evaluated"))
+    return Outcome(rows)
+
+
+def _erasure_code_updates(ctx: RunContext) -> Outcome:
+    from . import reproduce
+
+    rows = []
+    for r in reproduce.erasure_code_updates():
+        case = (f"{r['code']} {r['data_disks']}+2, {r['request_bytes'] // KB} KB from row {r['start_row']} "
+                f"D{r['start_disk']}" + (f" (paper: {r['paper_row']})" if r["paper_row"] else ""))
+        for i, parity in enumerate(("P1", "P2")):
+            pub = None if r["published"] is None else r["published"][i]
+            rows.append(row("Table 3", case, f"parity units, {parity}", r["parity_writes"][i], pub, "units"))
+    return Outcome(rows)
+
+
+def _erasure_code_tables(ctx: RunContext) -> Outcome:
+    from . import erasure_code_tables as ect
+
+    spec = ect.spec()
+    diffs = {d["code"]: d for d in spec["diffs"]}
+    texts = {t["what"]: t for t in spec["text"]}
+    rows = []
+    for r in ect.erasure_code_tables():
+        case = (f"{r['code']}, SoR {r['sor_bytes'] / KB:g} KB, NoD {r['nod']}, SUS {r['sus_bytes'] / KB:g} KB"
+                + (f", {r['starts']}" if r.get("starts") else ""))
+        ours, theirs, rule, unit = r["raidsim"], r["paper"], None, _ect_unit(r)
+        if r["quantity"] == "Diff":
+            d = diffs[r["code"]]
+            ours, theirs = r["raidsim_pct"], d["paper_pct"]
+            rule = Rule("absolute", {"tolerance": d["tolerance"]},
+                        "the study file's tolerance beside the printed number: the paper truncates or rounds")
+        elif r["table"] == "Sec. 3.2.4" and "tolerance" in texts[r["quantity"]]:
+            t = texts[r["quantity"]]
+            ours, theirs = float(r["raidsim"].rstrip("%x")), t["value"]
+            rule = Rule("absolute", {"tolerance": t["tolerance"]}, f"the study file's tolerance beside \"{t['paper']}\"")
+        rows.append(row(r["table"], case, r["quantity"], ours, theirs, unit, rule=rule, note=r["note"],
+                        expect=r["match"]))
+    return Outcome(rows)
+
+
+def _ect_unit(r: Dict[str, Any]) -> str:
+    if r["quantity"] in ("AVG (KB)", "SUP (KB)") or r["table"] == "Table 4" and r["quantity"] == "NoW":
+        return "KB"
+    if r["quantity"] == "Diff" or r["raidsim"].endswith("%"):
+        return "%"
+    return "×" if r["raidsim"].endswith("x") else "units"
+
+
+def _disk_parameters(ctx: RunContext) -> Outcome:
+    from . import striping
+
+    labels = {"capacity_mb": ("capacity", "MB"), "sustained_mb_per_s": ("sustained transfer rate", "MB/s"),
+              "effective_average_seek_ms": ("effective average seek", "ms"),
+              "effective_positioning_ms": ("effective positioning", "ms"),
+              "performance_product_kb": ("disk performance product", "KB")}
+    rows = [row("Table 1", r["disk"], labels[k][0], r[k], r[f"{k}_published"], labels[k][1])
+            for r in striping.disk_parameters() for k in striping.TABLE_1_KEYS]
+    return Outcome(rows)
+
+
+def _striping_coefficients(ctx: RunContext) -> Outcome:
+    from . import striping
+
+    result = striping.striping_coefficients(ctx.out_dir, quick=ctx.quick, workers=ctx.workers, progress=ctx.progress)
+    figures = striping.plot_striping(result, ctx.out_dir)
+    rows = []
+    for r in result["rows"]:
+        case = f"{r['disk']}, {r['disks']} disks"
+        for k in striping.COEFFICIENTS:
+            rule = None
+            if k.startswith("Z"):
+                lo, hi = r[f"{k}_band"]
+                rule = Rule("band", {"lo": lo, "hi": hi, "published_in_band": r[f"{k}_published_in_band"]},
+                            "Z is known to its band: the units whose worst share cannot be told from the best one's "
+                            "within each run's 95 % interval (striping.coefficients)")
+            rows.append(row("Table 2", case, k, r[k], r[f"{k}_published"], "", rule=rule,
+                            note="" if r[k] is not None else "no line through (1, one sector) fits every range"))
+        for op in ("read", "write"):
+            for conc, (lo, hi) in r[f"ranges_{op}"].items():
+                for end, value in (("smallest", lo), ("largest", hi)):
+                    rows.append(row("Figure 6", f"{case}, {op}s, concurrency {conc}", f"{end} unit in range",
+                                    value / KB, None, "KB"))
+    ran = {r["preset"] for r in result["rows"]}
+    for pub in striping.spec()["disks_published"]:  # a disk the --quick grid leaves out: its Table 2 is not run
+        if pub["preset"] not in ran:
+            if not result["quick"]:
+                raise RuntimeError(f"striping-coefficients: no row for the published {pub['disk']}")
+            for k in striping.COEFFICIENTS:
+                rows.append(row("Table 2", f"{pub['disk']}, {striping.spec()['disks']} disks", k, None, pub[k], "",
+                                not_run=True, note="not in the --quick grid"))
+    for b in result["by_disks"]:
+        for k in ("Z_r", "Z_w", "Z_rw"):
+            rows.append(row("Figure 7", f"IBM Lightning, {b['disks']} disks", k, b[k], None, ""))
+    notes = ["--quick: IBM Lightning only, fewer units and concurrencies, a 10 % stopping rule: a smoke run"] \
+        if result["quick"] else []
+    return Outcome(rows, figures, notes)
+
+
+def _hdd_stripe_unit_tables(ctx: RunContext) -> Outcome:
+    from . import hdd_stripe_unit as hdd
+
+    spec = hdd.spec()
+    results = hdd.hdd_stripe_unit_tables(ctx.out_dir, workers=ctx.workers, progress=ctx.progress)
+    figures = hdd.plot_hdd_tables(results, ctx.out_dir)
+    published_mix = spec["read_fractions"][0]  # the spec sets the published values beside this mix only
+    names = {t["drive"]: t["name"] for t in spec["tables"]}
+    rows = []
+    for r in results:
+        case = (f"{r['drive_name']}, {r['stripe_unit_bytes'] // KB} KB units, {r['mean_request_bytes'] // KB} KB "
+                f"requests, {100 * r['read_fraction']:.0f} % reads")
+        for key, label, unit in (("response_ms", "response", "ms"), ("positioning_ms", "positioning per access", "ms"),
+                                 ("transfer_ms", "transfer per access", "ms"),
+                                 ("positioning_share_pct", "positioning share", "%")):
+            pub = r[f"{key}_published"] if r["read_fraction"] == published_mix else None
+            rows.append(row(f"Table {r['table']}", case, label, r[key], pub, unit))
+    for f in hdd.findings(results):
+        for obs in spec["observations"]:
+            bound = "at_most" if "at_most" in obs else "at_least"
+            judged_here = f["drive"] in obs["drives"] and f["read_fraction"] == published_mix
+            rows.append(row("Section 5.3", f"{names[f['drive']]}, {100 * f['read_fraction']:.0f} % reads",
+                            obs["finding"], f[obs["finding"]], obs[bound] if judged_here else None,
+                            "%" if obs["finding"].endswith("_pct") else "",
+                            rule=Rule(bound, why=f"the text: \"{obs['text']}\"") if judged_here else None))
+    return Outcome(rows, figures)
+
+
+def _with_traces(module: Any, ctx: RunContext) -> Dict[str, Any]:
+    return module.run(ctx.out_dir, quick=ctx.quick, traces_dir=ctx.traces_dir, workers=ctx.workers,
+                      progress=ctx.progress)
+
+
+def _traces_note(result: Dict[str, Any]) -> List[str]:
+    if not result["missing_traces"]:
+        return []
+    return [f"shared traces not found in {result['traces_dir'] or '(no traces directory)'}, skipped: "
+            + ", ".join(result["missing_traces"])]
+
+
+def _cr5m(ctx: RunContext) -> Outcome:
+    from . import cr5m
+
+    result = _with_traces(cr5m, ctx)
+    figures = cr5m.plot(result, ctx.out_dir)
+    rows = [row(r["figure"], r["case"], r["metric"], r["raidsim"], r["paper"], module_unit(r["metric"]))
+            for r in result["rows"]]
+    seen = {(r["figure"], r["case"], r["metric"]) for r in result["rows"]}
+    for p in cr5m.spec()["published"]:
+        if (p["figure"], p["case"], p["metric"]) not in seen:
+            if not ctx.quick:  # the full grid runs every published case
+                raise RuntimeError(f"cr5m: no row for the published {p['figure']} / {p['case']} / {p['metric']}")
+            rows.append(row(p["figure"], p["case"], p["metric"], None, p["value"], module_unit(p["metric"]),
+                            not_run=True, note="not in the --quick grid"))
+    return Outcome(rows, figures, _traces_note(result))
+
+
+def _erasure_code_study(ctx: RunContext) -> Outcome:
+    from . import erasure_code_study as ecs
+
+    result = _with_traces(ecs, ctx)
+    figures = ecs.plot(result, ctx.out_dir)
+    rows = []
+    for r in result["rows"]:
+        parts = [r["workload"], r["code"]] + ([f"NoD {r['nod']}"] if r["nod"] is not None else []) \
+            + ([f"SUS {r['sus_bytes'] // KB} KB"] if r["sus_bytes"] is not None else [])
+        rows.append(row(r["figure"], ", ".join(parts), r["metric"], r["raidsim"], r["paper"], module_unit(r["metric"]),
+                        note="" if r["raidsim"] is not None or r["paper"] is None else
+                        "no value: a point of the claim is missing or its denominator is 0"))
+    return Outcome(rows, figures, _traces_note(result))
+
+
+def _rais(ctx: RunContext) -> Outcome:
+    from . import rais
+
+    result = rais.run(ctx.out_dir, quick=ctx.quick, workers=ctx.workers, progress=ctx.progress)
+    figures = rais.plot(result, ctx.out_dir)
+    rows = []
+    for r in result["rows"]:
+        if r["metric"].endswith("_vs_rais0b") and r["case"].startswith("RAIS-0(B)"):
+            # Figure 7 is normalised to RAIS-0(B): its own 1 beside the paper's 1 holds by definition, not a pass.
+            rows.append(row(r["figure"], r["case"], r["metric"], r["raidsim"], None, module_unit(r["metric"]),
+                            note="the reference of the normalisation: 1 by definition"))
+        else:
+            rows.append(row(r["figure"], r["case"], r["metric"], r["raidsim"], r["paper"], module_unit(r["metric"])))
+    seen = {(r["figure"], r["case"], r["metric"]) for r in result["rows"]}
+    for (figure, case, metric), value in rais_published().items():
+        if (figure, case, metric) not in seen:
+            if not ctx.quick:  # the full grid runs every published case
+                raise RuntimeError(f"rais: no row for the published {figure} / {case} / {metric}")
+            rows.append(row(figure, case, metric, None, value, module_unit(metric), not_run=True,
+                            note="not in the --quick grid"))
+    return Outcome(rows, figures)
+
+
+def rais_published() -> Dict[Tuple[str, str, str], float]:
+    """Every number of the RAIS paper that ``rais.run`` sets beside its own, by (figure, case, metric), as its
+    rows name them (the normalising RAIS-0(B) of Figure 7 left out): what a full run must hold."""
+    from . import rais
+
+    sp = rais.spec()
+    out: Dict[Tuple[str, str, str], float] = {}
+    for d in sp["drives"]:
+        for op in ("read", "write"):
+            out[("Figure 1", f"{d['label']} sequential {op}", "peak_mb_per_s")] = d[f"seq_{op}_mb_per_s"]
+    for p in sp["published"]:
+        out[(p["figure"], p["case"], p["metric"])] = p["value"]
+    t3, t4, t5 = sp["table3"], sp["table4"], sp["table5"]
+    for label in ("SSD(A)", "SSD(B)"):
+        for i, w in enumerate(t3["write_percent"]):
+            for stat in ("avg", "stdev"):
+                out[("Table 3", f"{label}, {w} % writes", f"{stat}_mb_per_s")] = t3[label][stat][i]
+        for i, level in enumerate(t4["levels"]):
+            for stat in ("avg", "stdev"):
+                out[("Table 4", f"{level}({label[-2]})", f"{stat}_mb_per_s")] = t4[f"RAIS({label[-2]})"][stat][i]
+    costs = rais.configuration_costs()
+    for c in sp["configurations"]:
+        for i, reads in enumerate(t5["read_percent"]):
+            out[("Table 5", f"{c['name']}, {reads} % reads", "iops")] = t5["iops"][c["name"]][i]
+        out[("Table 6", c["name"], "capacity_gb")] = c["capacity_gb"]
+        out[("Table 6", c["name"], "total_usd")] = costs[c["name"]]
+    for r in rais.figure7_from_table5():
+        if r["configuration"] != "RAIS-0(B)":
+            out[("Figure 7", f"{r['configuration']}, {r['read_percent']} % reads", "iops_per_usd_vs_rais0b")] = \
+                r["iops_per_usd_vs_rais0b"]
+    gb = {c["name"]: c["capacity_gb"] / costs[c["name"]] for c in sp["configurations"]}
+    for name in gb:
+        if name != "RAIS-0(B)":
+            out[("Figure 7", name, "gb_per_usd_vs_rais0b")] = gb[name] / gb["RAIS-0(B)"]
+    return out
+
+
+def ordinary_study(e: Entry, ctx: RunContext) -> Outcome:
+    """An entry with no runner of its own (a new study file with a [catalog]; the stripe-unit study): its
+    sweep, its report's figures, and one row per point, metric and member of ``results_long.csv``."""
+    from .sweep import Study, run_study
+
+    study = Study.from_file(e.path)
+    table = run_study(study, ctx.out_dir, workers=ctx.workers, progress=ctx.progress)
+    report = table.attrs.get("report")
+    figures = [f.png for f in report.figures] if report is not None else []
+    rows = []
+    with open(os.path.join(ctx.out_dir, "results_long.csv"), newline="") as f:
+        for r in csv.DictReader(f):
+            settings = [k for k in study.axes if r.get(k)]
+            case = ", ".join(([r["case"]] if r["case"] else []) + [f"{k} = {r[k]}" for k in settings])
+            metric = r["metric"] + (f"[{r['member']}]" if r["member"] else "") + (f"[{r['index']}]" if r["index"] else "")
+            value = None if r["value"] == "" else float(r["value"])
+            rows.append(row(_plot_title(study, r), case, metric, value, None, r["unit"]))
+    return Outcome(rows, figures, [f"the study's own report: {report.page}"] if report is not None else [])
+
+
+def _plot_title(study: Any, long_row: Dict[str, str]) -> str:
+    """The title of the study's first plot that draws this long row's value (its metric, its `where`), else
+    "results": the figure a row belongs to, as the study itself declares it."""
+    for p in study.plots:
+        if any(t.metric == long_row["metric"] for t in p.y) and all(
+                long_row.get(k, "") in {str(v) for v in values} for k, values in p.where.items()):
+            return p.title or p.name
+    return "results"
+
+
+#: Each entry's runner; a catalog entry without one runs as an ordinary study (:func:`ordinary_study`).
+RUNNERS: Dict[str, Callable[[RunContext], Outcome]] = {
+    "stripe-unit-tables": _stripe_unit_tables,
+    "hdd-stripe-unit-tables": _hdd_stripe_unit_tables,
+    "disk-parameters": _disk_parameters,
+    "striping-coefficients": _striping_coefficients,
+    "cr5m": _cr5m,
+    "rais": _rais,
+    "erasure-code-updates": _erasure_code_updates,
+    "erasure-code-tables": _erasure_code_tables,
+    "erasure-code-study": _erasure_code_study,
+}
+
+# Units of the module rows' metrics (cr5m, erasure-code-study, rais), by name: first match wins; a name
+# no rule knows has no unit (an empty cell, never a guess).
+_UNITS = [
+    (r"^(stdev_over_avg|wa|wa_.*)$", ""),
+    (r"_pct(_|$)", "%"),
+    (r"mb_per_s$", "MB/s"),
+    (r"_ms$", "ms"),
+    (r"_s$", "s"),
+    (r"^iops(_ci95_half_width)?$", "IOPS"),
+    (r"_vs_rais0b$", "× RAIS-0(B)"),
+    (r"_over_", "×"),
+    (r"_gb$", "GB"),
+    (r"_usd$", "USD"),
+    (r"^now_units_", "units"),
+    (r"^now$", "pages per write"),
+    (r"^noc$", "erases"),
+    (r"(writes|pre_reads|_pages)$", "pages"),
+    (r"^strips_by_", "strips"),
+    (r"^gc_runs$", "collections"),
+    (r"^intervals$", "intervals"),
+]
+
+
+def module_unit(metric: str) -> str:
+    name = metric.split(":", 1)[0]
+    return next((unit for pattern, unit in _UNITS if re.search(pattern, name)), "")
+
+
+# --- running ----------------------------------------------------------------------------------------
+
+#: The entries whose --quick runs a smaller grid, into a directory of its own; the others run the same either way.
+QUICK_MODES = {"striping-coefficients", "cr5m", "rais", "erasure-code-study"}
+
+
+def entry_dir(out: str, name: str, quick: bool) -> str:
+    return os.path.join(out, name + ("-quick" if quick and name in QUICK_MODES else ""))
+
+
+def run_entry(e: Entry, ctx: RunContext) -> EntryResult:
+    """Runs one entry and judges its rows; a failure is recorded, not raised (Ctrl-C is)."""
+    started = time.monotonic()
+    try:
+        runner = RUNNERS.get(e.name)
+        outcome = runner(ctx) if runner is not None else ordinary_study(e, ctx)
+        rows = judged(e, outcome.rows)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as err:  # pyo3's PanicException derives from BaseException
+        return EntryResult(e, "failed", time.monotonic() - started, error=f"{type(err).__name__}: {err}",
+                           trace=traceback.format_exc())
+    return EntryResult(e, "ok", time.monotonic() - started, rows, outcome.figures, outcome.notes)
+
+
+def run_all(names: Sequence[str], out: str, *, quick: bool = False, workers: Optional[int] = None,
+            progress: Optional[bool] = None, traces_dir: Optional[str] = None,
+            echo: Callable[[str], None] = print) -> List[EntryResult]:
+    """Runs the named entries (catalog order) into ``out`` and writes the report; every entry runs, whatever
+    failed before it. Returns each entry's result; see :func:`write_report` for the files."""
+    chosen = [e for e in catalog.entries() if e.name in set(names)]
+    unknown = sorted(set(names) - {e.name for e in chosen})
+    if unknown:
+        raise catalog.CatalogError(f"no reproduction {', '.join(unknown)}; the catalog has: {', '.join(catalog.names())}")
+    os.makedirs(out, exist_ok=True)
+    started, results = time.monotonic(), []
+    try:
+        for i, e in enumerate(chosen, 1):
+            echo(f"[{i}/{len(chosen)}] {e.name} ({e.paper.short}; {catalog.runtime_text(e)}) ...")
+            ctx = RunContext(entry_dir(out, e.name, quick), quick, workers, progress, traces_dir)
+            r = run_entry(e, ctx)
+            results.append(r)
+            c = r.counts()
+            done = (f"{c['pass']} pass, {c['gap']} gap" + (f", {c['not_run']} not run" if c["not_run"] else "")
+                    + f", {c['no_published_value']} rows without a published value") if r.status == "ok" else \
+                f"FAILED: {r.error}"
+            echo(f"[{i}/{len(chosen)}] {e.name}: {done} ({r.seconds:.1f} s; {time.monotonic() - started:.0f} s elapsed)")
+    finally:  # interrupted too: the page shows what finished, and says what did not run
+        write_report(results, out, quick=quick, seconds=time.monotonic() - started, planned=len(chosen))
+    return results
+
+
+# --- the report -------------------------------------------------------------------------------------
+
+def write_report(results: Sequence[EntryResult], out: str, *, quick: bool, seconds: float,
+                 planned: Optional[int] = None) -> str:
+    """Writes report.html, rows.csv, rows.json and entries.json into ``out``; returns the page's path."""
+    rows = [r for res in results for r in res.rows]
+    with open(os.path.join(out, "rows.json"), "w") as f:
+        json.dump([{k: r[k] for k in COLUMNS} for r in rows], f, indent=1)
+    with open(os.path.join(out, "rows.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(COLUMNS)
+        for r in rows:
+            w.writerow(["" if r[k] is None else r[k] for k in COLUMNS])
+    with open(os.path.join(out, "entries.json"), "w") as f:
+        json.dump([{"name": res.entry.name, "status": res.status, "seconds": round(res.seconds, 1),
+                    "counts": res.counts(), "error": res.error or None, "figures": [os.path.relpath(p, out)
+                                                                                  for p in res.figures]}
+                   for res in results], f, indent=1)
+    page = os.path.join(out, "report.html")
+    with open(page, "w") as f:
+        f.write(_page(results, out, quick, seconds, len(results) if planned is None else planned))
+    return page
+
+
+_CSS = """body{font-family:sans-serif;max-width:1200px;margin:2em auto;line-height:1.35}
+table{border-collapse:collapse;font-size:12px;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 6px;vertical-align:top}
+td.n{text-align:right;font-variant-numeric:tabular-nums}.pass{background:#e3f4e3}.gap{background:#fbe3e3}
+.notrun{background:#f3f3f3;color:#666}.failed{background:#fbe3e3;padding:.5em;border:1px solid #d88}
+figure{display:inline-block;margin:6px}img{width:520px}section{border-top:2px solid #888;margin-top:2em}
+.small{font-size:12px;color:#444}"""
+
+
+def _page(results: Sequence[EntryResult], out: str, quick: bool, seconds: float, planned: int) -> str:
+    from . import __version__
+
+    e = html.escape
+    when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    grids = "<b>--quick</b>: smaller grids (a smoke run where an entry says so)" if quick else "full grids"
+    failed = sum(res.status != "ok" for res in results)
+    parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>raidsim: every reproduction</title>"
+             f"<style>{_CSS}</style></head><body>",
+             "<h1>raidsim: every reproduction, ours beside the published numbers</h1>",
+             f"<p>raidsim {e(__version__)}, {e(when)}; {grids}; {len(results)} entries in {seconds:.0f} s"
+             + (f", <b>{failed} failed</b>" if failed else "")
+             + (f", <b>interrupted: {planned - len(results)} of {planned} did not run</b>" if planned > len(results) else "")
+             + ". Every row: <code>rows.csv</code>, <code>rows.json</code>; each entry: <code>entries.json</code>.</p>",
+             _rules_text(), _summary_table(results)]
+    for res in results:
+        parts.append(_section(res, out))
+    parts.append(_outside_catalog())
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+def _rules_text() -> str:
+    items = "".join(f"<li><b>{html.escape(name)}</b>: {html.escape(meaning)}</li>"
+                    for name, meaning in catalog.RULE_MEANINGS.items())
+    return ("<h2>How a row is judged</h2><ul>"
+            f"<li><b>{PASS}</b> / <b>{GAP}</b>: by the row's rule, printed beside it (rule, tolerance) and, with its "
+            "reason, above the entry's table.</li>"
+            f"<li><b>{NO_VERDICT}</b>: the paper gives no number for the row: no verdict, never a pass.</li>"
+            f"<li><b>{NOT_RUN}</b>: the paper gives a number this run did not reach (the <code>--quick</code> grid).</li>"
+            "<li>An <i>exact</i> entry's row passes only when raidsim's value equals the published one, or is within "
+            "a tolerance its study file states beside that number. A <i>trend</i> entry's rows are judged by the "
+            "rules of its study file's <code>[[catalog.verdicts]]</code>. A value raidsim could not measure beside "
+            f"a published one is a {GAP}.</li></ul><p class='small'>The rules:</p><ul class='small'>{items}</ul>")
+
+
+def _summary_table(results: Sequence[EntryResult]) -> str:
+    head = ("<tr><th>reproduction</th><th>paper</th><th>covers</th><th>kind</th><th>status</th><th>pass</th>"
+            "<th>gap</th><th>not run</th><th>no published value</th><th>time</th></tr>")
+    body = []
+    for res in results:
+        x, c = res.entry, res.counts()
+        status = "ok" if res.status == "ok" else "<b>FAILED</b>"
+        body.append(f"<tr><td><a href='#{html.escape(x.name)}'>{html.escape(x.name)}</a></td>"
+                    f"<td>{html.escape(x.paper.short)}</td><td>{html.escape(catalog.covers_text(x.covers))}</td>"
+                    f"<td>{x.kind}</td><td>{status}</td><td class='n'>{c['pass']}</td><td class='n'>{c['gap']}</td>"
+                    f"<td class='n'>{c['not_run']}</td><td class='n'>{c['no_published_value']}</td>"
+                    f"<td class='n'>{res.seconds:.1f} s</td></tr>")
+    return f"<h2>Entries</h2><table>{head}{''.join(body)}</table>"
+
+
+def _section(res: EntryResult, out: str) -> str:
+    e, x = html.escape, res.entry
+    parts = [f"<section id='{e(x.name)}'><h2>{e(x.name)}</h2>",
+             f"<p><b>{e(x.paper.cite)}</b>. {e(catalog.covers_text(x.covers))} ({x.kind}): {e(x.summary)}.</p>",
+             f"<p class='small'>Study file: <code>{e(x.file)}</code>"
+             + (f"; published numbers in <code>python/raidsim/experiments/{e(x.published_in)}.toml</code>"
+                if x.published_in else "") + f"; {res.seconds:.1f} s here.</p>"]
+    if res.status != "ok":
+        parts.append(f"<div class='failed'><b>This entry failed</b>: {e(res.error)}"
+                     f"<details><summary>traceback</summary><pre>{e(res.trace)}</pre></details></div>")
+    parts += [f"<p class='small'>{e(n)}</p>" for n in res.notes]
+    if res.rows:
+        parts.append(_by_figure(res.rows))
+    published = [r for r in res.rows if r["published"] is not None]
+    if published:
+        rules = dict.fromkeys((r["rule"], r["tolerance"], r["why"]) for r in published if r["rule"] is not None)
+        parts.append("<p>Rules that judged these rows:</p><ul class='small'>" + "".join(
+            f"<li><b>{e(t)}</b> ({e(n)}): {e(w or '')}</li>" if t != n.replace("_", " ") else
+            f"<li><b>{e(t)}</b>: {e(w or '')}</li>" for n, t, w in rules) + "</ul>")
+        parts.append(_rows_table(published, judged=True))
+    elif res.status == "ok":
+        parts.append("<p>No row of this entry has a published number beside it: its verdicts are all "
+                     f"{NO_VERDICT}, never a pass (the study file sets none; its known gaps below say what is not "
+                     "compared yet).</p>")
+    if x.gaps:
+        parts.append("<p>Known gaps (from the study file):</p><ul>" + "".join(f"<li>{e(g)}</li>" for g in x.gaps)
+                     + "</ul>")
+    if res.figures:
+        parts.append("<div>" + "".join(
+            f"<figure><a href='{e(os.path.relpath(p, out))}'><img src='{e(os.path.relpath(p, out))}' "
+            f"alt='{e(os.path.basename(p))}'></a><figcaption class='small'>{e(os.path.basename(p))}</figcaption></figure>"
+            for p in res.figures) + "</div>")
+    rest = [r for r in res.rows if r["published"] is None]
+    if rest:
+        parts.append(f"<details><summary>{len(rest)} rows without a published value</summary>"
+                     f"{_rows_table(rest, judged=False)}</details>")
+    parts.append("</section>")
+    return "\n".join(parts)
+
+
+def _by_figure(rows: Sequence[Dict[str, Any]]) -> str:
+    """The verdicts of an entry's rows, by table and figure."""
+    counts: Dict[str, Dict[str, int]] = {}
+    for r in rows:
+        c = counts.setdefault(r["figure"], {k: 0 for k in COUNT_KEYS.values()})
+        c[COUNT_KEYS[r["verdict"]]] += 1
+    body = "".join(f"<tr><td>{html.escape(fig)}</td>" + "".join(f"<td class='n'>{n}</td>" for n in c.values()) + "</tr>"
+                   for fig, c in counts.items())
+    return ("<table><tr><th>table/figure</th><th>pass</th><th>gap</th><th>not run</th><th>no published value</th></tr>"
+            f"{body}</table>")
+
+
+def _rows_table(rows: Sequence[Dict[str, Any]], judged: bool) -> str:
+    e = html.escape
+    cols = ["table/figure", "case", "metric", "raidsim"] + (["published"] if judged else []) + ["unit"] \
+        + (["rule", "verdict"] if judged else []) + ["note"]
+    body = []
+    for r in rows:
+        cls = {PASS: "pass", GAP: "gap", NOT_RUN: "notrun"}.get(r["verdict"], "")
+        cells = [e(r["figure"]), e(r["case"]), e(r["metric"]), f"<td class='n'>{e(_fmt(r['raidsim']))}</td>"]
+        if judged:
+            cells.append(f"<td class='n'>{e(_fmt(r['published']))}</td>")
+        cells.append(e(r["unit"]))
+        if judged:
+            cells += [e(r["tolerance"] or ""), f"<td class='{cls}'>{e(r['verdict'])}</td>"]
+        cells.append(f"<span class='small'>{e(r['note'])}</span>")
+        body.append("<tr>" + "".join(c if c.startswith("<td") else f"<td>{c}</td>" for c in cells) + "</tr>")
+    return "<table><tr>" + "".join(f"<th>{c}</th>" for c in cols) + "</tr>" + "".join(body) + "</table>"
+
+
+def _fmt(value: Any) -> str:
+    """A value as the report shows it: an empty cell for none, never a 0."""
+    if value is None:
+        return ""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    if float(value).is_integer() and abs(value) < 1e15:
+        return f"{int(value):,}"
+    return f"{value:,.0f}" if abs(value) >= 1e5 else f"{value:,.6g}"  # the digits the value has, up to six
+
+
+def _outside_catalog() -> str:
+    rows = "".join(f"<tr><td>{html.escape(p.short)}</td><td>{html.escape(what)}</td><td>{html.escape(why)}</td></tr>"
+                   for p in catalog.papers().values() for what, why in p.outside_catalog)
+    return ("<section><h2>Not in the catalog</h2><p>The papers' tables and figures with numbers that no entry sets "
+            "raidsim's numbers beside, and why (<code>python/raidsim/papers.toml</code>).</p>"
+            f"<table><tr><th>paper</th><th>table or figure</th><th>why</th></tr>{rows}</table></section>")
