@@ -1,5 +1,7 @@
 import os
 import pathlib
+import subprocess
+import sys
 
 import pytest
 
@@ -23,3 +25,19 @@ def rais_paper_text():
     if not path.is_file():
         pytest.skip(f"{path} not found: the papers sit in ../shared/papers beside the project checkout")
     return path.read_text()
+
+
+def raidsim_cli(*args, cwd=None):
+    """`raidsim ARGS` as a child process (its exit status, stdout and stderr)."""
+    return subprocess.run([sys.executable, "-m", "raidsim.cli", *args], capture_output=True, text=True, cwd=cwd)
+
+
+def write_msr_trace(path, requests=300, gap_100ns=10_000):
+    """An MSR CSV trace: 64 KiB writes (every fourth a 16 KiB read), `gap_100ns` apart, scattered over 24 MiB."""
+    lines = []
+    for i in range(requests):
+        op, size = ("Read", 16384) if i % 4 == 0 else ("Write", 65536)
+        offset = (i * 2654435761) % (24 * 2**20 // 4096) * 4096
+        lines.append(f"{128166372000000000 + i * gap_100ns},hm,0,{op},{offset},{size},100")
+    path.write_text("\n".join(lines) + "\n")
+    return path

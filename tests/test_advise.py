@@ -2,10 +2,9 @@
 
 import csv
 import json
-import subprocess
-import sys
 
 import pytest
+from conftest import raidsim_cli, write_msr_trace
 
 from raidsim import advise
 
@@ -17,19 +16,11 @@ PRICES = ["--set", "ssd.price_usd=100", "--set", "array.controller.price_usd=50"
 RANGES = ["--levels", "raid4,raid5,raid6", "--members", "2-4", "--stripe-units", "4K-8K"]
 
 
-def cli(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "raidsim.cli", *args], capture_output=True, text=True, cwd=cwd)
+cli = raidsim_cli
 
 
 def write_trace(path, requests=300):
-    # MSR CSV: 64 KiB writes (every fourth a 16 KiB read), 2 ms apart, scattered over 24 MiB.
-    lines = []
-    for i in range(requests):
-        op, size = ("Read", 16384) if i % 4 == 0 else ("Write", 65536)
-        offset = (i * 2654435761) % (24 * 2**20 // 4096) * 4096
-        lines.append(f"{128166372000000000 + i * 20_000},hm,0,{op},{offset},{size},100")
-    path.write_text("\n".join(lines) + "\n")
-    return path
+    return write_msr_trace(path, requests, gap_100ns=20_000)  # 2 ms apart
 
 
 # --- the options ---------------------------------------------------------------------------------

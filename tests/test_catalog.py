@@ -177,6 +177,18 @@ def test_verdict_rules_on_hand_made_rows():
         Rule("relative")
 
 
+def test_a_value_raidsim_did_not_measure_is_a_gap_under_every_rule():
+    # NaN (a metric with nothing to average) or an infinite ratio (a zero denominator) is not a measurement:
+    # the band rule, decided by the module's membership, and the one-sided bounds would otherwise pass it.
+    band = Rule("band", {"lo": 0.48, "hi": 0.72, "published_in_band": True})
+    assert judge(0.6, 0.48, band) == PASS
+    nan, inf = float("nan"), float("inf")
+    for rule in (band, Rule("equal"), Rule("relative", {"tolerance": 0.1}), Rule("factor", {"factor": 2.0, "floor": 5}),
+                 Rule("at_least"), Rule("at_most"), Rule("same_sign"), Rule("absolute", {"tolerance": 1})):
+        for value in (nan, inf, -inf):
+            assert judge(value, 75, rule) == GAP, (rule.name, value)
+
+
 def test_a_tolerance_in_points_reads_unlike_a_relative_one():
     # On a row in %, "±1 %" would read as 1 % of the value (the relative rule's text): an absolute
     # tolerance there is in percentage points, and says so.
@@ -220,6 +232,11 @@ def test_an_exact_entry_passes_only_equal_rows_and_a_trend_entry_needs_a_rule_fo
     ({"kind": "trend", "verdicts": [{"rule": "relative", "tolerance": 0.1}]}, "missing `why`"),
     ({"kind": "trend", "verdicts": [{"rule": "absolute", "tolerance": "1", "why": "x"}]}, "`tolerance` must be a number"),
     ({"published_in": "nowhere"}, "is not a study file beside it"),
+    # TOML has inf: a tolerance that passes every row, or a negative one that passes none, is refused.
+    ({"kind": "trend", "verdicts": [{"rule": "absolute", "tolerance": float("inf"), "why": "x"}]},
+     "`tolerance` must be a finite number of at least 0, got inf"),
+    ({"kind": "trend", "verdicts": [{"rule": "factor", "factor": 2, "floor": -1, "why": "x"}]},
+     "`floor` must be a finite number of at least 0, got -1"),
 ])
 def test_a_wrong_catalog_table_is_an_error_naming_the_file_and_key(tmp_path, change, message):
     table = dict(study_file("stripe-unit-tables")["catalog"])
@@ -228,9 +245,12 @@ def test_a_wrong_catalog_table_is_an_error_naming_the_file_and_key(tmp_path, cha
             table.pop(k)
         else:
             table[k] = v
-    lines = ["[catalog]"] + [f"{k} = {json.dumps(v)}" for k, v in table.items() if k != "verdicts"]
+    def toml(v):
+        return "inf" if v == float("inf") else json.dumps(v)
+
+    lines = ["[catalog]"] + [f"{k} = {toml(v)}" for k, v in table.items() if k != "verdicts"]
     for v in table.get("verdicts", []):
-        lines += ["[[catalog.verdicts]]"] + [f"{k} = {json.dumps(x)}" for k, x in v.items()]
+        lines += ["[[catalog.verdicts]]"] + [f"{k} = {toml(x)}" for k, x in v.items()]
     (tmp_path / "broken.toml").write_text("\n".join(lines) + "\n")
     with pytest.raises(CatalogError, match=re.escape(message)) as e:
         catalog.load_entries(str(tmp_path))
@@ -251,6 +271,34 @@ def test_every_table_and_figure_with_numbers_is_in_the_catalog_or_says_why_not()
         assert mine | outside == expected, (key, "missing:", expected - mine - outside, "extra:", (mine | outside) - expected)
 
 
+def paper_text(key):
+    from conftest import SHARED_PAPERS
+
+    path = SHARED_PAPERS / catalog.papers()[key].file
+    if not path.is_file():
+        pytest.skip(f"{path} not found: the papers sit in ../shared/papers beside the project checkout")
+    return " ".join(path.read_text().split())
+
+
+def test_what_the_catalog_says_of_a_paper_is_what_its_text_says():
+    # Figure 5's RDP: the text gives a minimum of one parity unit, Table 5 (and raidsim) two; the reason for
+    # leaving Figure 5 out may not say Table 5 reproduces it whole.
+    ec = paper_text("erasure-codes")
+    assert "RDP in the minimum case updates just one parity unit, but in the maximum case, three" in ec
+    (why,) = [w for what, w in catalog.papers()["erasure-codes"].outside_catalog if what == "Figure 5"]
+    assert "RDP the text says 1-3" in why and "not reproduced" in why
+    # The 2.2x and 1.8x write amplification continue the sentence on Fig. 7, not Fig. 14's.
+    assert re.search(r"As shown in Fig\. 7, the difference among erasure codes is considerable .{0,400}when running "
+                     r"random workloads\. For CAM03-lvm0 workload, RDP and EVENODD impose about", ec)
+    (claim,) = [c for c in study_file("erasure-code-study")["claims"] if c["paper"] == {"rdp": 120, "evenodd": 80}]
+    assert claim["figure"] == "Figure 7"
+    # stripe-unit-study's figures: the text does print numbers for them (ratios it does not set beside ours yet).
+    su = paper_text("stripe-unit")
+    assert "improve the response time up to six times" in su and "up to four times" in su
+    summary = catalog.entry("stripe-unit-study").summary
+    assert "prints no number" not in summary and "no published number beside them" in summary
+
+
 def test_the_readme_table_is_the_catalogs():
     readme = (REPO / "README.md").read_text()
     assert catalog.current_block(readme) == catalog.readme_block(), (
@@ -268,6 +316,15 @@ def test_the_readme_command_rewrites_a_stale_block(tmp_path):
     readme.write_text("no markers\n")
     p = subprocess.run(command, capture_output=True, text=True)
     assert p.returncode == 1 and "must hold the markers" in p.stderr
+
+
+def test_check_alone_checks_the_checkouts_readme_rather_than_passing_unread(tmp_path, monkeypatch, capsys):
+    stale = tmp_path / "README.md"
+    stale.write_text(f"{catalog.BEGIN}\n| stale |\n{catalog.END}\n")
+    monkeypatch.setattr(catalog, "default_readme", lambda: str(stale))
+    assert catalog.main(["--check"]) == 1
+    assert "out of date" in capsys.readouterr().out
+    assert stale.read_text() == f"{catalog.BEGIN}\n| stale |\n{catalog.END}\n"  # checked, not rewritten
 
 
 # --- reproduce all --------------------------------------------------------------------------------
@@ -450,6 +507,32 @@ def test_rais_sets_every_published_number_beside_its_own_or_says_it_did_not_run(
     assert res.status == "failed" and "no row for the published" in res.error
 
 
+def test_an_out_in_use_is_refused_before_its_report_is_replaced(tmp_path, capsys):
+    import fcntl
+    import os
+
+    # A sweep's directory: reproduce all would replace its report.html with its own.
+    sweep_out = tmp_path / "a-sweep"
+    sweep_out.mkdir()
+    (sweep_out / "points.jsonl").write_text("")
+    (sweep_out / "report.html").write_text("the sweep's page")
+    assert cli.main(["reproduce", "all", "--only", "disk-parameters", "--out", str(sweep_out)]) == 2
+    assert "holds a sweep's results (points.jsonl)" in capsys.readouterr().err
+    assert (sweep_out / "report.html").read_text() == "the sweep's page"
+    # Another `reproduce all` (or sweep) running into the same directory: refused, nothing written.
+    out = tmp_path / "busy"
+    out.mkdir()
+    fd = os.open(out / ".sweep.lock", os.O_RDWR | os.O_CREAT)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        assert cli.main(["reproduce", "all", "--only", "disk-parameters", "--out", str(out)]) == cli.EXIT_SWEEP
+        assert "is in use by another sweep" in capsys.readouterr().err
+        assert not (out / "report.html").exists()
+    finally:
+        os.close(fd)
+    assert cli.main(["reproduce", "all", "--only", "disk-parameters", "--out", str(out)]) == 0
+
+
 def test_the_quick_modes_are_the_clis_and_the_runtimes_say_so():
     with_quick = {n for n, takes in cli._REPRODUCE_OPTIONS.items() if "quick" in takes} - {"all"}
     assert reproduce_all.QUICK_MODES == with_quick
@@ -467,3 +550,21 @@ def test_an_interrupted_run_still_reports_what_finished(tmp_path, monkeypatch):
     assert cli.main(argv) == cli.EXIT_INTERRUPTED
     assert [e["name"] for e in json.loads((out / "entries.json").read_text())] == ["stripe-unit-tables"]
     assert "interrupted: 2 of 3 did not run" in (out / "report.html").read_text()
+
+
+def test_runtimes_read_as_they_are_measured():
+    # 150 s is two and a half minutes: "3 min", not format's round-half-even "2 min"; never "~0 s".
+    assert [catalog.duration_text(s) for s in (0.4, 2.5, 60, 150, 700, 1860, 5400, 9180)] == \
+        ["1 s", "3 s", "60 s", "3 min", "12 min", "31 min", "1.5 h", "2.6 h"]
+    assert catalog.runtime_text(catalog.entry("rais")) == "~3 min quick, ~12 min full"
+
+
+def test_a_module_metrics_unit_is_read_off_its_name():
+    unit = reproduce_all.module_unit
+    # A claim is a change in %, whatever it is a change of (write amplification included).
+    assert unit("wa_pct: RDP and EVENODD impose about 2.2x and 1.8x") == "%"
+    assert unit("noc_pct: NoC decreased by 155 %") == "%" and unit("mirror_chip_writes_pct_of_data_chip") == "%"
+    # Write amplification itself is a ratio, with no unit.
+    assert unit("wa") == "" and unit("wa_reserve_0.05") == "" and unit("wa_flash_reserve_preset") == ""
+    assert unit("peak_mb_per_s") == "MB/s" and unit("art_ms") == "ms" and unit("iops_per_usd_vs_rais0b") == "× RAIS-0(B)"
+    assert unit("no_rule_knows_this") == ""  # an empty cell, never a guess

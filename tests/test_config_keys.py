@@ -115,3 +115,23 @@ def test_cli_json_and_text():
     assert text.splitlines()[0] == "array.stripe_unit_bytes (integer [bytes]) = 65536"
     bad = subprocess.run([sys.executable, "-m", "raidsim.cli", "keys", "nope"], capture_output=True, text=True)
     assert bad.returncode != 0 and "no config key" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_a_unit_belongs_to_a_number():
+    # `workload.requests` counts requests for synthetic work; for `requests` it is the list of them, no unit.
+    assert BY_KEY[("workload.requests", SYNTHETIC)].unit == "requests"
+    listed = BY_KEY[("workload.requests", 'workload.kind = "requests"')]
+    assert listed.type == "list of list of values" and listed.unit == ""
+    assert "workload.requests (list of list of values) = null" in raidsim.config_keys.keys_text([listed])
+
+
+def test_a_list_entrys_required_field_says_so_and_the_resolver_agrees():
+    text = raidsim.config_keys.keys_text(raidsim.keys("array.failures") + raidsim.keys("hdd.zones"))
+    for key in ("array.failures[].member (integer)", "hdd.zones[].cylinders (integer)",
+                "hdd.zones[].sectors_per_track (integer)"):
+        assert f"{key}: required in each entry" in text
+    assert "array.failures[].at_ns (integer or null [ns]) = null" in text  # optional: null is its default
+    with pytest.raises(raidsim.ConfigError, match="missing field `member`"):
+        raidsim.Config().set("array.failures", [{"at_ns": 0}]).resolved()
+    with pytest.raises(raidsim.ConfigError, match="missing field `sectors_per_track`"):
+        raidsim.Config().set("member.kind", "hdd").set("hdd.zones", [{"cylinders": 949}]).resolved()

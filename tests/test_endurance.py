@@ -1,11 +1,9 @@
 """`raidsim endurance`: years to the rated P/E cycles per member, and correlated wear-out (Diff-RAID)."""
 
 import json
-import subprocess
-import sys
 
 import pytest
-from conftest import SHARED_PAPERS
+from conftest import SHARED_PAPERS, raidsim_cli, write_msr_trace
 
 from raidsim import ConfigError, InputError
 from raidsim import endurance
@@ -199,19 +197,11 @@ SMALL = ["--set", "ssd.geometry.planes_per_die=1", "--set", "ssd.geometry.blocks
 BLOCKS = 8 * 1 * 1 * 1 * 16  # channels x chips x dies x planes x blocks of stripe-unit-table5 made small
 
 
-def cli(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "raidsim.cli", *args], capture_output=True, text=True, cwd=cwd)
+cli = raidsim_cli
 
 
 def write_trace(path, requests=300):
-    # MSR CSV: 64 KiB writes (every fourth a 16 KiB read) a millisecond apart over 24 MiB.
-    lines = []
-    for i in range(requests):
-        op, size = ("Read", 16384) if i % 4 == 0 else ("Write", 65536)
-        offset = (i * 2654435761) % (24 * 2**20 // 4096) * 4096
-        lines.append(f"{128166372000000000 + i * 10_000},hm,0,{op},{offset},{size},100")
-    path.write_text("\n".join(lines) + "\n")
-    return path
+    return write_msr_trace(path, requests, gap_100ns=10_000)  # 1 ms apart
 
 
 def test_endurance_of_a_saved_report_is_the_hand_formula(tmp_path):

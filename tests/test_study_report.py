@@ -619,3 +619,20 @@ def test_host_byte_counts_are_in_bytes():
     # 85 reads of 4 KiB are host.bytes_read = 348,160: bytes, not a count of unknown unit.
     assert units.unit_of("host.bytes_read") == units.unit_of("host.bytes_written") == "bytes"
     assert units.unit_of("devices.erase_count.histogram.counts") == "blocks"
+
+
+def test_a_figure_that_cannot_be_drawn_leaves_no_page_of_the_last_run(tmp_path):
+    # Shapes only the points show (a per-failure list drawn as one value) fail as the figure is drawn, after
+    # the points ran: the page and figures of the run before must not stay to pass for this one's.
+    from raidsim import study_report
+
+    study = Study.from_file(spec_file(tmp_path, SPEC))
+    out = tmp_path / "out"
+    (out / "figures").mkdir(parents=True)
+    (out / "report.html").write_text("the last run's page")
+    (out / "figures" / "response.png").write_bytes(b"the last run's figure")
+    records = {p.point_id: {"status": "ok", "warnings": [], "values": {"host.response.mean_ns[0]": 1.0}}
+               for p in study.points()}
+    with pytest.raises(StudyError, match=r"`host.response.mean_ns` is a list per member"):
+        study_report.render(study, str(out), study.points(), records, sweep._replace_atomically)
+    assert not (out / "report.html").exists() and list((out / "figures").iterdir()) == []

@@ -446,7 +446,7 @@ def text(result: Mapping[str, Any]) -> str:
     completed = sorted({r["requests"] for r in rows})
     ran = (f"; each run completed {completed[0]:,}" if len(completed) == 1
            else f"; runs completed {completed[0]:,} to {completed[-1]:,}")
-    lines = [f"Workload: {result['workload']}" + (" (--requests)" if result["requests"] is not None else "") + ran,
+    lines = [f"Workload: {result['workload']}" + ran,
              f"Drive: {result['drive']}; {len(rows)} configurations in {result['out']}",
              f"Ranked: {result['ranking_rule']}.", ""]
     header = ["rank", "", "level", "members", "stripe unit", "mean ms", "p99 ms", "erases max", "erases mean",

@@ -45,6 +45,7 @@ from __future__ import annotations
 import argparse
 import fnmatch
 import functools
+import math
 import os
 import re
 import sys
@@ -116,6 +117,10 @@ class Rule:
         for k in ("tolerance", "factor", "floor", "lo", "hi"):
             if k in self.params and not _is_number(self.params[k]):
                 raise CatalogError(f"rule `{self.name}`: `{k}` must be a number, got {self.params[k]!r}")
+            # An infinite tolerance passes every row; a negative one none: neither is a tolerance.
+            if k in self.params and (not math.isfinite(self.params[k]) or k in ("tolerance", "floor") and self.params[k] < 0):
+                raise CatalogError(f"rule `{self.name}`: `{k}` must be a finite number"
+                                   + (" of at least 0" if k in ("tolerance", "floor") else "") + f", got {self.params[k]!r}")
         if self.name == "factor" and not self.params["factor"] > 1:
             raise CatalogError(f"rule `factor`: `factor` must be above 1, got {self.params['factor']}")
 
@@ -148,8 +153,8 @@ def judge(raidsim: Any, published: Any, rule: Optional[Rule], *, not_run: bool =
         return NOT_RUN
     if rule is None:
         raise CatalogError(f"a row with a published value ({published!r}) needs a verdict rule")
-    if raidsim is None:
-        return GAP
+    if raidsim is None or (isinstance(raidsim, float) and not math.isfinite(raidsim)):
+        return GAP  # nothing measured (None, NaN) or no finite value: never a pass, whatever the rule
     return PASS if _holds(rule, raidsim, published) else GAP
 
 
@@ -407,11 +412,12 @@ def covers_text(covers: Sequence[str]) -> str:
 
 
 def duration_text(seconds: float) -> str:
+    # Halves round up (2.5 min is "3 min"): format's round-half-even would print 150 s as "2 min".
     if seconds < 90:
-        return f"{seconds:.0f} s"
+        return f"{max(1, int(seconds + 0.5))} s"
     if seconds < 90 * 60:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} h"
+        return f"{int(seconds / 60 + 0.5)} min"
+    return f"{int(seconds / 360 + 0.5) / 10:.1f} h"
 
 
 def runtime_text(e: Entry) -> str:
@@ -477,8 +483,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m raidsim.catalog", description="The catalog of reproductions.")
     parser.add_argument("--readme", nargs="?", const=default_readme(), metavar="PATH",
                         help="rewrite the catalog's block of README.md (default: the checkout's)")
-    parser.add_argument("--check", action="store_true", help="with --readme: only say whether the block is current")
+    parser.add_argument("--check", action="store_true",
+                        help="only say whether the README's block is current (exit 1 if not); with --readme PATH, that file's")
     args = parser.parse_args(argv)
+    if args.check and not args.readme:  # `--check` alone checks the checkout's README, never passes unread
+        args.readme = default_readme()
     if not args.readme:
         print("\n".join(list_lines()))
         return 0

@@ -319,6 +319,11 @@ def _reproduce_all(args: argparse.Namespace) -> int:
     out = args.out or os.path.join(DEFAULT_OUT, "reproduce-all")
     if os.path.exists(out) and not os.path.isdir(out):
         raise UsageError(f"--out {out}: a file, not a directory for the report")
+    from .sweep import JOURNAL
+
+    if os.path.exists(os.path.join(out, JOURNAL)):  # its report.html would be replaced by this one
+        raise UsageError(f"--out {out} holds a sweep's results ({JOURNAL}), not a `reproduce all` report: "
+                         "choose another directory")
     results = reproduce_all.run_all(names, out, quick=args.quick, workers=args.workers,
                                     progress=False if args.no_progress else None, traces_dir=_traces_dir(args),
                                     echo=lambda line: print(line, flush=True))

@@ -142,7 +142,10 @@ class _Flattener:
             optional = " or null"
         choices = self.choices(node)
         kind = "string" if choices else _type_name(node, self)
-        return Key(key, kind + optional, default, unit_of(key), doc, choices, when)
+        # A unit is a number's: `workload.requests` is a count for synthetic work but, for `requests`, a list of
+        # [time_ns, op, offset_bytes, len_bytes] entries, which no one unit describes.
+        numeric = kind.replace(" or null", "") in ("integer", "number", "list of integer", "list of number")
+        return Key(key, kind + optional, default, unit_of(key) if numeric else "", doc, choices, when)
 
     def choices(self, node: Dict[str, Any]) -> Optional[Tuple[str, ...]]:
         if "enum" in node:
@@ -180,7 +183,11 @@ def keys_text(found: List[Key]) -> str:
     lines = []
     for k in found:
         unit = f" [{k.unit}]" if k.unit else ""
-        lines.append(f"{k.key} ({k.type}{unit}) = {json.dumps(k.default)}")
+        if k.default is None and "[]" in k.key and not k.type.endswith(" or null"):
+            # A list entry's field with no default that cannot be null: each entry must set it (not "= null").
+            lines.append(f"{k.key} ({k.type}{unit}): required in each entry")
+        else:
+            lines.append(f"{k.key} ({k.type}{unit}) = {json.dumps(k.default)}")
         if k.when:
             lines.append(f"    only when {k.when}")
         if k.choices:

@@ -70,8 +70,9 @@ class Report:
             "iops": h["iops"],
             "mb_per_s": h["mb_per_s"],
             "throughput_eq5_mb_per_s": h["throughput_eq5_mb_per_s"],
-            "mean_ms": h["response"]["mean_ns"] / 1e6,
-            "p99_ms": h["response"]["p99_ns"] / 1e6,
+            # No request completed: no response time (NaN, "-" in the text), not the core's zeros.
+            "mean_ms": h["response"]["mean_ns"] / 1e6 if h["response"]["count"] else float("nan"),
+            "p99_ms": h["response"]["p99_ns"] / 1e6 if h["response"]["count"] else float("nan"),
             "warnings": "; ".join(self._data["warnings"]),
         }
         rb = self._data.get("rebuild")
@@ -86,14 +87,15 @@ class Report:
         return row
 
     def latency(self) -> pd.DataFrame:
-        """Response-time summary (ms) for all requests, reads and writes."""
+        """Response-time summary (ms) for all requests, reads and writes; a class with no request (the
+        writes of a read-only run) has count 0 and NaN times, not zeros."""
         import pandas as pd
 
         return pd.DataFrame(self._latency_rows()).set_index("class")
 
     def _latency_rows(self) -> List[Dict[str, Any]]:
         h = self._data["host"]
-        return [{"class": name, **_latency_ms(h[key], empty=0.0)}
+        return [{"class": name, **_latency_ms(h[key])}
                 for name, key in (("all", "response"), ("read", "read_response"), ("write", "write_response"))]
 
     def rebuild(self) -> pd.DataFrame:
@@ -195,8 +197,8 @@ class Report:
         # The rebuild section shows the rebuild columns of the summary, and the warnings are listed below.
         host = {k: v for k, v in self._summary_row().items() if k not in ("warnings", *_SUMMARY_REBUILD_COLUMNS)}
         parts = [
-            "Host", _records_text([host]), "",
-            "Response time", _records_text(self._latency_rows(), index="class"), "",
+            "Host", _records_text([host], nan="-"), "",
+            "Response time", _records_text(self._latency_rows(), index="class", nan="-"), "",
             *self._steadiness_text(),
             # Transposed: a column per device, as there are a few devices and many counters.
             "Devices", _columns_text(self._device_rows(), index="device"),
@@ -314,8 +316,11 @@ class Report:
     def __repr__(self) -> str:
         h = self._data["host"]
         warned = len(self._data["warnings"])
-        return (f"<Report {self._what()}: {h['requests']:,} request{'s' if h['requests'] != 1 else ''}, mean {h['response']['mean_ns'] / 1e6:.4f} ms, "
-                f"p99 {h['response']['p99_ns'] / 1e6:.4f} ms, {h['iops']:,.0f} IOPS, {h['mb_per_s']:.2f} MB/s"
+        r = h["response"]
+        times = (f"mean {r['mean_ns'] / 1e6:.4f} ms, p99 {r['p99_ns'] / 1e6:.4f} ms" if r["count"] else
+                 "no response time (none completed)")
+        return (f"<Report {self._what()}: {h['requests']:,} request{'s' if h['requests'] != 1 else ''}, {times}, "
+                f"{h['iops']:,.0f} IOPS, {h['mb_per_s']:.2f} MB/s"
                 + (f", {warned} warning{'s' if warned != 1 else ''}>" if warned else ">"))
 
     def _what(self) -> str:
@@ -327,8 +332,9 @@ class Report:
     def _repr_html_(self) -> str:
         """Jupyter's view: what ran, the summary, response times, the devices and every warning."""
         parts = [f"<p><b>raidsim report</b>: {html.escape(self._what())}</p>",
-                 self.summary().drop(columns="warnings").to_html(index=False, float_format=lambda v: f"{v:.4g}"),
-                 "<p>Response time (ms)</p>", self.latency().to_html(float_format=lambda v: f"{v:.4g}"),
+                 self.summary().drop(columns="warnings").to_html(index=False, float_format=lambda v: f"{v:.4g}",
+                                                                 na_rep="-"),
+                 "<p>Response time (ms)</p>", self.latency().to_html(float_format=lambda v: f"{v:.4g}", na_rep="-"),
                  "<p>Devices</p>", self.devices().to_html()]
         if self.warnings:
             parts.append("<p><b>Warnings</b></p><ul>" + "".join(f"<li>{html.escape(w)}</li>" for w in self.warnings) + "</ul>")

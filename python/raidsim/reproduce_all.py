@@ -397,8 +397,8 @@ RUNNERS: Dict[str, Callable[[RunContext], Outcome]] = {
 # Units of the module rows' metrics (cr5m, erasure-code-study, rais), by name: first match wins; a name
 # no rule knows has no unit (an empty cell, never a guess).
 _UNITS = [
+    (r"_pct(_|$)", "%"),  # first: a claim on write amplification (`wa_pct`) is a change in %, not a ratio
     (r"^(stdev_over_avg|wa|wa_.*)$", ""),
-    (r"_pct(_|$)", "%"),
     (r"mb_per_s$", "MB/s"),
     (r"_ms$", "ms"),
     (r"_s$", "s"),
@@ -457,6 +457,14 @@ def run_all(names: Sequence[str], out: str, *, quick: bool = False, workers: Opt
     if unknown:
         raise catalog.CatalogError(f"no reproduction {', '.join(unknown)}; the catalog has: {', '.join(catalog.names())}")
     os.makedirs(out, exist_ok=True)
+    from .sweep import _locked
+
+    with _locked(out):  # a second run into the same OUT would interleave its report with this one's
+        return _run_locked(chosen, out, quick, workers, progress, traces_dir, echo)
+
+
+def _run_locked(chosen: Sequence[Entry], out: str, quick: bool, workers: Optional[int], progress: Optional[bool],
+                traces_dir: Optional[str], echo: Callable[[str], None]) -> List[EntryResult]:
     started, results = time.monotonic(), []
     try:
         for i, e in enumerate(chosen, 1):

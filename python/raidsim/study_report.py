@@ -72,6 +72,9 @@ def render(study: "Study", out: str, points: Sequence["Point"], records: Mapping
            write: Callable[[str, Callable[[str], None]], None], left_out: Sequence[str] = ()) -> StudyReport:
     """Draws the study's figures and tables into ``out`` and writes its page; ``write(path, fill)`` writes
     a file atomically (``fill`` writes the temporary path). ``left_out``: metrics results_long.csv lacks."""
+    # The earlier page first: a figure that cannot be drawn (a metric whose shape only the points showed)
+    # must not leave the last run's page and figures passing for this one's.
+    remove(out)
     rows = [_point_row(p, records.get(p.point_id)) for p in points]
     figures = _figures(study, out, rows, write)
     tables = _tables(study, out, rows, write)
