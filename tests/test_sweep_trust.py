@@ -504,3 +504,20 @@ def test_a_metric_only_an_overwrite_preconditioned_case_reports_is_known(tmp_pat
     })
     table = run_study(study, tmp_path / "out", workers=1, progress=False)
     assert table["cost.total_usd"].tolist() == [400.0]  # four priced drives, no controller price
+
+
+def test_a_response_time_nothing_measured_is_an_empty_cell_not_zero(tmp_path):
+    # A read-only workload completes no write: its write response time does not exist, and a table must
+    # not show one of 0 ns (which a mean over points would count as the fastest writes of all).
+    study = Study.from_dict({
+        "name": "read-only",
+        "base": {"preset": "stripe-unit-table5", "ssd": {"geometry": {"blocks_per_plane": 32}},
+                 "workload": {"requests": 20, "read_fraction": 1.0}},
+        "metrics": ["host.read_response.mean_ns", "host.write_response.mean_ns", "host.write_response.p99_ns"],
+    })
+    table = run_study(study, tmp_path / "out", workers=1, progress=False)
+    assert table["host.read_response.mean_ns"].iloc[0] > 0
+    assert table["host.write_response.mean_ns"].isna().all() and table["host.write_response.p99_ns"].isna().all()
+    long = pd.read_csv(tmp_path / "out" / "results_long.csv")
+    writes = long[long.metric.str.startswith("host.write_response")]
+    assert len(writes) == 2 and writes.value.isna().all()

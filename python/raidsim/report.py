@@ -414,7 +414,7 @@ _SUMMARY_REBUILD_COLUMNS = ("rebuild_s", "recovery_mb_per_s", "mean_ms_during_re
 
 def _latency_ms(s: Dict[str, Any], empty: float = float("nan")) -> Dict[str, Any]:
     """A latency summary of the report (ns) as a table row in ms; ``empty`` for the times when it counted
-    nothing (the core writes zeros there)."""
+    nothing (the core writes null there)."""
     def ms(key: str) -> float:
         return s[key] / 1e6 if s["count"] else empty
     return {"count": s["count"], "mean_ms": ms("mean_ns"), "p50_ms": ms("p50_ns"), "p90_ms": ms("p90_ns"),

@@ -107,8 +107,9 @@ _NAME_RULE_TEXT = ("a single plain path component: letters, digits, '-', '_' and
                    "at most 255 characters")
 # What a journal row's values mean; part of each point's fingerprint, so rows of an older meaning are
 # recomputed. 2: a metric absent from a point's report is null (NaN), no longer 0. 3: a row holds the
-# point's warnings (saturation, wrapped requests) for the report page.
-_VALUES_FORMAT = 3
+# point's warnings (saturation, wrapped requests) for the report page. 4: response times of a class
+# nothing measured (writes of a read-only run) are null, no longer 0.
+_VALUES_FORMAT = 4
 
 # Two requests: enough for a report with every section a config produces, in milliseconds.
 _PROBE_WORKLOAD = Workload.requests([(0, "W", 0, 4096), (0, "R", 0, 4096)])

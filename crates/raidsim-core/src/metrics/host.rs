@@ -5,8 +5,10 @@ use crate::engine::{Ns, NS_PER_S};
 use hdrhistogram::Histogram as Hdr;
 use serde::Serialize;
 
-/// Response-time summary of a class of requests, in ns.
-#[derive(Clone, Debug, Serialize, PartialEq, Default)]
+/// Response-time summary of a class of requests, in ns. With `count` = 0
+/// the times are 0 here but written as `null`: a class nothing measured has
+/// no response time, and a report must not show one of zero.
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct LatencySummary {
     /// Requests in the class.
     pub count: u64,
@@ -22,6 +24,22 @@ pub struct LatencySummary {
     pub p999_ns: u64,
     /// Exact maximum, ns.
     pub max_ns: u64,
+}
+
+impl Serialize for LatencySummary {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let measured = self.count > 0;
+        let mut out = serializer.serialize_struct("LatencySummary", 7)?;
+        out.serialize_field("count", &self.count)?;
+        out.serialize_field("mean_ns", &measured.then_some(self.mean_ns))?;
+        for (name, value) in
+            [("p50_ns", self.p50_ns), ("p90_ns", self.p90_ns), ("p99_ns", self.p99_ns), ("p999_ns", self.p999_ns), ("max_ns", self.max_ns)]
+        {
+            out.serialize_field(name, &measured.then_some(value))?;
+        }
+        out.end()
+    }
 }
 
 struct LatencyRecorder {
@@ -417,6 +435,21 @@ pub struct HostReport {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_class_nothing_measured_has_null_times_not_zero() {
+        let mut m = HostMetrics::new(0);
+        m.arrived(0);
+        m.completed(1_000, 0, Op::Write, 4096);
+        let json = serde_json::to_value(m.report()).unwrap_or_default();
+        let reads = &json["read_response"];
+        assert_eq!(reads["count"], 0);
+        for key in ["mean_ns", "p50_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns"] {
+            assert!(reads[key].is_null(), "read_response.{key} = {}", reads[key]);
+        }
+        assert_eq!(json["write_response"]["mean_ns"], 1_000.0);
+        assert_eq!(json["write_response"]["max_ns"], 1_000);
+    }
 
     #[test]
     fn eq5_excludes_idle_time() {
