@@ -15,7 +15,7 @@ import tomllib
 import pytest
 
 from raidsim import catalog, cli, reproduce_all
-from raidsim.catalog import GAP, NO_VERDICT, NOT_RUN, PASS, CatalogError, Rule, judge
+from raidsim.catalog import GAP, NO_VERDICT, NOT_RUN, PASS, PASS_MAPPED, CatalogError, Rule, judge
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 EXPERIMENTS = REPO / "python" / "raidsim" / "experiments"
@@ -219,6 +219,73 @@ def test_an_exact_entry_passes_only_equal_rows_and_a_trend_entry_needs_a_rule_fo
         reproduce_all.judged(exact, [contradicted])
 
 
+def test_a_pass_under_a_mapping_is_counted_apart_and_a_mismatch_under_one_is_still_a_gap():
+    equal = Rule("equal")
+    assert judge(4, 4, equal, mapping="R1 read as row 1") == PASS_MAPPED
+    assert judge(4, 4, equal) == PASS and judge(4, 4, equal, mapping="") == PASS
+    assert judge(1, 4, equal, mapping="R1 read as row 1") == GAP
+    assert judge(4, None, equal, mapping="R1 read as row 1") == NO_VERDICT  # nothing published: nothing mapped
+    assert judge(None, 4, equal, mapping="R1 read as row 1") == GAP
+    exact = catalog.entry("erasure-code-updates")
+    rows = [reproduce_all.row("Table 3", "hand", "parity units, P2", 4, 4, "units", mapping="R1 read as row 1"),
+            reproduce_all.row("Table 3", "hand", "parity units, P1", 1, 1, "units"),
+            reproduce_all.row("Table 3", "hand", "parity units, P2", 1, 4, "units", mapping="R1 read as row 1"),
+            reproduce_all.row("Table 3", "hand", "parity units, P2", 1, None, "units", mapping="R1 read as row 1")]
+    got = reproduce_all.judged(exact, rows)
+    assert [r["verdict"] for r in got] == [PASS_MAPPED, PASS, GAP, NO_VERDICT]
+    assert [r["mapping"] for r in got] == ["R1 read as row 1", None, "R1 read as row 1", None]
+    res = reproduce_all.EntryResult(exact, "ok", 0.0, got)
+    assert res.counts() == {"pass": 1, "pass_mapped": 1, "gap": 1, "not_run": 0, "no_published_value": 1}
+    # The module's own comparison agrees with a mapped pass (a match), and disagrees with it when it says no.
+    assert reproduce_all.judged(exact, [reproduce_all.row("T", "c", "m", 4, 4, "", mapping="x", expect=True)])
+    with pytest.raises(RuntimeError, match="disagrees with the module"):
+        reproduce_all.judged(exact, [reproduce_all.row("T", "c", "m", 4, 4, "", mapping="x", expect=False)])
+
+
+def test_a_mapping_is_read_from_the_study_file_and_a_misspelt_key_is_an_error_naming_file_and_key():
+    from raidsim import erasure_code_tables as ect
+    from raidsim import reproduce
+
+    spec = study_file("erasure-code-updates")
+    table = reproduce._updates_published(spec, "updates.toml")
+    # By hand from the study file: the EVENODD group without the X row carries the note, its rows inherit it.
+    assert table[("evenodd", 4, 1, 3)]["mapping"].startswith("the paper's R1 read as our row 1")
+    assert table[("evenodd", 64, 0, 0)]["mapping"] == "" and table[("rdp", 4, 1, 0)]["mapping"] == ""
+    spec["published"][3]["rows"][0]["maping"] = "typo"
+    with pytest.raises(CatalogError, match=r"updates.toml: \[\[published\]\]\[3\] \(rdp\) rows\[0\]: unknown key `maping`"):
+        reproduce._updates_published(spec, "updates.toml")
+    spec = study_file("erasure-code-updates")
+    spec["published"][0]["mapping"] = ""
+    with pytest.raises(CatalogError, match=r"\[\[published\]\]\[0\] mapping: must be a non-empty string"):
+        reproduce._updates_published(spec, "updates.toml")
+    tables = study_file("erasure-code-tables")
+    ect.check_spec(tables)
+    tables["diffs"][1]["maping"] = "typo"
+    with pytest.raises(CatalogError, match=r"erasure-code-tables.toml: \[\[diffs\]\]\[1\]: unknown key `maping`; valid: "
+                                           r"code, paper_pct, tolerance, mapping"):
+        ect.check_spec(tables)
+
+
+def test_the_report_shows_mapped_passes_apart_with_their_notes(fast_report):
+    p, out = fast_report
+    line = next(x for x in p.stdout.splitlines() if re.match(r"\[3/4\] erasure-code-updates: ", x))
+    assert "32 pass, 12 pass (mapped), 0 gap" in line, line
+    line = next(x for x in p.stdout.splitlines() if re.match(r"\[4/4\] erasure-code-tables: ", x))
+    assert "23 pass, 15 pass (mapped), 3 gap" in line, line
+    line = next(x for x in p.stdout.splitlines() if re.match(r"\[1/4\] stripe-unit-tables: ", x))
+    assert "192 pass, 0 gap" in line, line  # none mapped: not said
+    counts = {e["name"]: e["counts"] for e in json.loads((out / "entries.json").read_text())}
+    assert (counts["erasure-code-updates"]["pass"], counts["erasure-code-updates"]["pass_mapped"]) == (32, 12)
+    assert (counts["erasure-code-tables"]["pass"], counts["erasure-code-tables"]["pass_mapped"]) == (23, 15)
+    page = (out / "report.html").read_text()
+    assert "<li><b>pass (mapped)</b>: a pass that rests on a mapping" in page  # the legend
+    assert page.count("<td class='mapped'>pass (mapped)</td>") == 12 + 15
+    assert "<b>mapped</b>: the paper&#x27;s R1 read as our row 1 for EVENODD" in page  # the note beside the row
+    assert "<th>pass (mapped)</th>" in page
+    header = (out / "rows.csv").read_text().splitlines()[0].split(",")
+    assert "mapping" in header
+
+
 @pytest.mark.parametrize("change, message", [
     ({"colour": "red"}, "unknown key `colour`; valid: paper, covers"),
     ({"kind": None}, "missing `kind`"),
@@ -371,11 +438,32 @@ def test_the_reports_rows_hold_the_published_numbers_of_the_study_files(fast_rep
     published = [r for r in by("erasure-code-updates") if r["published"] is not None]
     want = sorted(v for p in study_file("erasure-code-updates")["published"] for r in p["rows"] for v in r["published"])
     assert sorted(r["published"] for r in published) == want and len(published) == 44
-    assert {r["verdict"] for r in published} == {PASS}
+    # Those that pass only with EVENODD's R1 read as row 1 (RDP's R1 is row 0; the study file's comment): the
+    # six EVENODD R1 pairs, 4, 16 and 32 KB from D0 and D3, each P1 and P2, are mapped; the other 32 rows
+    # (RS 7 pairs, EVENODD's 64 KB X, RDP 8 pairs) are plain passes.
+    mapped = {(f"evenodd 5+2, {kib} KB from row 1 D{d} (paper: R1)", f"parity units, {p}")
+              for kib in (4, 16, 32) for d in (0, 3) for p in ("P1", "P2")}
+    assert {(r["case"], r["metric"]) for r in published if r["verdict"] == PASS_MAPPED} == mapped
+    assert [r["verdict"] for r in published].count(PASS) == 44 - 12 == 32
+    assert all("R1 read as our row 1" in r["mapping"] for r in published if r["verdict"] == PASS_MAPPED)
+    assert all(r["mapping"] is None for r in published if r["verdict"] == PASS)
     assert {r["verdict"] for r in by("erasure-code-updates") if r["published"] is None} == {NO_VERDICT}
     # erasure-code-tables: the README's "38 of 41 rows match"; the two Table 5 cells and Eq. 1 below a unit.
     verdicts = [r["verdict"] for r in by("erasure-code-tables")]
-    assert (verdicts.count(PASS), verdicts.count(GAP), len(verdicts)) == (38, 3, 41)
+    assert (verdicts.count(PASS) + verdicts.count(PASS_MAPPED), verdicts.count(GAP), len(verdicts)) == (38, 3, 41)
+    # Of the 38, mapped: Table 4's RS and RDP cells, drawn on Table 3's 4+2 arrays though Table 4 prints NoD = 5
+    # (3 cells each, NoW and AVG: 12), their two Diffs (from those AVGs), and Table 5's RDP 5 disks 24 KB, on
+    # Table 3's sampled starts: 15. EVENODD's Table 4 array, 5+2, is NoD 5: plain passes, as everything else.
+    mapped = {(code, quantity, sor, sus) for code in ("rs", "rdp") for quantity in ("NoW", "AVG (KB)")
+              for sor, sus in ((4, 4), (16, 4), (16, 16))} | {("rs", "Diff", 16, 16), ("rdp", "Diff", 16, 16)}
+    got = {(r["case"].split(",")[0], r["metric"], int(r["case"].split("SoR ")[1].split(" KB")[0]),
+            int(r["case"].split("SUS ")[1].split(" KB")[0]))
+           for r in by("erasure-code-tables") if r["verdict"] == PASS_MAPPED and r["figure"] == "Table 4"}
+    assert got == mapped
+    (t5,) = [r for r in by("erasure-code-tables") if r["verdict"] == PASS_MAPPED and r["figure"] != "Table 4"]
+    assert (t5["figure"], t5["published"], t5["raidsim"]) == ("Table 5", "7", "7") and "rdp, SoR 24 KB, NoD 5" in t5["case"]
+    assert "sampled starts" in t5["mapping"]
+    assert (verdicts.count(PASS), verdicts.count(PASS_MAPPED)) == (38 - 15, 15)
     printed = {c["paper"] for c in study_file("erasure-code-tables")["cells"]}
     assert printed <= {r["published"] for r in by("erasure-code-tables")}
     diff = [r for r in by("erasure-code-tables") if r["metric"] == "Diff"]
@@ -471,7 +559,7 @@ def test_a_published_coefficient_the_quick_grid_leaves_out_is_not_run_and_a_full
             r = table2[(f"{disk}, 17 disks", k)]
             assert (r["raidsim"], r["published"], r["verdict"]) == (None, striping.published(
                 {"Seagate Elite3": "hdd-seagate-elite3", "Seagate Wren4": "hdd-seagate-wren4"}[disk])[k], NOT_RUN)
-    assert res.counts() == {"pass": 5, "gap": 0, "not_run": 10, "no_published_value": 0}
+    assert res.counts() == {"pass": 5, "pass_mapped": 0, "gap": 0, "not_run": 10, "no_published_value": 0}
 
 
 def test_rais_sets_every_published_number_beside_its_own_or_says_it_did_not_run(tmp_path, monkeypatch):

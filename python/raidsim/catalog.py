@@ -30,6 +30,11 @@ Verdicts. A reproduction's results are rows of one shape: (table or figure, case
 value, the published value or None, unit), each with a verdict:
 
 - ``pass`` or ``gap``, by the row's rule;
+- ``pass (mapped)``: a pass that rests on a *mapping*, an interpretation of the paper the study file chose
+  (which array, start row or start positions a printed number stands for) where the paper does not say or
+  says otherwise. The study file states it beside the number, or beside a group of them, as
+  ``mapping = "why"``; the note is shown beside the row, and such passes are counted apart from plain ones.
+  A row with a mapping that does not match is a ``gap``, as any other;
 - ``—`` where the paper gives no number for the row: no verdict, never a pass;
 - ``not run`` where the paper gives one that this run did not reach (a ``--quick`` grid).
 
@@ -55,6 +60,9 @@ from importlib import resources
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 PASS, GAP, NO_VERDICT, NOT_RUN = "pass", "gap", "—", "not run"
+PASS_MAPPED = "pass (mapped)"  # a pass under an interpretation of the paper its study file states (`mapping`)
+#: The key, beside a published number (or a group of them) in a study file, of the mapping it passes under.
+MAPPING_KEY = "mapping"
 KINDS = ("exact", "trend")
 BEGIN, END = "<!-- catalog:begin -->", "<!-- catalog:end -->"
 README_COMMAND = "python -m raidsim.catalog --readme"
@@ -145,8 +153,9 @@ class Rule:
         return {"equal": "equal", "same_sign": "same sign", "at_least": "≥ bound", "at_most": "≤ bound"}[self.name]
 
 
-def judge(raidsim: Any, published: Any, rule: Optional[Rule], *, not_run: bool = False) -> str:
-    """The verdict of one row (see the module doc): pass, gap, no verdict or not run."""
+def judge(raidsim: Any, published: Any, rule: Optional[Rule], *, not_run: bool = False, mapping: str = "") -> str:
+    """The verdict of one row (see the module doc): pass, pass (mapped), gap, no verdict or not run.
+    ``mapping``: the study file's note on the interpretation the published number is read under, if any."""
     if published is None:
         return NO_VERDICT
     if not_run:
@@ -155,7 +164,9 @@ def judge(raidsim: Any, published: Any, rule: Optional[Rule], *, not_run: bool =
         raise CatalogError(f"a row with a published value ({published!r}) needs a verdict rule")
     if raidsim is None or (isinstance(raidsim, float) and not math.isfinite(raidsim)):
         return GAP  # nothing measured (None, NaN) or no finite value: never a pass, whatever the rule
-    return PASS if _holds(rule, raidsim, published) else GAP
+    if not _holds(rule, raidsim, published):
+        return GAP
+    return PASS_MAPPED if mapping else PASS
 
 
 def _holds(rule: Rule, ours: Any, theirs: Any) -> bool:
@@ -378,6 +389,19 @@ def _check_keys(table: Any, valid: Sequence[str], required: Sequence[str], where
     missing = [k for k in required if k not in table]
     if missing:
         raise CatalogError(f"{where}: missing `{missing[0]}` (required: {', '.join(required)})")
+
+
+def check_published(table: Any, valid: Sequence[str], required: Sequence[str], where: str) -> None:
+    """A study file's record of published numbers: an unknown key (a misspelt ``mapping`` too) or a missing
+    one is an error naming ``where`` (the file and the record), and a ``mapping`` must be a non-empty line."""
+    _check_keys(table, valid, required, where)
+    if MAPPING_KEY in table:
+        _text(table[MAPPING_KEY], f"{where} {MAPPING_KEY}")
+
+
+def mapping_of(*tables: Mapping[str, Any]) -> str:
+    """The mapping notes of a published number and the groups it belongs to, joined; "" when none has one."""
+    return "; ".join(dict.fromkeys(t[MAPPING_KEY] for t in tables if t.get(MAPPING_KEY)))
 
 
 def _text(value: Any, where: str) -> str:

@@ -4,7 +4,8 @@ Each entry of :mod:`raidsim.catalog` is run by the module that reproduces it, ex
 reproduce NAME`` runs it (its own function, its own figures), into ``OUT/NAME`` (``OUT/NAME-quick`` for
 the quick grid of an entry that has one: a full run beside it is not overwritten). Its results are then put in the catalog's one
 shape, a row per (table or figure, case, metric) with raidsim's value, the published one or none, the
-unit, the rule that judges it and the verdict (:func:`raidsim.catalog.judge`). An entry that fails is
+unit, the rule that judges it, the study file's mapping note if the published number is read under one,
+and the verdict (:func:`raidsim.catalog.judge`; a pass under a mapping is ``pass (mapped)``, counted apart). An entry that fails is
 recorded, with its error, and the others still run; the caller exits non-zero at the end.
 
 ``OUT/report.html`` has one section per entry (the paper, what it covers, the rules that judged it, its
@@ -27,14 +28,15 @@ from datetime import datetime, timezone
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from . import catalog
-from .catalog import GAP, NO_VERDICT, NOT_RUN, PASS, Entry, Rule
+from .catalog import GAP, NO_VERDICT, NOT_RUN, PASS, PASS_MAPPED, Entry, Rule
 
 KB = 1024
 #: Each verdict's key in an entry's counts.
-COUNT_KEYS = {PASS: "pass", GAP: "gap", NOT_RUN: "not_run", NO_VERDICT: "no_published_value"}
+COUNT_KEYS = {PASS: "pass", PASS_MAPPED: "pass_mapped", GAP: "gap", NOT_RUN: "not_run",
+              NO_VERDICT: "no_published_value"}
 #: The columns of rows.csv, in order.
 COLUMNS = ("entry", "paper", "figure", "case", "metric", "raidsim", "published", "unit", "rule", "tolerance",
-           "verdict", "note")
+           "verdict", "mapping", "note")
 
 
 @dataclass
@@ -69,7 +71,7 @@ class EntryResult:
     trace: str = ""
 
     def counts(self) -> Dict[str, int]:
-        """Rows by verdict: {"pass", "gap", "not_run", "no_published_value"}."""
+        """Rows by verdict: {"pass", "pass_mapped", "gap", "not_run", "no_published_value"}."""
         out = {k: 0 for k in COUNT_KEYS.values()}
         for r in self.rows:
             out[COUNT_KEYS[r["verdict"]]] += 1
@@ -77,11 +79,13 @@ class EntryResult:
 
 
 def row(figure: str, case: str, metric: str, raidsim: Any, published: Any, unit: str, *,
-        rule: Optional[Rule] = None, not_run: bool = False, note: str = "", expect: Optional[bool] = None) -> Dict[str, Any]:
+        rule: Optional[Rule] = None, not_run: bool = False, note: str = "", expect: Optional[bool] = None,
+        mapping: str = "") -> Dict[str, Any]:
     """One row as a runner makes it. ``rule``: the row's own, from data beside its published number (it
-    overrides the entry's); ``expect``: the module's own judgement, checked against the verdict."""
+    overrides the entry's); ``expect``: the module's own judgement, checked against the verdict; ``mapping``:
+    the study file's note on the interpretation the published number is read under (a pass is then mapped)."""
     return {"figure": figure, "case": case, "metric": metric, "raidsim": raidsim, "published": published, "unit": unit,
-            "rule": rule, "not_run": not_run, "note": note, "expect": expect}
+            "rule": rule, "not_run": not_run, "note": note, "expect": expect, "mapping": mapping}
 
 
 def judged(e: Entry, rows: Sequence[Dict[str, Any]]) -> List[Dict[str, Any]]:
@@ -91,8 +95,9 @@ def judged(e: Entry, rows: Sequence[Dict[str, Any]]) -> List[Dict[str, Any]]:
         rule = r["rule"]
         if rule is None and r["published"] is not None and not r["not_run"]:
             rule = e.rule_for(r["figure"], r["case"], r["metric"])
-        verdict = catalog.judge(r["raidsim"], r["published"], rule, not_run=r["not_run"])
-        if r["expect"] is not None and verdict in (PASS, GAP) and (verdict == PASS) != r["expect"]:
+        mapping = r.get("mapping", "") if r["published"] is not None else ""
+        verdict = catalog.judge(r["raidsim"], r["published"], rule, not_run=r["not_run"], mapping=mapping)
+        if r["expect"] is not None and verdict in (PASS, PASS_MAPPED, GAP) and (verdict != GAP) != r["expect"]:
             raise RuntimeError(f"{e.name}: {r['figure']} / {r['case']} / {r['metric']}: the verdict {verdict} "
                                f"disagrees with the module's own comparison ({r['expect']}); a bug in the runner")
         out.append({"entry": e.name, "paper": e.paper.key, "figure": r["figure"], "case": r["case"],
@@ -100,7 +105,7 @@ def judged(e: Entry, rows: Sequence[Dict[str, Any]]) -> List[Dict[str, Any]]:
                     "rule": None if rule is None or r["published"] is None else rule.name,
                     "tolerance": None if rule is None or r["published"] is None else rule.describe(r["unit"]),
                     "why": None if rule is None or r["published"] is None else rule.why,
-                    "verdict": verdict, "note": r["note"]})
+                    "verdict": verdict, "mapping": mapping or None, "note": r["note"]})
     return out
 
 
@@ -132,7 +137,8 @@ def _erasure_code_updates(ctx: RunContext) -> Outcome:
                 f"D{r['start_disk']}" + (f" (paper: {r['paper_row']})" if r["paper_row"] else ""))
         for i, parity in enumerate(("P1", "P2")):
             pub = None if r["published"] is None else r["published"][i]
-            rows.append(row("Table 3", case, f"parity units, {parity}", r["parity_writes"][i], pub, "units"))
+            rows.append(row("Table 3", case, f"parity units, {parity}", r["parity_writes"][i], pub, "units",
+                            mapping=r["mapping"]))
     return Outcome(rows)
 
 
@@ -157,7 +163,7 @@ def _erasure_code_tables(ctx: RunContext) -> Outcome:
             ours, theirs = float(r["raidsim"].rstrip("%x")), t["value"]
             rule = Rule("absolute", {"tolerance": t["tolerance"]}, f"the study file's tolerance beside \"{t['paper']}\"")
         rows.append(row(r["table"], case, r["quantity"], ours, theirs, unit, rule=rule, note=r["note"],
-                        expect=r["match"]))
+                        expect=r["match"], mapping=r["mapping"]))
     return Outcome(rows)
 
 
@@ -473,7 +479,8 @@ def _run_locked(chosen: Sequence[Entry], out: str, quick: bool, workers: Optiona
             r = run_entry(e, ctx)
             results.append(r)
             c = r.counts()
-            done = (f"{c['pass']} pass, {c['gap']} gap" + (f", {c['not_run']} not run" if c["not_run"] else "")
+            done = (f"{c['pass']} pass" + (f", {c['pass_mapped']} {PASS_MAPPED}" if c["pass_mapped"] else "")
+                    + f", {c['gap']} gap" + (f", {c['not_run']} not run" if c["not_run"] else "")
                     + f", {c['no_published_value']} rows without a published value") if r.status == "ok" else \
                 f"FAILED: {r.error}"
             echo(f"[{i}/{len(chosen)}] {e.name}: {done} ({r.seconds:.1f} s; {time.monotonic() - started:.0f} s elapsed)")
@@ -509,6 +516,7 @@ def write_report(results: Sequence[EntryResult], out: str, *, quick: bool, secon
 _CSS = """body{font-family:sans-serif;max-width:1200px;margin:2em auto;line-height:1.35}
 table{border-collapse:collapse;font-size:12px;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 6px;vertical-align:top}
 td.n{text-align:right;font-variant-numeric:tabular-nums}.pass{background:#e3f4e3}.gap{background:#fbe3e3}
+.mapped{background:#f6f0d0}
 .notrun{background:#f3f3f3;color:#666}.failed{background:#fbe3e3;padding:.5em;border:1px solid #d88}
 figure{display:inline-block;margin:6px}img{width:520px}section{border-top:2px solid #888;margin-top:2em}
 .small{font-size:12px;color:#444}"""
@@ -542,6 +550,10 @@ def _rules_text() -> str:
     return ("<h2>How a row is judged</h2><ul>"
             f"<li><b>{PASS}</b> / <b>{GAP}</b>: by the row's rule, printed beside it (rule, tolerance) and, with its "
             "reason, above the entry's table.</li>"
+            f"<li><b>{PASS_MAPPED}</b>: a pass that rests on a mapping, an interpretation of the paper its study file "
+            "chose (which array, start row or start positions a printed number stands for) where the paper does not "
+            "say or says otherwise; the study file's reason is printed beside the row. Counted apart from plain passes: "
+            f"under another reading the row may be a {GAP}.</li>"
             f"<li><b>{NO_VERDICT}</b>: the paper gives no number for the row: no verdict, never a pass.</li>"
             f"<li><b>{NOT_RUN}</b>: the paper gives a number this run did not reach (the <code>--quick</code> grid).</li>"
             "<li>An <i>exact</i> entry's row passes only when raidsim's value equals the published one, or is within "
@@ -552,14 +564,15 @@ def _rules_text() -> str:
 
 def _summary_table(results: Sequence[EntryResult]) -> str:
     head = ("<tr><th>reproduction</th><th>paper</th><th>covers</th><th>kind</th><th>status</th><th>pass</th>"
-            "<th>gap</th><th>not run</th><th>no published value</th><th>time</th></tr>")
+            f"<th>{PASS_MAPPED}</th><th>gap</th><th>not run</th><th>no published value</th><th>time</th></tr>")
     body = []
     for res in results:
         x, c = res.entry, res.counts()
         status = "ok" if res.status == "ok" else "<b>FAILED</b>"
         body.append(f"<tr><td><a href='#{html.escape(x.name)}'>{html.escape(x.name)}</a></td>"
                     f"<td>{html.escape(x.paper.short)}</td><td>{html.escape(catalog.covers_text(x.covers))}</td>"
-                    f"<td>{x.kind}</td><td>{status}</td><td class='n'>{c['pass']}</td><td class='n'>{c['gap']}</td>"
+                    f"<td>{x.kind}</td><td>{status}</td><td class='n'>{c['pass']}</td>"
+                    f"<td class='n'>{c['pass_mapped']}</td><td class='n'>{c['gap']}</td>"
                     f"<td class='n'>{c['not_run']}</td><td class='n'>{c['no_published_value']}</td>"
                     f"<td class='n'>{res.seconds:.1f} s</td></tr>")
     return f"<h2>Entries</h2><table>{head}{''.join(body)}</table>"
@@ -613,8 +626,8 @@ def _by_figure(rows: Sequence[Dict[str, Any]]) -> str:
         c[COUNT_KEYS[r["verdict"]]] += 1
     body = "".join(f"<tr><td>{html.escape(fig)}</td>" + "".join(f"<td class='n'>{n}</td>" for n in c.values()) + "</tr>"
                    for fig, c in counts.items())
-    return ("<table><tr><th>table/figure</th><th>pass</th><th>gap</th><th>not run</th><th>no published value</th></tr>"
-            f"{body}</table>")
+    return (f"<table><tr><th>table/figure</th><th>pass</th><th>{PASS_MAPPED}</th><th>gap</th><th>not run</th>"
+            f"<th>no published value</th></tr>{body}</table>")
 
 
 def _rows_table(rows: Sequence[Dict[str, Any]], judged: bool) -> str:
@@ -623,14 +636,15 @@ def _rows_table(rows: Sequence[Dict[str, Any]], judged: bool) -> str:
         + (["rule", "verdict"] if judged else []) + ["note"]
     body = []
     for r in rows:
-        cls = {PASS: "pass", GAP: "gap", NOT_RUN: "notrun"}.get(r["verdict"], "")
+        cls = {PASS: "pass", PASS_MAPPED: "mapped", GAP: "gap", NOT_RUN: "notrun"}.get(r["verdict"], "")
         cells = [e(r["figure"]), e(r["case"]), e(r["metric"]), f"<td class='n'>{e(_fmt(r['raidsim']))}</td>"]
         if judged:
             cells.append(f"<td class='n'>{e(_fmt(r['published']))}</td>")
         cells.append(e(r["unit"]))
         if judged:
             cells += [e(r["tolerance"] or ""), f"<td class='{cls}'>{e(r['verdict'])}</td>"]
-        cells.append(f"<span class='small'>{e(r['note'])}</span>")
+        mapped = f"<b>mapped</b>: {e(r['mapping'])}" + (" — " if r["note"] else "") if r.get("mapping") else ""
+        cells.append(f"<span class='small'>{mapped}{e(r['note'])}</span>")
         body.append("<tr>" + "".join(c if c.startswith("<td") else f"<td>{c}</td>" for c in cells) + "</tr>")
     return "<table><tr>" + "".join(f"<th>{c}</th>" for c in cols) + "</tr>" + "".join(body) + "</table>"
 
