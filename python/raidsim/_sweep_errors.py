@@ -4,7 +4,8 @@ every ``raidsim`` command (issue #14). :mod:`raidsim.sweep` exports them; import
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import difflib
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -28,3 +29,14 @@ class PointsFailed(SweepError):
     def __init__(self, message: str, table: pd.DataFrame):
         super().__init__(message)
         self.table = table
+
+
+def check_keys(table: Mapping[str, Any], valid: Sequence[str], where: str, what: str) -> None:
+    """Raises :class:`StudyError` naming each key of ``table`` not in ``valid`` (with the nearest valid one);
+    ``where`` ends with its own colon ("study.toml:", "study.toml: plots[0]:")."""
+    unknown = [k for k in table if k not in valid]
+    if unknown:
+        hints = [f"`{k}`" + (f" (did you mean `{near[0]}`?)" if (near := difflib.get_close_matches(k, valid, n=1)) else "")
+                 for k in unknown]
+        raise StudyError(f"{where} unknown {what}{'s' if len(unknown) > 1 else ''} {', '.join(hints)}; "
+                         f"valid: {', '.join(valid)}")

@@ -67,7 +67,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from . import units
-from ._sweep_errors import StudyError
+from ._sweep_errors import StudyError, check_keys
 
 CASE = "case"
 MEMBER = "member"
@@ -164,21 +164,18 @@ class _Dims:
 
 def check_plots(spec: Mapping[str, Any], origin: str) -> List[PlotSpec]:
     """The spec's ``[[plots]]``, checked; a mistake is a :class:`StudyError` naming the file, the plot and the choices."""
-    plots = _tables_of(spec, "plots", origin)
-    dims, out = _Dims.of(spec), []
-    for i, table in enumerate(plots):
-        out.append(_check_plot(table, i, dims, f"{origin}: plots[{i}]"))
-    _unique_names(out, origin, "plots")
-    return out
+    return _check_each(spec, origin, "plots", _check_plot)
 
 
 def check_tables(spec: Mapping[str, Any], origin: str) -> List[TableSpec]:
     """The spec's ``[[tables]]``, checked likewise."""
-    tables = _tables_of(spec, "tables", origin)
-    dims, out = _Dims.of(spec), []
-    for i, table in enumerate(tables):
-        out.append(_check_table(table, i, dims, f"{origin}: tables[{i}]"))
-    _unique_names(out, origin, "tables")
+    return _check_each(spec, origin, "tables", _check_table)
+
+
+def _check_each(spec: Mapping[str, Any], origin: str, key: str, check: Callable[..., Any]) -> List[Any]:
+    dims = _Dims.of(spec)
+    out = [check(table, i, dims, f"{origin}: {key}[{i}]") for i, table in enumerate(_tables_of(spec, key, origin))]
+    _unique_names(out, origin, key)
     return out
 
 
@@ -198,17 +195,8 @@ def _unique_names(items: Sequence[Any], origin: str, key: str) -> None:
         seen[item.name] = item.index
 
 
-def _check_keys(table: Mapping[str, Any], valid: Sequence[str], where: str, what: str) -> None:
-    unknown = [k for k in table if k not in valid]
-    if unknown:
-        hints = [f"`{k}`" + (f" (did you mean `{near[0]}`?)" if (near := difflib.get_close_matches(k, valid, n=1)) else "")
-                 for k in unknown]
-        raise StudyError(f"{where}: unknown {what}{'s' if len(unknown) > 1 else ''} {', '.join(hints)}; "
-                         f"valid: {', '.join(valid)}")
-
-
 def _check_plot(table: Mapping[str, Any], i: int, dims: _Dims, where: str) -> PlotSpec:
-    _check_keys(table, PLOT_KEYS, where, "plot key")
+    check_keys(table, PLOT_KEYS, f"{where}:", "plot key")
     name = _file_name(table, f"plot{i}", where)
     where = f"{where} (`{name}`)" if "name" in table else where
     for key in ("title", "xlabel", "ylabel"):
@@ -306,7 +294,7 @@ def _where(table: Mapping[str, Any], dims: _Dims, where: str) -> Dict[str, List[
     if not isinstance(chosen, dict):
         raise StudyError(f"{where}: `where` must be a table such as {{ case = \"raid4\" }}, got {chosen!r}")
     choices = [CASE, *dims.axes]
-    _check_keys(chosen, choices, f"{where}: `where`", "key")
+    check_keys(chosen, choices, f"{where}: `where`:", "key")
     out = {}
     for dim, wanted in chosen.items():
         values = wanted if isinstance(wanted, list) else [wanted]
@@ -384,7 +372,7 @@ def _value_text(v: Any) -> str:
 
 
 def _check_table(table: Mapping[str, Any], i: int, dims: _Dims, where: str) -> TableSpec:
-    _check_keys(table, TABLE_KEYS, where, "table key")
+    check_keys(table, TABLE_KEYS, f"{where}:", "table key")
     name = _file_name(table, f"table{i}", where)
     where = f"{where} (`{name}`)" if "name" in table else where
     _string(table, "title", where)
@@ -398,7 +386,7 @@ def _check_table(table: Mapping[str, Any], i: int, dims: _Dims, where: str) -> T
 
 def _column(entry: Any, j: int, dims: _Dims, where: str) -> Column:
     table = entry if isinstance(entry, dict) else {"key": entry}
-    _check_keys(table, COLUMN_KEYS, where, "column key")
+    check_keys(table, COLUMN_KEYS, f"{where}:", "column key")
     key = table.get("key")
     choices = [CASE, *dims.settings, *dims.metrics]
     if not isinstance(key, str):

@@ -75,7 +75,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, 
 
 from . import _native, _progress, replicates, study_plots
 # Defined apart so that the CLI can catch them without importing this module; they are this module's.
-from ._sweep_errors import PointsFailed, StudyError, SweepError, SweepLocked  # noqa: F401
+from ._sweep_errors import PointsFailed, StudyError, SweepError, SweepLocked, check_keys  # noqa: F401
 from .config import Config
 from .workload import Workload
 
@@ -209,7 +209,7 @@ class Study:
 
 def _check_spec(spec: Mapping[str, Any], origin: str) -> None:
     """Checks the spec's shape, so a mistake is a message naming the key rather than a traceback later."""
-    _check_keys(spec, STUDY_KEYS, f"{origin}:", "study key")
+    check_keys(spec, STUDY_KEYS, f"{origin}:", "study key")
     metrics = spec.get("metrics")
     if not isinstance(metrics, list) or not metrics or not all(isinstance(m, str) for m in metrics):
         raise StudyError(f"{origin}: a study needs `metrics`, a list of dotted report paths, e.g. [\"host.iops\"]")
@@ -238,15 +238,6 @@ def _check_replicates(spec: Mapping[str, Any], origin: str) -> None:
     if n > 1 and seeded:
         raise StudyError(f"{origin}: `replicates` sets sim.seed itself (sim.seed, sim.seed + 1, ...): "
                          "set the first seed in [base.sim], not in an axis or a case")
-
-
-def _check_keys(table: Mapping[str, Any], valid: Sequence[str], where: str, what: str) -> None:
-    unknown = [k for k in table if k not in valid]
-    if unknown:
-        hints = [f"`{k}`" + (f" (did you mean `{near[0]}`?)" if (near := difflib.get_close_matches(k, valid, n=1)) else "")
-                 for k in unknown]
-        raise StudyError(f"{where} unknown {what}{'s' if len(unknown) > 1 else ''} {', '.join(hints)}; "
-                         f"valid: {', '.join(valid)}")
 
 
 def _check_name(name: Any, origin: str, what: str, hint: str = "") -> str:
@@ -303,7 +294,7 @@ def _check_cases(cases: Any, origin: str) -> None:
         if not isinstance(case.get("name"), str):
             raise StudyError(f"{where} needs a name (a string)")
         where += f" (`{case['name']}`)"
-        _check_keys(case, CASE_KEYS, f"{where}:", "key")
+        check_keys(case, CASE_KEYS, f"{where}:", "key")
         if case["name"] in seen:  # two cases of one name would share their points' rows
             raise StudyError(f"{where}: another case has this name")
         seen.add(case["name"])
