@@ -636,3 +636,15 @@ def test_a_figure_that_cannot_be_drawn_leaves_no_page_of_the_last_run(tmp_path):
     with pytest.raises(StudyError, match=r"`host.response.mean_ns` is a list per member"):
         study_report.render(study, str(out), study.points(), records, sweep._replace_atomically)
     assert not (out / "report.html").exists() and list((out / "figures").iterdir()) == []
+
+
+def test_the_workload_sentence_reads_the_resolved_table_and_refuses_a_partial_one():
+    import raidsim
+    from raidsim.study_report import describe_workload
+
+    resolved = raidsim.Config.from_dict({"workload": {"requests": 7, "read_fraction": 0.25, "processes": 3}}).resolved()
+    text = describe_workload(resolved["workload"])
+    assert text.startswith("Synthetic, 7 requests, closed loop: 3 processes") and "25 % reads" in text
+    partial = {k: v for k, v in resolved["workload"].items() if k != "read_fraction"}
+    with pytest.raises(KeyError):  # never "0 % reads" for a key that is not there
+        describe_workload(partial)

@@ -230,7 +230,7 @@ def _configs(out: str, points: Sequence["Point"], records: Mapping[str, Mapping[
 
 def _workload_section(configs: Mapping[str, str], points: Sequence["Point"]) -> List[str]:
     e = html.escape
-    workloads = [tomllib.loads(t).get("workload", {}) for t in configs.values()]
+    workloads = [tomllib.loads(t)["workload"] for t in configs.values()]
     if not workloads:
         return ["<h2>Workload</h2><p>No point finished, so no resolved workload to describe.</p>"]
     # What differs: among the finished points' resolved workloads, and what the study sets per point
@@ -248,31 +248,33 @@ def _workload_section(configs: Mapping[str, str], points: Sequence["Point"]) -> 
 
 
 def describe_workload(w: Mapping[str, Any]) -> str:
-    """One sentence of a resolved ``[workload]`` table's main settings (the page shows the whole table too)."""
-    kind = w.get("kind")
+    """One sentence of a resolved ``[workload]`` table's main settings (the page shows the whole table too).
+
+    Resolved: every key is there (only an unset ``format`` is absent), so a missing one is a KeyError, never a
+    sentence with a made-up 0 in it."""
+    kind = w["kind"]
     if kind == "synthetic":
-        if w.get("processes"):
+        if w["processes"]:
             loop = f"closed loop: {w['processes']} processes, each issuing its next request when its last completes"
-            if w.get("think_time_ns"):
+            if w["think_time_ns"]:
                 loop += f" after {w['think_time_ns'] / 1e6:g} ms"
         else:
-            gap = w.get("mean_interarrival_ns", 0)
-            loop = f"open loop: {w.get('arrival')} arrivals {gap / 1e6:g} ms apart on average"
-        size = w.get("size", {})
-        sizes = f"sizes {size.get('kind')}, mean {_bytes(size.get('mean_bytes'))}"
-        if size.get("kind") == "uniform":
-            sizes = f"sizes uniform from {_bytes(size.get('min_bytes'))} to {_bytes(size.get('max_bytes'))}"
-        span = f"{_bytes(w['span_bytes'])} from byte {w.get('start_bytes', 0):,}" if w.get("span_bytes") else "the whole device"
-        return (f"Synthetic, {w.get('requests', 0):,} requests, {loop}; {w.get('read_fraction', 0) * 100:g} % reads; "
-                f"{sizes}; {w.get('address')} addresses over {span}, {w.get('sequential_fraction', 0) * 100:g} % "
+            loop = f"open loop: {w['arrival']} arrivals {w['mean_interarrival_ns'] / 1e6:g} ms apart on average"
+        size = w["size"]
+        sizes = f"sizes {size['kind']}, mean {_bytes(size['mean_bytes'])}"
+        if size["kind"] == "uniform":
+            sizes = f"sizes uniform from {_bytes(size['min_bytes'])} to {_bytes(size['max_bytes'])}"
+        span = f"{_bytes(w['span_bytes'])} from byte {w['start_bytes']:,}" if w["span_bytes"] else "the whole device"
+        return (f"Synthetic, {w['requests']:,} requests, {loop}; {w['read_fraction'] * 100:g} % reads; "
+                f"{sizes}; {w['address']} addresses over {span}, {w['sequential_fraction'] * 100:g} % "
                 "of requests starting where the previous one ended.")
     if kind == "trace":
-        limit = f"its first {w['max_requests']:,} requests" if w.get("max_requests") else "all its requests"
-        return (f"Trace replay of {w.get('path')} (format {w.get('format') or 'detected'}), {limit}, timestamps "
-                f"scaled by {w.get('time_scale', 1):g}; requests beyond the capacity: {w.get('out_of_range')}.")
+        limit = f"its first {w['max_requests']:,} requests" if w["max_requests"] else "all its requests"
+        return (f"Trace replay of {w['path']} (format {w.get('format') or 'detected'}), {limit}, timestamps "
+                f"scaled by {w['time_scale']:g}; requests beyond the capacity: {w['out_of_range']}.")
     if kind == "requests":
         return "Listed requests (workload.requests)."
-    return f"Workload of kind {kind!r}."
+    raise ValueError(f"a resolved workload of unknown kind {kind!r} (a raidsim bug)")
 
 
 def _bytes(n: Any) -> str:
