@@ -2,8 +2,12 @@
 //! for profiling (`perf record`, `cargo flamegraph`) without Python around it.
 //!
 //! ```sh
-//! cargo run --release -p raidsim-core --example run_phases -- PRESET [TRACE] [KEY=VALUE ...]
+//! cargo run --release -p raidsim-core --example run_phases -- PRESET [TRACE] [KEY=VALUE ...] [--report=PATH]
 //! ```
+//!
+//! `--report=PATH` writes the run's whole report as JSON: two builds that
+//! should simulate alike (an optimisation of the hot path) must write the
+//! same bytes.
 
 use raidsim_core::config::RawConfig;
 use raidsim_core::Simulation;
@@ -13,8 +17,11 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let preset = args.next().expect("usage: run_phases PRESET [TRACE] [KEY=VALUE ...]");
     let mut raw = RawConfig::from_preset(&preset).expect("preset");
+    let mut report_path = None;
     for a in args {
-        if a.contains('=') {
+        if let Some(path) = a.strip_prefix("--report=") {
+            report_path = Some(path.to_owned());
+        } else if a.contains('=') {
             raw.set(&a).unwrap_or_else(|e| panic!("{a}: {e}"));
         } else {
             let trace = RawConfig::from_toml_str(&format!("kind = \"trace\"\npath = {a:?}"), "TRACE").expect("trace path");
@@ -31,6 +38,9 @@ fn main() {
     let t3 = Instant::now();
     let report = sim.report();
     let t4 = Instant::now();
+    if let Some(path) = report_path {
+        std::fs::write(&path, report.to_json()).unwrap_or_else(|e| panic!("{path}: {e}"));
+    }
     let n = report.host.requests;
     let s = |a: Instant, b: Instant| b.duration_since(a).as_secs_f64();
     println!(

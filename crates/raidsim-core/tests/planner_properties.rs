@@ -207,3 +207,81 @@ proptest! {
         }
     }
 }
+
+/// The planner's one-cell path (a request inside one data unit of a
+/// healthy row-parity array) must give exactly the plans of the general
+/// routine, for every level, layout, granularity and method: the general
+/// routine is the oracle, and each request is planned twice.
+mod one_cell_path {
+    use super::*;
+
+    fn method() -> impl Strategy<Value = WriteMethod> {
+        prop_oneof![Just(WriteMethod::Auto), Just(WriteMethod::Rmw), Just(WriteMethod::Rcw)]
+    }
+
+    fn granularity() -> impl Strategy<Value = ParityGranularity> {
+        prop_oneof![Just(ParityGranularity::Page), Just(ParityGranularity::WholeUnit), Just(ParityGranularity::Disksim)]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn gives_the_general_routines_plans(
+            level in level(), layout in layout(), extra in 0u32..5, unit_pages in 1u64..5,
+            g in granularity(), m in method(), write in any::<bool>(), failed_pick in 0u32..12,
+            off_sectors in 0u64..4000, len_sectors in 1u64..40, page_aligned in any::<bool>(),
+        ) {
+            let members = members_for(level, extra);
+            let (cfg, mut fast) = setup(level, layout, members, unit_pages, g, m);
+            let (_, mut general) = setup(level, layout, members, unit_pages, g, m);
+            general.general_only = true;
+            let mut state = ArrayState::new(cfg.members);
+            // A quarter of the cases with one member failed (the path must step aside).
+            if failed_pick < members && failed_pick % 4 == 0 {
+                state.failed[failed_pick as usize] = true;
+            }
+            let (off, len) = if page_aligned {
+                (off_sectors / 8 * PAGE, len_sectors.div_ceil(8).min(4) * PAGE)
+            } else {
+                (off_sectors * SECTOR, len_sectors * SECTOR)
+            };
+            let op = if write { Op::Write } else { Op::Read };
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            let (ra, rb) = (fast.plan(op, off, len, &mut state.clone(), &mut a), general.plan(op, off, len, &mut state.clone(), &mut b));
+            prop_assert_eq!(ra.is_ok(), rb.is_ok());
+            prop_assert_eq!(a, b);
+            prop_assert_eq!(general.one_cell_plans, 0);
+        }
+    }
+
+    /// The path is taken where it should be: a 4 KiB write and read on a
+    /// healthy RAID-5 and RAID-6, and not for a write across two units, a
+    /// partial page, whole-unit granularity or a degraded array.
+    #[test]
+    fn is_taken_for_small_requests_on_healthy_row_parity_arrays() {
+        for level in [RaidLevel::Raid5, RaidLevel::Raid6] {
+            let members = members_for(level, 1);
+            let (cfg, mut p) = setup(level, ParityLayout::LeftSymmetric, members, 4, ParityGranularity::Page, WriteMethod::Auto);
+            let mut state = ArrayState::new(cfg.members);
+            let mut out = Vec::new();
+            for (op, off, len, taken) in [
+                (Op::Write, 3 * PAGE, PAGE, true),
+                (Op::Read, 5 * PAGE + SECTOR, SECTOR, true),
+                (Op::Write, 3 * PAGE, 2 * PAGE, false),
+                (Op::Write, PAGE + SECTOR, SECTOR, false),
+            ] {
+                let before = p.one_cell_plans;
+                p.plan(op, off, len, &mut state, &mut out).expect("plans");
+                assert_eq!(p.one_cell_plans - before, u64::from(taken), "{level:?} {op:?} [{off}, +{len})");
+            }
+            state.failed[0] = true;
+            let before = p.one_cell_plans;
+            p.plan(Op::Write, 3 * PAGE, PAGE, &mut state, &mut out).expect("plans");
+            assert_eq!(p.one_cell_plans, before, "{level:?}: degraded");
+            let (_, mut whole) = setup(level, ParityLayout::LeftSymmetric, members, 4, ParityGranularity::WholeUnit, WriteMethod::Auto);
+            whole.plan(Op::Write, 3 * PAGE, PAGE, &mut ArrayState::new(members), &mut out).expect("plans");
+            assert_eq!(whole.one_cell_plans, 0, "{level:?}: whole-unit granularity");
+        }
+    }
+}

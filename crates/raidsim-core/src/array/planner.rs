@@ -259,6 +259,13 @@ pub struct Planner {
     /// Test-only fault: read-modify-write plans write no parity.
     #[doc(hidden)]
     pub fault_skip_rmw_parity: bool,
+    /// Test-only: plan every request by the general routine (the
+    /// one-cell path must give the same plans; see [`Planner::plan_one_cell`]).
+    #[doc(hidden)]
+    pub general_only: bool,
+    /// Requests planned by the one-cell path (tests check it was taken).
+    #[doc(hidden)]
+    pub one_cell_plans: u64,
     /// Mirrored writes take the stripe lock (hot spares are configured).
     lock_mirrored_writes: bool,
     /// The second parity is Reed–Solomon's Q (GF multiplies), not an XOR code's.
@@ -302,6 +309,8 @@ impl Planner {
             cover,
             q_multiplies,
             fault_skip_rmw_parity: false,
+            general_only: false,
+            one_cell_plans: 0,
             lock_mirrored_writes: cfg.spares > 0,
             need_data: vec![false; cells],
             need_parity: vec![false; 2 * geom.codeword_rows as usize],
@@ -354,6 +363,9 @@ impl Planner {
         if len == 0 || offset + len > cap {
             return Err(Error::Workload(format!("array request [{offset}, +{len}) outside the array's {cap} bytes")));
         }
+        if self.plan_one_cell(op, offset, len, state, out, pool) {
+            return Ok(());
+        }
         let w = self.geom.stripe_data_bytes();
         for s in offset / w..=(offset + len - 1) / w {
             let mut plan = pool.pop().unwrap_or_default();
@@ -376,6 +388,88 @@ impl Planner {
             out.push(plan);
         }
         Ok(())
+    }
+
+    /// The commonest request, planned directly: inside one data unit of a
+    /// healthy array under row parity (RAID-4/5, Reed–Solomon RAID-6), and
+    /// for a write, whole pages at page granularity. The general routine
+    /// spends most of a small request's cost on scratch work for every
+    /// cell (spans, segment breaks, cover scans); this path gives the very
+    /// plan it gives — the same rules, specialised to one written cell and
+    /// one segment — and `planner_properties` checks that over random
+    /// arrays and requests. False when the request is not such a one.
+    fn plan_one_cell(&mut self, kind: Op, offset: u64, len: u64, state: &ArrayState, out: &mut Vec<StripePlan>, pool: &mut Vec<StripePlan>) -> bool {
+        let (u, p) = (self.geom.unit_bytes, self.page_bytes);
+        let (lo, hi) = (offset % u, offset % u + len);
+        let write = kind == Op::Write;
+        let eligible = !self.general_only
+            && self.cover.is_some()
+            && self.geom.codeword_rows == 1
+            && hi <= u
+            && !state.degraded()
+            && (!write || (self.granularity == ParityGranularity::Page && lo % p == 0 && hi % p == 0 && !self.fault_skip_rmw_parity));
+        if !eligible {
+            return false;
+        }
+        let s = offset / self.geom.stripe_data_bytes();
+        let col = (offset / u % u64::from(self.geom.data_units)) as u32;
+        let (m, base) = (self.geom.data_member(s, col), self.geom.row_offset(s, 0));
+        let mut plan = pool.pop().unwrap_or_default();
+        plan.reset(s);
+        if write {
+            self.plan_one_cell_write(s, col, base + lo, len, &mut plan);
+        } else {
+            plan.reads.push(op(m, Op::Read, base + lo, len, Cause::User));
+        }
+        out.push(plan);
+        self.one_cell_plans += 1;
+        true
+    }
+
+    /// [`Planner::plan_one_cell`]'s write of `[at, at + len)` on data unit
+    /// `col` of stripe `s`, every member alive: the unit is wholly
+    /// overwritten over the segment, so reconstruct-write reads the other
+    /// `k − 1` units and read-modify-write the old data and each parity.
+    fn plan_one_cell_write(&mut self, s: u64, col: u32, at: u64, len: u64, plan: &mut StripePlan) {
+        let k = self.geom.data_units;
+        let parity = self.geom.parity_members(s);
+        let parities = self.geom.parity_units as usize;
+        let rcw_reads = k - 1;
+        let rmw = match self.method {
+            _ if rcw_reads == 0 => false,
+            WriteMethod::Rmw => true,
+            WriteMethod::Rcw => false,
+            WriteMethod::Auto => 1 + (parities as u32) < rcw_reads,
+        };
+        let (mut rcw_ops, mut rmw_ops) = ((0u64, 0u64), (0u64, 0u64));
+        for kind in 0..parities {
+            for c in 0..k as usize {
+                let term = self.term_ops(kind, c);
+                rcw_ops = (rcw_ops.0 + term.0, rcw_ops.1 + term.1);
+            }
+            let term = self.term_ops(kind, col as usize);
+            rmw_ops = (rmw_ops.0 + 1 + term.0, rmw_ops.1 + term.1);
+        }
+        plan.locks_stripe = true;
+        plan.compute.add(if rmw { rmw_ops } else { rcw_ops }, len);
+        let m = self.geom.data_member(s, col);
+        if rmw {
+            plan.reads.push(op(m, Op::Read, at, len, Cause::PreReadRmw));
+        } else {
+            for c in (0..k).filter(|&c| c != col) {
+                plan.reads.push(op(self.geom.data_member(s, c), Op::Read, at, len, Cause::PreReadRcw));
+            }
+        }
+        plan.writes.push(op(m, Op::Write, at, len, Cause::User));
+        for &pm in parity.iter().take(parities).flatten() {
+            if rmw {
+                plan.reads.push(op(pm, Op::Read, at, len, Cause::PreReadRmw));
+            }
+            plan.writes.push(op(pm, Op::Write, at, len, Cause::Parity));
+            plan.parity_bytes += len;
+        }
+        coalesce(&mut plan.reads);
+        coalesce(&mut plan.writes);
     }
 
     /// Written byte range of every data cell (`row × k + column`) of stripe
