@@ -371,6 +371,11 @@ pub fn transfer_ns(bytes: u64, bytes_per_s: u64) -> u64 {
     if bytes_per_s == 0 {
         return 0;
     }
+    // Every page-sized transfer fits in 64 bits, whose division is several
+    // times cheaper than the 128-bit one; both give the same whole ns.
+    if let Some(num) = bytes.checked_mul(1_000_000_000) {
+        return num.div_ceil(bytes_per_s);
+    }
     let num = u128::from(bytes) * 1_000_000_000u128;
     num.div_ceil(u128::from(bytes_per_s)) as u64
 }
@@ -394,6 +399,21 @@ mod tests {
     #[test]
     fn disksim_transfer_is_102_4_us_per_4k_page() {
         assert_eq!(transfer_ns(4096, 40_000_000), 102_400);
+    }
+
+    /// Both divisions round up to the same whole ns, on each side of the
+    /// 64-bit limit of `bytes × 10⁹` (hand-worked ceilings).
+    #[test]
+    fn transfers_round_up_alike_in_64_and_128_bits() {
+        // 10⁹ / 3 = 333,333,333.3 -> 333,333,334.
+        assert_eq!(transfer_ns(1, 3), 333_333_334);
+        let limit = u64::MAX / 1_000_000_000; // the last byte count on the 64-bit path
+        assert_eq!(transfer_ns(limit, 1_000_000_000), limit);
+        assert_eq!(transfer_ns(limit + 1, 1_000_000_000), limit + 1);
+        // (limit + 1) × 10⁹ / 7, exactly, rounded up: past 64 bits.
+        let wide = (u128::from(limit + 1) * 1_000_000_000).div_ceil(7) as u64;
+        assert_eq!(transfer_ns(limit + 1, 7), wide);
+        assert_eq!(transfer_ns(limit, 7), (u128::from(limit) * 1_000_000_000).div_ceil(7) as u64);
     }
 
     #[test]

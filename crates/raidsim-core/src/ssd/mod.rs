@@ -131,6 +131,9 @@ pub struct Ssd {
     /// Collections another device's asked for (`array.gc_coordination`).
     forced_gc_runs: u64,
     summary_pages_written: u64,
+    /// Time to program one summary page: one sector over the channel, then
+    /// a program (DiskSim's `_ssd_write_page_osr`); fixed by the timing.
+    summary_page_ns: Ns,
 }
 
 /// Where one page operation runs.
@@ -194,6 +197,9 @@ impl Ssd {
             own_gc_starts: 0,
             forced_gc_runs: 0,
             summary_pages_written: 0,
+            summary_page_ns: ssd.timing.t_command_ns
+                + transfer_ns(bus_bytes(512, ssd.geometry.spare_bytes_per_sector), ssd.timing.channel_bandwidth_bytes_per_s)
+                + ssd.timing.t_program_ns,
             ftl,
         }
     }
@@ -469,7 +475,7 @@ impl Ssd {
         let work = PageWork {
             before: if partial { t.t_command_ns + t.t_read_ns } else { 0 },
             transfer: t.t_command_ns + self.channel_ns(bytes),
-            after: t.t_program_ns + summary_pages * self.summary_page_ns(),
+            after: t.t_program_ns + if summary_pages > 0 { summary_pages * self.summary_page_ns } else { 0 },
         };
         let x = self.book(route, ready_ns, work);
         let programmed = x + work.transfer + work.after;
@@ -486,12 +492,6 @@ impl Ssd {
         self.own_gc_starts += u64::from(outcome.gc.blocks_erased > 0);
         self.count_gc(outcome.gc);
         Ok(PageDone { transferred_ns: x + work.transfer, programmed_ns: programmed })
-    }
-
-    /// Time to program one summary page: one sector over the channel, then
-    /// a program (DiskSim's `_ssd_write_page_osr`).
-    fn summary_page_ns(&self) -> Ns {
-        self.timing.t_command_ns + self.channel_ns(512) + self.timing.t_program_ns
     }
 
     fn place(&mut self, lpn: u64) -> Result<u32> {
@@ -607,9 +607,12 @@ impl Ssd {
     }
 
     fn gc_time(&self, gc: GcWork) -> Ns {
+        if gc == GcWork::default() {
+            return 0;
+        }
         let t = &self.timing;
         gc.pages_copied * (2 * t.t_command_ns + t.t_read_ns + t.t_program_ns)
-            + gc.summary_pages * self.summary_page_ns()
+            + gc.summary_pages * self.summary_page_ns
             + gc.blocks_erased * (t.t_command_ns + t.t_erase_ns)
     }
 
