@@ -299,7 +299,7 @@ impl Ssd {
             Op::Read => {
                 let mut done = t0;
                 for lpn in first..=last {
-                    done = done.max(self.read_page(start_ns, lpn, in_page(lpn), t0, req.cause));
+                    done = done.max(self.read_page(start_ns, lpn, in_page(lpn), t0, req.cause)?);
                 }
                 Ok(self.host_link(done, req.len_bytes))
             }
@@ -417,10 +417,10 @@ impl Ssd {
         }
     }
 
-    fn read_page(&mut self, now_ns: Ns, lpn: u64, bytes: u64, ready_ns: Ns, cause: Cause) -> Ns {
+    fn read_page(&mut self, now_ns: Ns, lpn: u64, bytes: u64, ready_ns: Ns, cause: Cause) -> Result<Ns> {
         let layout = self.ftl.layout();
         let plane_of = |ppn: u32| layout.plane_of_block(layout.block_of(ppn));
-        let current = self.ftl.lookup(lpn).map(plane_of);
+        let current = self.ftl.lookup_checked(lpn)?.map(plane_of);
         let mirror = self.ftl.mirror_of(lpn).map(plane_of);
         // Decoding through parity needs the version parity covers: a
         // mirrored page's old copy (CR5M's EPPN), where one is kept.
@@ -440,7 +440,7 @@ impl Ssd {
         let work = PageWork { before: self.timing.t_command_ns + self.timing.t_read_ns, transfer: self.channel_ns(bytes), after: 0 };
         let x = self.book(route, ready_ns, work);
         self.counters.pages_read[cause.index()] += 1;
-        x + work.transfer
+        Ok(x + work.transfer)
     }
 
     fn program_page(&mut self, now_ns: Ns, lpn: u64, bytes: u64, ready_ns: Ns, cause: Cause) -> Result<PageDone> {
@@ -507,22 +507,19 @@ impl Ssd {
     /// after the last one chosen (DiskSim's `ssd_pick_parunits`).
     fn most_free_plane(&mut self, lpn: u64) -> u32 {
         let layout = self.ftl.layout();
-        let ppd = layout.planes_per_die;
-        let die = layout.die_of_plane(self.ftl.static_plane(lpn));
-        let first = die * ppd;
-        let from = first + self.next_plane_in_die[die as usize];
-        // Wrap by comparison, not `%`: this runs for every page written.
-        let (mut best, mut best_free, mut plane) = (from, 0, from);
-        for _ in 0..ppd {
-            let free = self.ftl.free_pages(plane);
-            if free > best_free {
-                (best, best_free) = (plane, free);
+        let ppd = layout.planes_per_die as usize;
+        let die = layout.die_of_plane(self.ftl.static_plane(lpn)) as usize;
+        let free = &self.ftl.free_pages_by_plane()[die * ppd..(die + 1) * ppd];
+        let from = self.next_plane_in_die[die] as usize;
+        // From `from` round the die; the first of the most free wins.
+        let (mut best, mut best_free) = (from, 0);
+        for i in (from..ppd).chain(0..from) {
+            if free[i] > best_free {
+                (best, best_free) = (i, free[i]);
             }
-            plane = if plane + 1 == first + ppd { first } else { plane + 1 };
         }
-        let next = best - first + 1;
-        self.next_plane_in_die[die as usize] = if next == ppd { 0 } else { next };
-        best
+        self.next_plane_in_die[die] = if best + 1 == ppd { 0 } else { best as u32 + 1 };
+        (die * ppd + best) as u32
     }
 
     /// The unit (die or chip) that serves `plane`.
