@@ -862,7 +862,7 @@ impl Simulation {
         for _ in 0..max_events {
             match self.queue.pop() {
                 Some((now, event)) => {
-                    let handled = self.handle(now, event).and_then(|()| self.coordinate_gc(now));
+                    let handled = self.handle(now, event).and_then(|()| self.coordinate_gc(now)).and_then(|()| self.clock_ran_forward(now));
                     self.failed = handled.is_err();
                     handled?;
                 }
@@ -879,6 +879,14 @@ impl Simulation {
             }
         }
         Ok(Progress { completed: self.host.completed_count(), fraction: self.source.progress(), finished: self.finished })
+    }
+
+    /// An event scheduled in the past is a bug in a model, never a result.
+    fn clock_ran_forward(&self, now: Ns) -> Result<()> {
+        match self.queue.past_events() {
+            0 => Ok(()),
+            n => Err(Error::Internal(format!("{n} event(s) were scheduled before the current instant, {now} ns"))),
+        }
     }
 
     /// Harmonia: a member began a collection during the last event, so
