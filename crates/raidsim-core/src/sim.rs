@@ -491,11 +491,34 @@ impl Simulation {
 
     fn schedule_next_arrival(&mut self) -> Result<()> {
         if let Some(r) = self.next_request()? {
+            self.prefetch_ahead(&r);
             let at = r.arrival_ns.max(self.queue.now_ns());
             self.next_arrival = Some(r);
             self.queue.schedule(at, Event::Arrival);
         }
         Ok(())
+    }
+
+    /// Prefetches the map entries request `r` will look up first — its
+    /// data page, and for a write the parity pages at the same place,
+    /// which its update pre-reads — one arrival before it arrives, so its
+    /// lookups find them in cache ([`crate::prefetch`]; nothing changes).
+    fn prefetch_ahead(&self, r: &HostRequest) {
+        // The first arrival is fetched while the members are being built.
+        let at_device = |device: u32, at: u64| {
+            if let Some(m) = self.members.get(device as usize) {
+                m.prefetch_map_at(at);
+            }
+        };
+        let Some(c) = self.controller.as_ref() else { return at_device(0, r.offset_bytes) };
+        let Some((data, at, parity)) = c.planner().home_of(r.offset_bytes) else { return };
+        let device_of = &c.state().device_of;
+        at_device(device_of[data as usize], at);
+        if r.op == Op::Write {
+            for p in parity.into_iter().flatten() {
+                at_device(device_of[p as usize], at);
+            }
+        }
     }
 
     fn issue(&mut self, now: Ns, r: HostRequest) -> Result<()> {

@@ -285,3 +285,43 @@ mod one_cell_path {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// `home_of` (where the simulation prefetches a request's map entries
+    /// from) names the member and byte the planner reads a one-sector read
+    /// from, and the stripe's parity members: the planner is the oracle.
+    #[test]
+    fn home_of_names_where_the_planner_reads(
+        level in prop_oneof![Just(RaidLevel::Raid0), Just(RaidLevel::Raid4), Just(RaidLevel::Raid5), Just(RaidLevel::Raid6)],
+        layout in layout(), extra in 0u32..5, unit_pages in 1u64..5, off_sectors in 0u64..20_000,
+    ) {
+        let (cfg, mut p) = setup(level, layout, members_for(level, extra), unit_pages, ParityGranularity::Page, WriteMethod::Auto);
+        let off = off_sectors * SECTOR;
+        let plans = plan(&mut p, Op::Read, off, SECTOR, &mut ArrayState::new(cfg.members));
+        let read = plans[0].reads[0];
+        let (member, at, parity) = p.home_of(off).expect("a striped level");
+        prop_assert_eq!((member, at), (read.member, read.offset_bytes));
+        prop_assert_eq!(parity, p.geometry().parity_members(plans[0].stripe));
+        prop_assert!(p.home_of(p.geometry().capacity_bytes()).is_none());
+    }
+}
+
+#[test]
+fn home_of_is_none_for_mirrors_and_multi_row_codewords() {
+    for level in [RaidLevel::Raid1, RaidLevel::Raid10] {
+        let (_, p) = setup(level, ParityLayout::LeftSymmetric, 4, 2, ParityGranularity::Page, WriteMethod::Auto);
+        assert!(p.home_of(0).is_none(), "{level:?}");
+    }
+    let cfg = ArrayConfig {
+        level: RaidLevel::Raid6,
+        members: 7,
+        code: raidsim_core::config::ErasureCode::Evenodd,
+        prime: 5,
+        stripe_unit_bytes: PAGE,
+        ..Default::default()
+    };
+    let geom = ArrayGeometry::new(&cfg, 1 << 24);
+    assert!(Planner::new(&cfg, geom, PAGE).expect("planner").home_of(0).is_none());
+}

@@ -472,6 +472,21 @@ impl Planner {
         coalesce(&mut plan.writes);
     }
 
+    /// Where host byte `offset` is stored under striping or parity: its
+    /// data member and byte on it, and the parity members that cover it at
+    /// the same byte (row parity only: RAID-4/5, Reed–Solomon RAID-6).
+    /// `None` for mirrored levels and codewords of several rows.
+    pub fn home_of(&self, offset: u64) -> Option<(u32, u64, [Option<u32>; 2])> {
+        let g = &self.geom;
+        let row_level = self.cover.is_some() && g.codeword_rows == 1;
+        if !(row_level || g.level == crate::config::RaidLevel::Raid0) || offset >= g.capacity_bytes() {
+            return None;
+        }
+        let (s, u) = (offset / g.stripe_data_bytes(), g.unit_bytes);
+        let col = (offset / u % u64::from(g.data_units)) as u32;
+        Some((g.data_member(s, col), g.row_offset(s, 0) + offset % u, g.parity_members(s)))
+    }
+
     /// Written byte range of every data cell (`row × k + column`) of stripe
     /// (codeword) `s`; logical units fill a codeword row by row.
     fn fill_spans(&mut self, s: u64, lo: u64, hi: u64) {

@@ -178,6 +178,13 @@ macro_rules! each_member {
 }
 
 impl Member {
+    /// Prefetches an SSD's map entry at byte `offset_bytes`; a disk has none.
+    pub fn prefetch_map_at(&self, offset_bytes: u64) {
+        if let Member::Ssd(ssd) = self {
+            ssd.prefetch_map_at(offset_bytes);
+        }
+    }
+
     /// Builds member `index` of `cfg`; `seed` is the run's (a disk's
     /// spindle phase is drawn from it when spindles are not synchronized).
     pub fn new(cfg: &crate::config::MemberConfig, index: u32, seed: u64) -> Self {

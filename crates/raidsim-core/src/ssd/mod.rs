@@ -299,7 +299,7 @@ impl Ssd {
             Op::Read => {
                 let mut done = t0;
                 for lpn in first..=last {
-                    done = done.max(self.read_page(start_ns, lpn, in_page(lpn), t0, req.cause)?);
+                    done = done.max(self.read_page(start_ns, lpn, in_page(lpn), t0, req.cause));
                 }
                 Ok(self.host_link(done, req.len_bytes))
             }
@@ -417,10 +417,16 @@ impl Ssd {
         }
     }
 
-    fn read_page(&mut self, now_ns: Ns, lpn: u64, bytes: u64, ready_ns: Ns, cause: Cause) -> Result<Ns> {
+    /// Prefetches the map entry of the page holding byte `offset_bytes`
+    /// ([`crate::prefetch`]).
+    pub fn prefetch_map_at(&self, offset_bytes: u64) {
+        self.ftl.prefetch_map(offset_bytes / self.page_size_bytes);
+    }
+
+    fn read_page(&mut self, now_ns: Ns, lpn: u64, bytes: u64, ready_ns: Ns, cause: Cause) -> Ns {
         let layout = self.ftl.layout();
         let plane_of = |ppn: u32| layout.plane_of_block(layout.block_of(ppn));
-        let current = self.ftl.lookup_checked(lpn)?.map(plane_of);
+        let current = self.ftl.read_lookup(lpn).map(plane_of);
         let mirror = self.ftl.mirror_of(lpn).map(plane_of);
         // Decoding through parity needs the version parity covers: a
         // mirrored page's old copy (CR5M's EPPN), where one is kept.
@@ -440,7 +446,7 @@ impl Ssd {
         let work = PageWork { before: self.timing.t_command_ns + self.timing.t_read_ns, transfer: self.channel_ns(bytes), after: 0 };
         let x = self.book(route, ready_ns, work);
         self.counters.pages_read[cause.index()] += 1;
-        Ok(x + work.transfer)
+        x + work.transfer
     }
 
     fn program_page(&mut self, now_ns: Ns, lpn: u64, bytes: u64, ready_ns: Ns, cause: Cause) -> Result<PageDone> {
