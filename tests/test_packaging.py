@@ -31,7 +31,9 @@ def test_the_wheel_workflow_builds_every_platform_with_maturin_and_publishes_onl
         build = [s for s in steps if str(s.get("uses", "")).startswith("PyO3/maturin-action@")]
         assert len(build) == 1, name
         if name != "sdist":
-            assert "--release" in build[0]["with"]["args"] and "--strip" in build[0]["with"]["args"], name
+            # No --release: it would override pyproject's profile ("dist", fat LTO).
+            args = build[0]["with"]["args"]
+            assert "--release" not in args and "--profile" not in args and "--strip" in args, name
     assert jobs["linux"]["steps"][1]["with"]["manylinux"] == "2_28"
     assert set(jobs["publish"]["needs"]) == {"linux", "macos", "windows", "sdist"}
     assert jobs["publish"]["if"] == "startsWith(github.ref, 'refs/tags/v')"
@@ -86,6 +88,9 @@ def test_ci_runs_the_readme_test_command_and_tests_the_built_wheel():
     assert ci.endswith("&& .ci/wheel-demo") and "-c constraints.txt" in ci
     demo = (REPO / ".ci" / "wheel-demo").read_text()
     # The wheel is built by maturin (manylinux tag, strip), installed into a fresh venv, run outside the tree.
-    assert "maturin\" build --release" in demo and "venv" in demo and 'cd "$work"' in demo
+    assert "maturin\" build --out" in demo and "--release" not in demo and "venv" in demo and 'cd "$work"' in demo
     maturin = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["maturin"]
     assert maturin["strip"] is True and maturin["compatibility"].startswith("manylinux_")
+    # What users install is built with whole-program LTO.
+    profiles = tomllib.loads((REPO / "Cargo.toml").read_text())["profile"]
+    assert maturin["profile"] == "dist" and profiles["dist"]["inherits"] == "release" and profiles["dist"]["lto"] == "fat"
