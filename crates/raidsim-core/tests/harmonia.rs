@@ -94,3 +94,22 @@ fn global_coordination_needs_an_array_of_ssds() {
     let e = refused(&["array.level=raid0", "array.members=2", "array.gc_coordination=\"sometimes\""]);
     assert!(e.contains("local") && e.contains("global"), "{e}");
 }
+
+/// Cost-benefit victims when every member collects at once: a block whose
+/// last write's data is ready after the forced collection's instant counts
+/// as just written (age zero). It stopped the run with an arithmetic
+/// overflow before (found by a hostile review).
+#[test]
+fn cost_benefit_collection_forced_before_a_pending_write_completes() {
+    let o = [
+        "array.level=raid4",
+        "array.members=4",
+        "array.gc_coordination=global",
+        "ssd.geometry.blocks_per_plane=32",
+        "ssd.ftl.gc_victim=cost_benefit",
+        "workload.size.kind=uniform",
+        "workload.size.max_bytes=131072",
+    ];
+    let report = simulate(config("disksim-ssd-validation", &o)).expect("runs to the end");
+    assert!(report.devices.iter().all(|d| d.erases > 0), "every member collected");
+}

@@ -360,7 +360,7 @@ impl Ftl {
     /// The physical page a read of `lpn` goes to, if written. It also
     /// prefetches the reverse-map entry and block count that a rewrite of
     /// the page updates: read-modify-write rewrites the very pages it
-    /// pre-read, and finds them in cache ([`crate::prefetch`]).
+    /// pre-read, and finds them in cache (see `prefetch.rs`).
     #[inline]
     pub fn read_lookup(&self, lpn: u64) -> Option<u32> {
         let ppn = self.ppn_of(lpn);
@@ -584,7 +584,11 @@ impl Ftl {
 
     fn cost_benefit(&self, block: u32, now_ns: Ns) -> f64 {
         let u = f64::from(self.valid[block as usize]) / f64::from(self.data_pages_per_block);
-        let age = (now_ns - self.last_write_ns[block as usize]) as f64 + 1.0;
+        // A block's last write is stamped with the instant its data was
+        // ready, which a collection forced earlier (Harmonia's, or a
+        // write-back destage's) may precede: such a block is as young as
+        // any, age zero.
+        let age = now_ns.saturating_sub(self.last_write_ns[block as usize]) as f64 + 1.0;
         if u == 0.0 {
             f64::INFINITY
         } else {
