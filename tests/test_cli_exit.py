@@ -30,6 +30,10 @@ def test_version_prints_the_package_version():
     # One version: the Cargo workspace's, which the package metadata takes (pyproject declares it dynamic).
     cargo = tomllib.loads((REPO / "Cargo.toml").read_text())
     assert raidsim.__version__ == cargo["workspace"]["package"]["version"]
+    # The extension's compiled-in version is the installed package's metadata too.
+    from importlib import metadata
+
+    assert metadata.version("raidsim") == raidsim.__version__
     pyproject = tomllib.loads((REPO / "pyproject.toml").read_text())
     assert "version" not in pyproject["project"] and "version" in pyproject["project"]["dynamic"]
 

@@ -25,6 +25,9 @@
 //! assert_eq!(cols[1].as_deref(), Some(&data[1][..]));
 //! # Ok::<(), raidsim_codes::Error>(())
 //! ```
+// The workspace lint denies unsafe code (raidsim-core allows it in one
+// place, its prefetch); this crate has none and forbids it outright.
+#![forbid(unsafe_code)]
 
 pub mod array_code;
 pub mod gf256;

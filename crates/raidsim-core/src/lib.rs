@@ -44,7 +44,7 @@ pub mod flash;
 pub mod ftl;
 pub mod hdd;
 pub mod metrics;
-pub mod prefetch;
+mod prefetch;
 pub mod report;
 pub mod sim;
 pub mod ssd;

@@ -20,7 +20,7 @@
 /// than x86-64.
 #[inline(always)]
 #[allow(unsafe_code)]
-pub fn prefetch<T>(slice: &[T], index: usize) {
+pub(crate) fn prefetch<T>(slice: &[T], index: usize) {
     #[cfg(target_arch = "x86_64")]
     if let Some(x) = slice.get(index) {
         // SAFETY: a prefetch never faults and writes no memory (Intel SDM,

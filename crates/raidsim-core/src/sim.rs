@@ -502,7 +502,7 @@ impl Simulation {
     /// Prefetches the map entries request `r` will look up first — its
     /// data page, and for a write the parity pages at the same place,
     /// which its update pre-reads — one arrival before it arrives, so its
-    /// lookups find them in cache ([`crate::prefetch`]; nothing changes).
+    /// lookups find them in cache (`prefetch.rs`; nothing changes).
     fn prefetch_ahead(&self, r: &HostRequest) {
         // The first arrival is fetched while the members are being built.
         let at_device = |device: u32, at: u64| {

@@ -3,6 +3,9 @@
 //! It converts (configs and reports cross as TOML/JSON text), releases the
 //! GIL while simulating, and maps [`raidsim_core::Error`] to Python
 //! exceptions in one place ([`to_py_err`]). Nothing else lives here.
+// The workspace lint denies unsafe code (raidsim-core allows it in one
+// place, its prefetch); this crate has none and forbids it outright.
+#![forbid(unsafe_code)]
 
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
@@ -295,6 +298,9 @@ fn trace_formats() -> Vec<&'static str> {
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
+    // The Cargo workspace's version, the one version (maturin writes the
+    // same into the package metadata, which takes ~20 ms to read).
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("RaidsimError", py.get_type::<RaidsimError>())?;
     m.add("ConfigError", py.get_type::<ConfigError>())?;
     m.add("TraceError", py.get_type::<TraceError>())?;

@@ -418,7 +418,7 @@ impl Ssd {
     }
 
     /// Prefetches the map entry of the page holding byte `offset_bytes`
-    /// ([`crate::prefetch`]).
+    /// (see `prefetch.rs`).
     pub fn prefetch_map_at(&self, offset_bytes: u64) {
         self.ftl.prefetch_map(offset_bytes / self.page_size_bytes);
     }
