@@ -1196,3 +1196,26 @@ impl Counting {
         crate::report::CountReport::new(&self.members, self.requests, self.page_bytes)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::RawConfig;
+
+    /// An event scheduled before the current instant (a model's bug) stops
+    /// the run with an internal error at the next event, never a result.
+    #[test]
+    fn an_event_scheduled_in_the_past_stops_the_run() {
+        let mut raw = RawConfig::from_preset("disksim-ssd-validation").expect("preset");
+        raw.set("workload.requests=2000").expect("key");
+        let mut sim = Simulation::build(raw.resolve().expect("valid")).expect("builds");
+        sim.step(500).expect("steps");
+        let now = sim.queue.now_ns();
+        assert!(now > 0);
+        sim.queue.schedule(now - 1, Event::Arrival);
+        match sim.step(10) {
+            Err(Error::Internal(m)) => assert!(m.contains("scheduled before the current instant"), "{m}"),
+            other => panic!("expected an internal error, got {other:?}"),
+        }
+    }
+}

@@ -411,26 +411,32 @@ impl Planner {
         if !eligible {
             return false;
         }
-        let s = offset / self.geom.stripe_data_bytes();
-        let col = (offset / u % u64::from(self.geom.data_units)) as u32;
-        let (m, base) = (self.geom.data_member(s, col), self.geom.row_offset(s, 0));
+        let (s, col) = self.cell_of(offset);
+        let (m, at) = (self.geom.data_member(s, col), self.geom.row_offset(s, 0) + lo);
         let mut plan = pool.pop().unwrap_or_default();
         plan.reset(s);
         if write {
-            self.plan_one_cell_write(s, col, base + lo, len, &mut plan);
+            self.plan_one_cell_write(s, col, m, at, len, &mut plan);
         } else {
-            plan.reads.push(op(m, Op::Read, base + lo, len, Cause::User));
+            plan.reads.push(op(m, Op::Read, at, len, Cause::User));
         }
         out.push(plan);
         self.one_cell_plans += 1;
         true
     }
 
+    /// Stripe (row) and data column of host byte `offset`, one row per
+    /// stripe (row parity or RAID-0).
+    fn cell_of(&self, offset: u64) -> (u64, u32) {
+        let g = &self.geom;
+        (offset / g.stripe_data_bytes(), (offset / g.unit_bytes % u64::from(g.data_units)) as u32)
+    }
+
     /// [`Planner::plan_one_cell`]'s write of `[at, at + len)` on data unit
-    /// `col` of stripe `s`, every member alive: the unit is wholly
-    /// overwritten over the segment, so reconstruct-write reads the other
-    /// `k − 1` units and read-modify-write the old data and each parity.
-    fn plan_one_cell_write(&mut self, s: u64, col: u32, at: u64, len: u64, plan: &mut StripePlan) {
+    /// `col` (member `m`) of stripe `s`, every member alive: the unit is
+    /// wholly overwritten over the segment, so reconstruct-write reads the
+    /// other `k − 1` units and read-modify-write the old data and each parity.
+    fn plan_one_cell_write(&mut self, s: u64, col: u32, m: u32, at: u64, len: u64, plan: &mut StripePlan) {
         let k = self.geom.data_units;
         let parity = self.geom.parity_members(s);
         let parities = self.geom.parity_units as usize;
@@ -452,7 +458,6 @@ impl Planner {
         }
         plan.locks_stripe = true;
         plan.compute.add(if rmw { rmw_ops } else { rcw_ops }, len);
-        let m = self.geom.data_member(s, col);
         if rmw {
             plan.reads.push(op(m, Op::Read, at, len, Cause::PreReadRmw));
         } else {
@@ -482,9 +487,8 @@ impl Planner {
         if !(row_level || g.level == crate::config::RaidLevel::Raid0) || offset >= g.capacity_bytes() {
             return None;
         }
-        let (s, u) = (offset / g.stripe_data_bytes(), g.unit_bytes);
-        let col = (offset / u % u64::from(g.data_units)) as u32;
-        Some((g.data_member(s, col), g.row_offset(s, 0) + offset % u, g.parity_members(s)))
+        let (s, col) = self.cell_of(offset);
+        Some((g.data_member(s, col), g.row_offset(s, 0) + offset % g.unit_bytes, g.parity_members(s)))
     }
 
     /// Written byte range of every data cell (`row × k + column`) of stripe

@@ -363,10 +363,7 @@ impl Ftl {
     /// pre-read, and finds them in cache (see `prefetch.rs`).
     #[inline]
     pub fn read_lookup(&self, lpn: u64) -> Option<u32> {
-        let ppn = self.ppn_of(lpn);
-        if ppn == NO_PAGE {
-            return None;
-        }
+        let ppn = self.lookup(lpn)?;
         crate::prefetch::prefetch(&self.p2l, ppn as usize);
         crate::prefetch::prefetch(&self.valid, self.layout.block_of(ppn) as usize);
         Some(ppn)
@@ -427,12 +424,7 @@ impl Ftl {
         }
         let (ppn, sealed_block) = self.append(plane, lpn as u32, now_ns)?;
         self.set_ppn(lpn, ppn);
-        // Most writes leave the plane above the threshold: no call at all.
-        let gc = if self.planes[plane as usize].free.len() < self.gc_threshold_blocks {
-            self.collect_until(plane, self.gc_threshold_blocks, now_ns)?
-        } else {
-            GcWork::default()
-        };
+        let gc = self.collect_until(plane, self.gc_threshold_blocks, now_ns)?;
         Ok(WriteOutcome { ppn, sealed_block: sealed_block && self.summary_pages_per_block > 0, gc })
     }
 
@@ -533,6 +525,9 @@ impl Ftl {
     /// Collects `plane` until it has `free_blocks` free blocks, or no victim
     /// would free anything: after a write, up to the threshold; when another
     /// device asked (Harmonia's forced collection), up to its target.
+    /// Inlined: after most writes the plane is above the threshold, and
+    /// the test is all there is to do.
+    #[inline]
     pub fn collect_until(&mut self, plane: u32, free_blocks: usize, now_ns: Ns) -> Result<GcWork> {
         let mut gc = GcWork::default();
         while self.planes[plane as usize].free.len() < free_blocks {

@@ -481,7 +481,7 @@ impl Ssd {
         let work = PageWork {
             before: if partial { t.t_command_ns + t.t_read_ns } else { 0 },
             transfer: t.t_command_ns + self.channel_ns(bytes),
-            after: t.t_program_ns + if summary_pages > 0 { summary_pages * self.summary_page_ns } else { 0 },
+            after: t.t_program_ns + summary_pages * self.summary_page_ns,
         };
         let x = self.book(route, ready_ns, work);
         let programmed = x + work.transfer + work.after;
@@ -610,9 +610,6 @@ impl Ssd {
     }
 
     fn gc_time(&self, gc: GcWork) -> Ns {
-        if gc == GcWork::default() {
-            return 0;
-        }
         let t = &self.timing;
         gc.pages_copied * (2 * t.t_command_ns + t.t_read_ns + t.t_program_ns)
             + gc.summary_pages * self.summary_page_ns
