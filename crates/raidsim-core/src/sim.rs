@@ -263,7 +263,7 @@ impl FrontEnd {
         // Only the past is forgotten: a later event may still book a gap before `ready`.
         self.link.advance(now);
         let d = crate::config::transfer_ns(bytes, self.link_bytes_per_s);
-        self.link.book(ready, d) + d
+        self.link.book_remembered(ready, d) + d
     }
 }
 

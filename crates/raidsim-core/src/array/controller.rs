@@ -230,7 +230,7 @@ impl ParityEngine {
         let t = &mut self.tally[purpose as usize];
         *t = (t.0 + d, t.1 + xor, t.2 + mul);
         self.timeline.advance(now);
-        Some(self.timeline.book(now, d) + d)
+        Some(self.timeline.book_remembered(now, d) + d)
     }
 }
 

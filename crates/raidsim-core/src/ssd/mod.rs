@@ -402,8 +402,14 @@ impl Ssd {
             let start = self.units[r.unit].book(gc_from.max(ready_ns), gc_ns);
             t = t.max(start + gc_ns);
         }
+        // The pages of one request all search from its ready instant: the
+        // unit remembers where the last such search ended (a cleaning's
+        // later instant would spoil that for the pages after it).
+        let mut start = self.units[r.unit].earliest_remembered(ready_ns, whole);
+        if t > ready_ns {
+            start = self.units[r.unit].earliest(t, whole);
+        }
         loop {
-            let start = self.units[r.unit].earliest(t, whole);
             let x = self.channels[r.channel].earliest(start + w.before, w.transfer);
             let end = x + w.transfer + w.after;
             let aligned = x == start + w.before;
@@ -414,6 +420,7 @@ impl Ssd {
             }
             // Start the unit later, so that it reaches the transfer as the channel frees.
             t = x - w.before;
+            start = self.units[r.unit].earliest(t, whole);
         }
     }
 
