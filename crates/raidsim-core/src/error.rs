@@ -43,6 +43,9 @@ pub enum Error {
     /// Says where and with what state, so it can be reported.
     #[error("internal error (a raidsim bug; please report it with your config): {0}")]
     Internal(String),
+    /// The run was asked to stop (Ctrl-C) before it finished.
+    #[error("interrupted")]
+    Interrupted,
     /// An I/O error reading a file.
     #[error("{}: {source}", path.display())]
     Io {

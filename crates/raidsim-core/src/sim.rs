@@ -22,7 +22,7 @@ use crate::array::read_ahead::{Lookup, ReadAheadCache};
 use crate::array::{ArrayController, ArrayGeometry, ArrayPhase, ArrayPort, ArrayState, Planner, StripePlan};
 use crate::config::{CacheMode, GcCoordination, RaidLevel, ReadAheadPolicy, ResolvedConfig, WorkloadConfig};
 use crate::device::{Cause, DeviceRequest, Member, MemberDevice, Op};
-use crate::engine::{EventQueue, Ns};
+use crate::engine::{EventQueue, Ns, StopFlag};
 use crate::error::{Error, Result};
 use crate::metrics::HostMetrics;
 use crate::report::Report;
@@ -300,6 +300,8 @@ pub struct Simulation {
     /// queue so events stay small.
     next_arrival: Option<HostRequest>,
     closed_loop_think_ns: Option<Ns>,
+    /// Asked to stop from outside the run (Ctrl-C); see [`Simulation::stop_flag`].
+    stop: StopFlag,
     max_requests: u64,
     issued: u64,
     /// Host requests that have reached the host's queue, warm-up included.
@@ -344,7 +346,7 @@ impl Simulation {
             if self.members.len() == p.member {
                 // Members are built in turn too: a large array's maps take seconds to allocate.
                 let m = &self.resolved.members[p.member];
-                self.members.push(Member::new(m, p.member as u32, self.resolved.config.sim.seed));
+                self.members.push(Member::new(m, p.member as u32, self.resolved.config.sim.seed, &self.stop));
                 let cost = build_cost_pages(m.logical_pages());
                 (budget, p.done_pages) = (budget.saturating_sub(cost), p.done_pages + cost);
                 continue;
@@ -436,6 +438,7 @@ impl Simulation {
             jobs: Slab::default(),
             next_arrival: None,
             closed_loop_think_ns: closed_loop.map(|(_, think)| think),
+            stop: StopFlag::default(),
             max_requests: cfg.sim.max_requests,
             issued: 0,
             arrivals: 0,
@@ -883,6 +886,10 @@ impl Simulation {
         // A run never starts on a drive that is not yet aged.
         self.precondition(u64::MAX)?;
         for _ in 0..max_events {
+            if let Err(e) = self.stop.check() {
+                self.failed = true;
+                return Err(e);
+            }
             match self.queue.pop() {
                 Some((now, event)) => {
                     let handled = self.handle(now, event).and_then(|()| self.coordinate_gc(now)).and_then(|()| self.clock_ran_forward(now));
@@ -928,6 +935,13 @@ impl Simulation {
             *s = m.own_gc_starts();
         }
         Ok(())
+    }
+
+    /// The flag another thread sets to stop this run (Ctrl-C): the next
+    /// step, or the request being served, ends with
+    /// [`Error::Interrupted`], and the run cannot go on.
+    pub fn stop_flag(&self) -> StopFlag {
+        self.stop.clone()
     }
 
     /// Runs to the end.
@@ -1097,6 +1111,8 @@ pub struct Counting {
     finished: bool,
     /// A step failed: its request was planned in part, so counting stops.
     failed: bool,
+    /// Asked to stop from outside (Ctrl-C): polled between requests.
+    stop: StopFlag,
 }
 
 impl Counting {
@@ -1158,7 +1174,13 @@ impl Counting {
             max_requests: cfg.sim.max_requests,
             finished: false,
             failed: false,
+            stop: StopFlag::default(),
         })
+    }
+
+    /// The flag another thread sets to stop counting (Ctrl-C).
+    pub fn stop_flag(&self) -> StopFlag {
+        self.stop.clone()
     }
 
     /// Plans at most `max_requests` more requests.
@@ -1173,6 +1195,7 @@ impl Counting {
 
     fn count_requests(&mut self, max_requests: u64) -> Result<Progress> {
         for _ in 0..max_requests {
+            self.stop.check()?;
             if self.max_requests > 0 && self.requests >= self.max_requests {
                 self.finished = true;
             }

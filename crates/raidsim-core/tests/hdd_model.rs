@@ -3,7 +3,7 @@
 //! Table 1 derived from the presets.
 
 use raidsim_core::analytic::striping::disk_parameters;
-use raidsim_core::config::{seek_moments, HddConfig, QueuePolicy, RawConfig};
+use raidsim_core::config::{seek_moments, seek_moments_closed_form, HddConfig, QueuePolicy, RawConfig};
 use raidsim_core::device::{Cause, DeviceRequest, MemberDevice, Op};
 use raidsim_core::hdd::Hdd;
 use rand::{Rng, SeedableRng};
@@ -69,6 +69,26 @@ fn seek_moments_match_a_brute_force_count() {
         }
     }
     assert!((s1 - b1).abs() < 1e-12 && (s2 - b2).abs() < 1e-12 && (p1 - bp).abs() < 1e-12);
+}
+
+/// The closed form a disk of billions of cylinders uses agrees with the
+/// term-by-term sum wherever both can be computed.
+#[test]
+fn seek_moments_in_closed_form_match_the_sum() {
+    for c in [1_000u32, 72_170, 1 << 20] {
+        let (s1, s2, p1) = seek_moments(c);
+        let (f1, f2, fp) = seek_moments_closed_form(c);
+        for (summed, closed) in [(s1, f1), (s2, f2), (p1, fp)] {
+            assert!((closed / summed - 1.0).abs() < 1e-10, "{c} cylinders: summed {summed}, closed form {closed}");
+        }
+    }
+    // Past the switch the moments go on smoothly: sqrt and linear growth.
+    let (a, b) = (seek_moments(1 << 20), seek_moments((1 << 20) + 1));
+    assert!((b.0 / a.0 - 1.0).abs() < 1e-5 && (b.1 / a.1 - 1.0).abs() < 1e-5);
+    let (s1, s2, p1) = seek_moments(4_000_000_000);
+    let c = 4e9f64;
+    // Continuous limits: E[sqrt(x)] over |U − V|·C is (8/15)·sqrt(C); E[x] is C/3.
+    assert!((s1 / (8.0 / 15.0 * c.sqrt()) - 1.0).abs() < 1e-4 && (s2 / (c / 3.0) - 1.0).abs() < 1e-4 && (p1 - 1.0).abs() < 1e-9);
 }
 
 #[test]

@@ -8,14 +8,17 @@
 #![forbid(unsafe_code)]
 
 use pyo3::create_exception;
-use pyo3::exceptions::PyException;
+use pyo3::exceptions::{PyException, PyKeyboardInterrupt};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use raidsim_core::config::{RawConfig, TraceFormat};
+use raidsim_core::engine::StopFlag;
 use raidsim_core::workload::trace::{detect_format as core_detect, TraceOptions};
 use raidsim_core::workload::TraceStats;
 use raidsim_core::Error;
 use std::path::Path;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::Duration;
 
 create_exception!(raidsim._native, RaidsimError, PyException, "Base class of every raidsim error.");
 create_exception!(raidsim._native, ConfigError, RaidsimError, "Invalid configuration: unknown key, bad value, impossible geometry.");
@@ -35,7 +38,42 @@ fn to_py_err(e: Error) -> PyErr {
         Error::Device(_) => DeviceError::new_err(msg),
         Error::Io { .. } => InputError::new_err(msg),
         Error::Internal(_) => InternalError::new_err(msg),
+        Error::Interrupted => PyKeyboardInterrupt::new_err(msg),
     }
+}
+
+/// How often the interpreter's thread looks for Ctrl-C while a run works.
+const SIGNAL_POLL: Duration = Duration::from_millis(20);
+
+/// Runs `work` on a helper thread while the interpreter's thread, the one
+/// that receives Ctrl-C, waits without the GIL and looks for signals every
+/// [`SIGNAL_POLL`]. On a signal it asks the work to stop through `stop`
+/// (polled between events and between the pages of one request), waits
+/// for it, and raises the signal's exception: a run stops within
+/// milliseconds whatever it is serving.
+fn interruptible<T: Send>(py: Python<'_>, stop: &StopFlag, work: impl FnOnce() -> Result<T, Error> + Send) -> PyResult<T> {
+    std::thread::scope(|scope| {
+        let (done, mut result) = mpsc::channel();
+        scope.spawn(move || done.send(work()));
+        loop {
+            // A receiver may move to another thread, not be shared: lend it out whole.
+            let waiting = &mut result;
+            match py.allow_threads(move || waiting.recv_timeout(SIGNAL_POLL)) {
+                Ok(outcome) => return outcome.map_err(to_py_err),
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(signal) = py.check_signals() {
+                        stop.request();
+                        // Whatever the work returns now (most often Interrupted) gives way to the signal.
+                        let waiting = &mut result;
+                        let _ = py.allow_threads(move || waiting.recv());
+                        stop.clear();
+                        return Err(signal);
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => return Err(InternalError::new_err("the simulation thread ended without a result")),
+            }
+        }
+    })
 }
 
 /// Builds a raw config from layers applied in order: `("preset", name)`,
@@ -128,14 +166,16 @@ impl Simulation {
 
     /// Preconditions up to `max_pages` more pages; returns the fraction done.
     fn precondition(&mut self, py: Python<'_>, max_pages: u64) -> PyResult<f64> {
+        let stop = self.inner.stop_flag();
         let inner = &mut self.inner;
-        py.allow_threads(|| inner.precondition(max_pages)).map_err(to_py_err)
+        interruptible(py, &stop, || inner.precondition(max_pages))
     }
 
     /// Processes up to `max_events` events; returns `(completed, fraction, finished)`.
     fn step(&mut self, py: Python<'_>, max_events: u64) -> PyResult<(u64, f64, bool)> {
+        let stop = self.inner.stop_flag();
         let inner = &mut self.inner;
-        let p = py.allow_threads(|| inner.step(max_events)).map_err(to_py_err)?;
+        let p = interruptible(py, &stop, || inner.step(max_events))?;
         Ok((p.completed, p.fraction, p.finished))
     }
 
@@ -172,8 +212,9 @@ impl Counting {
 
     /// Plans up to `max_requests` more requests; returns `(planned, fraction, finished)`.
     fn step(&mut self, py: Python<'_>, max_requests: u64) -> PyResult<(u64, f64, bool)> {
+        let stop = self.inner.stop_flag();
         let inner = &mut self.inner;
-        let p = py.allow_threads(|| inner.step(max_requests)).map_err(to_py_err)?;
+        let p = interruptible(py, &stop, || inner.step(max_requests))?;
         Ok((p.completed, p.fraction, p.finished))
     }
 
@@ -186,13 +227,18 @@ impl Counting {
 /// Counting mode: exact page counts per member and cause, as JSON text.
 #[pyfunction]
 fn count(py: Python<'_>, layers: Vec<(String, String)>) -> PyResult<String> {
-    let report = py
+    let mut counting = py
         .allow_threads(|| {
             let resolved = raw_from_layers(&layers)?.resolve()?;
-            raidsim_core::count(&resolved)
+            raidsim_core::Counting::new(&resolved)
         })
         .map_err(to_py_err)?;
-    Ok(report.to_json())
+    let stop = counting.stop_flag();
+    interruptible(py, &stop, || {
+        while !counting.step(u64::MAX)?.finished {}
+        Ok(())
+    })?;
+    Ok(counting.report().to_json())
 }
 
 /// The stripe-unit paper's Eqs. 1-3: `(NEPR, NEPW)` for one write.

@@ -263,8 +263,13 @@ impl HddConfig {
 
 /// `(Σ p(d)·sqrt(d−1), Σ p(d)·(d−1), Σ p(d))` over seek distances `d ≥ 1`
 /// between two independent, uniformly random cylinders of `cylinders`:
-/// `p(d) = 2·(C − d) / C²`.
+/// `p(d) = 2·(C − d) / C²`. Summed term by term up to
+/// [`SEEK_MOMENTS_SUMMED_UP_TO`] cylinders (every real disk); beyond, in
+/// closed form, so that a disk of billions of cylinders resolves at once.
 pub fn seek_moments(cylinders: u32) -> (f64, f64, f64) {
+    if cylinders > SEEK_MOMENTS_SUMMED_UP_TO {
+        return seek_moments_closed_form(cylinders);
+    }
     let c = f64::from(cylinders);
     let (mut s1, mut s2, mut p1) = (0.0, 0.0, 0.0);
     for d in 1..cylinders {
@@ -274,6 +279,29 @@ pub fn seek_moments(cylinders: u32) -> (f64, f64, f64) {
         p1 += p;
     }
     (s1, s2, p1)
+}
+
+/// Above this many cylinders [`seek_moments`] uses its closed form.
+pub const SEEK_MOMENTS_SUMMED_UP_TO: u32 = 1 << 20;
+
+/// [`seek_moments`] in closed form. With `k = d − 1` running over
+/// `0..=n`, `n = C − 2`, the weights are `2·(C − 1 − k) / C²`; the power
+/// sums of `k` are exact and those of `k^½`, `k^{3/2}` are Euler–Maclaurin
+/// expansions, whose first neglected term is below 1e-25 relative for
+/// `n > 2^20`.
+pub fn seek_moments_closed_form(cylinders: u32) -> (f64, f64, f64) {
+    let c = f64::from(cylinders);
+    let n = c - 2.0;
+    let w = 2.0 / (c * c);
+    let s1 = w * ((c - 1.0) * power_sum(0.5, -0.207_886_224_977_354_57, n) - power_sum(1.5, -0.025_485_201_889_833_036, n));
+    let s2 = w * ((c - 1.0) * n * (n + 1.0) / 2.0 - n * (n + 1.0) * (2.0 * n + 1.0) / 6.0);
+    (s1, s2, (c - 1.0) / c)
+}
+
+/// `Σ_{k=1}^{n} k^a` by Euler–Maclaurin: `ζ(−a) + n^{a+1}/(a+1) + n^a/2 +
+/// a·n^{a−1}/12 − a(a−1)(a−2)·n^{a−3}/720`, with `zeta_minus_a = ζ(−a)`.
+fn power_sum(a: f64, zeta_minus_a: f64, n: f64) -> f64 {
+    zeta_minus_a + n.powf(a + 1.0) / (a + 1.0) + n.powf(a) / 2.0 + a * n.powf(a - 1.0) / 12.0 - a * (a - 1.0) * (a - 2.0) * n.powf(a - 3.0) / 720.0
 }
 
 /// Fits `a` and `b` of `seek(x) = a·sqrt(x−1) + b·(x−1) + c` (Chen & Lee,

@@ -24,7 +24,7 @@ pub use array::{
     ParityPlacement, RaidLevel, ReadAheadPolicy, ReadPolicy, StripeOrder, WriteMethod,
 };
 pub use cost::Prices;
-pub use hdd::{fit_seek_curve, seek_moments, HddConfig, HddGeometry, HddZone, QueuePolicy};
+pub use hdd::{fit_seek_curve, seek_moments, seek_moments_closed_form, HddConfig, HddGeometry, HddZone, QueuePolicy};
 pub use presets::{preset, preset_names, PRESETS};
 pub use rebuild::{RebuildConfig, RebuildPolicy};
 pub use ssd::{bus_bytes, transfer_ns, Allocation, FtlConfig, GcVictim, GeometryConfig, ParallelUnit, SsdConfig, TimingConfig, WriteAck};

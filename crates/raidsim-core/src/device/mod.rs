@@ -187,9 +187,15 @@ impl Member {
 
     /// Builds member `index` of `cfg`; `seed` is the run's (a disk's
     /// spindle phase is drawn from it when spindles are not synchronized).
-    pub fn new(cfg: &crate::config::MemberConfig, index: u32, seed: u64) -> Self {
+    /// An SSD polls `stop` between the pages of a long request; a disk
+    /// serves any request in a few steps.
+    pub fn new(cfg: &crate::config::MemberConfig, index: u32, seed: u64, stop: &crate::engine::StopFlag) -> Self {
         match cfg {
-            crate::config::MemberConfig::Ssd { ssd, geometry } => Member::Ssd(crate::ssd::Ssd::new(ssd, geometry)),
+            crate::config::MemberConfig::Ssd { ssd, geometry } => {
+                let mut drive = crate::ssd::Ssd::new(ssd, geometry);
+                drive.watch(stop.clone());
+                Member::Ssd(drive)
+            }
             crate::config::MemberConfig::Hdd { hdd, geometry } => {
                 Member::Hdd(crate::hdd::Hdd::new(hdd, geometry, seed ^ u64::from(index).wrapping_mul(0x9e37_79b9_7f4a_7c15)))
             }

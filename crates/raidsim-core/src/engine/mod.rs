@@ -29,6 +29,38 @@ pub const MAX_DURATION_NS: Ns = 3_600 * NS_PER_S;
 /// One nanosecond-denominated second, for unit conversions.
 pub const NS_PER_S: u64 = 1_000_000_000;
 
+/// A request from outside the run to stop it (Ctrl-C), shared by the run
+/// and whoever watches for the signal on another thread. The run polls it
+/// between events and every [`StopFlag::PAGES_BETWEEN_CHECKS`] pages of one
+/// request, so that no single request, however large, keeps it going.
+#[derive(Clone, Debug, Default)]
+pub struct StopFlag(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl StopFlag {
+    /// Pages a device serves between two looks at the flag: about a
+    /// millisecond of work.
+    pub const PAGES_BETWEEN_CHECKS: u64 = 4096;
+
+    /// Asks the run to stop.
+    pub fn request(&self) {
+        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Withdraws the request (the run was stopped; it will not go on).
+    pub fn clear(&self) {
+        self.0.store(false, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// [`crate::Error::Interrupted`] once a stop was requested.
+    #[inline]
+    pub fn check(&self) -> crate::Result<()> {
+        if self.0.load(std::sync::atomic::Ordering::Relaxed) {
+            return Err(crate::Error::Interrupted);
+        }
+        Ok(())
+    }
+}
+
 /// A scheduled event. `key` is the time in the high 64 bits and the
 /// insertion sequence in the low 64, so one integer comparison orders by
 /// time, then by insertion.

@@ -43,7 +43,7 @@ pub mod write_buffer;
 
 use crate::config::{bus_bytes, transfer_ns, Allocation, DerivedGeometry, ParallelUnit, SsdConfig, TimingConfig, WriteAck};
 use crate::device::{Cause, CauseCounters, DeviceRequest, Dispatch, MemberDevice, Op};
-use crate::engine::Ns;
+use crate::engine::{Ns, StopFlag};
 use crate::error::{Error, Result};
 use crate::ftl::{Ftl, GcWork};
 use crate::metrics::{Stat, Stats};
@@ -104,6 +104,8 @@ pub struct Ssd {
     spare_bytes_per_sector: u32,
     capacity_bytes: u64,
     /// Calendars of the parallel units (dies or chips).
+    /// Asked to stop (Ctrl-C): polled between the pages of one request.
+    stop: StopFlag,
     units: Vec<Timeline>,
     /// Per unit: garbage collection owed, ns, and the instant it may start
     /// (after the write that triggered it); run before the unit's next operation.
@@ -201,6 +203,7 @@ impl Ssd {
                 + transfer_ns(bus_bytes(512, ssd.geometry.spare_bytes_per_sector), ssd.timing.channel_bandwidth_bytes_per_s)
                 + ssd.timing.t_program_ns,
             ftl,
+            stop: StopFlag::default(),
         }
     }
 
@@ -288,6 +291,7 @@ impl Ssd {
                 let ready = self.host_link(t0, req.len_bytes);
                 let mut done = ready;
                 for lpn in first..=last {
+                    self.poll_stop(lpn - first)?;
                     let page = self.program_page(start_ns, lpn, in_page(lpn), ready, req.cause)?;
                     done = done.max(match self.write_ack {
                         WriteAck::Program => page.programmed_ns,
@@ -299,6 +303,7 @@ impl Ssd {
             Op::Read => {
                 let mut done = t0;
                 for lpn in first..=last {
+                    self.poll_stop(lpn - first)?;
                     done = done.max(self.read_page(start_ns, lpn, in_page(lpn), t0, req.cause));
                 }
                 Ok(self.host_link(done, req.len_bytes))
@@ -323,7 +328,9 @@ impl Ssd {
         let ready = self.host_link(admission.at_ns, req.len_bytes);
         // Larger than the buffer: its last page has a slot once that many of its own have left.
         let mut own_left = Vec::new();
+        let first = *pages.start();
         for lpn in pages {
+            self.poll_stop(lpn - first)?;
             let page = self.program_page(start_ns, lpn, in_page(lpn), ready, req.cause)?;
             self.flash_programmed_until_ns = self.flash_programmed_until_ns.max(page.programmed_ns);
             if admission.own_pages_first > 0 {
@@ -334,6 +341,21 @@ impl Ssd {
         own_left.sort_unstable();
         let own = admission.own_pages_first.checked_sub(1).map(|k| own_left[k as usize]);
         Ok(own.map_or(ready, |t| t.max(ready)))
+    }
+
+    /// Stops a request of many pages between two of them when the run was
+    /// asked to stop; `nth` counts the request's pages.
+    #[inline]
+    fn poll_stop(&self, nth: u64) -> Result<()> {
+        if nth % StopFlag::PAGES_BETWEEN_CHECKS == StopFlag::PAGES_BETWEEN_CHECKS - 1 {
+            return self.stop.check();
+        }
+        Ok(())
+    }
+
+    /// Polls `stop` while serving a request of many pages (Ctrl-C).
+    pub fn watch(&mut self, stop: StopFlag) {
+        self.stop = stop;
     }
 
     /// When the processor has handled a command of `op` over `pages`

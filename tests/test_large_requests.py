@@ -1,0 +1,77 @@
+"""One very large request: served in time linear in its pages, and stopped by Ctrl-C mid-request.
+
+Wall-clock speed is measured in bench/large_request.py, never asserted here;
+what is asserted is that a signal sent while one request is being served
+ends the run well before that request could have finished.
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+import raidsim
+from raidsim import Config, Workload
+
+# A drive of 8x the Table-5 capacity (230 GB): one write over all of it takes
+# ~15 s uninterrupted on this machine type, so a stop within seconds is the flag at work.
+BIG_DRIVE = {"ssd.geometry.blocks_per_plane": 16384}
+WHOLE_BIG_DRIVE_BYTES = 200_000_000_000 // 4096 * 4096  # most of it
+SIGNAL_AFTER_S = 1.5
+# Generous for a loaded 2-core machine; the mechanism polls every 20 ms.
+STOPPED_WITHIN_S = 3.0
+
+
+def _interrupt_after(seconds):
+    sent = {}
+
+    def send():
+        sent["at"] = time.monotonic()
+        os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Timer(seconds, send)
+    timer.start()
+    return timer, sent
+
+
+@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="signals reach the main thread only")
+def test_ctrl_c_stops_one_huge_write_in_the_middle():
+    cfg = Config.preset("stripe-unit-table5").with_overrides(BIG_DRIVE)
+    timer, sent = _interrupt_after(SIGNAL_AFTER_S)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            raidsim.simulate(cfg, Workload.requests([(0, "W", 0, WHOLE_BIG_DRIVE_BYTES)]), progress=False)
+        stopped = time.monotonic()
+    finally:
+        timer.cancel()
+    assert "at" in sent, "the run ended before the signal was sent: the test no longer exercises a request in progress"
+    assert stopped - sent["at"] < STOPPED_WITHIN_S
+
+
+def test_ctrl_c_at_the_command_line_exits_130(tmp_path):
+    trace = tmp_path / "one-write.trace"
+    # MQSim ASCII: time_ns device lba(512 B) sectors type(0 = write)
+    trace.write_text(f"0 0 0 {WHOLE_BIG_DRIVE_BYTES // 512} 0\n")
+    args = [sys.executable, "-m", "raidsim.cli", "run", "--trace", str(trace), "--format", "mqsim_ascii",
+            "--set", "ssd.geometry.blocks_per_plane=16384", "--json", "--no-progress"]
+    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(SIGNAL_AFTER_S + 1.0)  # the interpreter's start-up too
+    assert p.poll() is None, "the run ended before the signal was sent"
+    sent = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130, err
+    assert time.monotonic() - sent < STOPPED_WITHIN_S
+    assert "interrupted" in err and out == ""
+
+
+def test_a_disk_of_billions_of_cylinders_resolves():
+    # The seek curve's moments are a closed form past a million cylinders;
+    # summed term by term this took ~10 s and did not answer Ctrl-C.
+    cfg = Config.preset("hdd-cheetah-15k5").set("hdd.cylinders", 4_000_000_000)
+    report = raidsim.simulate(cfg, Workload.synthetic(requests=20), progress=False)
+    assert report.to_dict()["host"]["requests"] == 20
