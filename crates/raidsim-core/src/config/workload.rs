@@ -269,7 +269,7 @@ pub enum OutOfRange {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct TraceConfig {
-    /// Trace file (plain or `.gz`).
+    /// Trace file: plain, gzip or bzip2 (told by its first bytes); a pipe or FIFO is read once, as it streams.
     pub path: String,
     /// Format; `None` = detect from the first lines.
     pub format: Option<TraceFormat>,

@@ -1,7 +1,9 @@
 //! Streaming readers of block I/O traces.
 //!
 //! A trace is read line by line through one reused buffer (a 10-million-line
-//! trace is never loaded whole); `.gz` files are decompressed on the fly.
+//! trace is never loaded whole); gzip and bzip2 streams are told by their
+//! first bytes and decompressed on the fly. Each file is read once, so a
+//! pipe, a FIFO or `/dev/stdin` is read whole.
 //! Formats are those of `../shared/traces/README.md`, detected from the first
 //! lines or named. A malformed line stops the run with an error naming the
 //! file, the line and the expected layout, unless `skip_malformed` is set.
@@ -96,28 +98,72 @@ pub struct TraceReader {
     pub zero_length_skipped: u64,
 }
 
-fn open(path: &Path, count: Arc<AtomicU64>) -> Result<Box<dyn BufRead + Send + Sync>> {
-    let file = File::open(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
-    let counted = CountingReader { inner: file, count };
-    let gz = path.extension().is_some_and(|e| e == "gz");
-    Ok(if gz {
-        Box::new(BufReader::with_capacity(1 << 16, flate2::read::MultiGzDecoder::new(counted)))
+/// A trace's stream. A file is opened once and read once, start to end:
+/// a pipe, a FIFO or `/dev/stdin` cannot be read twice, so compression is
+/// told from the first bytes and the format from the first lines of the
+/// same stream, which are then read again from memory.
+type Stream = Box<dyn BufRead + Send + Sync>;
+
+/// Bytes read before a trace's compression is told.
+const HEAD_BYTES: usize = 1 << 16;
+
+/// gzip's and bzip2's magic bytes.
+const GZIP_MAGIC: &[u8] = &[0x1f, 0x8b];
+const BZIP2_MAGIC: &[u8] = b"BZh";
+
+fn open(path: &Path, count: Arc<AtomicU64>) -> Result<Stream> {
+    let io = |source| Error::Io { path: path.to_path_buf(), source };
+    let mut file = CountingReader { inner: File::open(path).map_err(io)?, count };
+    // The head is read whole (a pipe may deliver it in pieces), so that the
+    // first buffer a plain trace's reader fills holds all of it for the
+    // line-end check.
+    let mut head = Vec::with_capacity(HEAD_BYTES);
+    (&mut file).take(HEAD_BYTES as u64).read_to_end(&mut head).map_err(io)?;
+    let (gzip, bzip2) = (head.starts_with(GZIP_MAGIC), head.starts_with(BZIP2_MAGIC));
+    let raw = std::io::Cursor::new(head).chain(file);
+    Ok(if gzip {
+        Box::new(BufReader::with_capacity(1 << 16, flate2::read::MultiGzDecoder::new(raw)))
+    } else if bzip2 {
+        Box::new(BufReader::with_capacity(1 << 16, bzip2::read::MultiBzDecoder::new(raw)))
     } else {
-        Box::new(BufReader::with_capacity(1 << 16, counted))
+        Box::new(BufReader::with_capacity(1 << 16, raw))
     })
+}
+
+/// Lines read to tell a trace's format.
+const DETECTION_LINES: usize = 20;
+
+/// Reads the first lines of `stream` and tells its format from them;
+/// returns it with a stream that yields those lines again, then the rest.
+fn detect_from_head(path: &Path, mut stream: Stream) -> Result<(TraceFormat, Stream)> {
+    let (mut lines, mut buf) = (Vec::new(), String::new());
+    for _ in 0..DETECTION_LINES {
+        buf.clear();
+        match read_line_capped(stream.as_mut(), &mut buf) {
+            Ok(0) => break,
+            Ok(_) => lines.push(buf.clone()),
+            Err(source) => return Err(Error::Io { path: path.to_path_buf(), source }),
+        }
+    }
+    let format = formats::detect(&lines).ok_or_else(|| {
+        let valid: Vec<&str> = TraceFormat::ALL.iter().map(|f| f.name()).collect();
+        Error::Workload(format!("{}: cannot tell the trace format from its first lines; name it (one of {})", path.display(), valid.join(", ")))
+    })?;
+    Ok((format, Box::new(std::io::Cursor::new(lines.concat().into_bytes()).chain(stream))))
 }
 
 impl TraceReader {
     /// Opens `path`, detecting its format unless named.
     pub fn open(path: &Path, opts: TraceOptions) -> Result<Self> {
-        let format = match opts.format {
-            Some(f) => f,
-            None => detect_format(path)?,
-        };
         let bytes_read = Arc::new(AtomicU64::new(0));
         let mut reader = open(path, bytes_read.clone())?;
         refuse_cr_only(path, reader.as_mut())?;
-        let file_bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+        let (format, reader) = match opts.format {
+            Some(f) => (f, reader),
+            None => detect_from_head(path, reader)?,
+        };
+        // A pipe has no length: its progress stays 0.
+        let file_bytes = std::fs::metadata(path).map(|m| if m.is_file() { m.len() } else { 0 }).unwrap_or(0);
         Ok(Self {
             path: path.to_path_buf(),
             format,
@@ -240,18 +286,5 @@ fn fraction(done: u64, total: u64) -> f64 {
 pub fn detect_format(path: &Path) -> Result<TraceFormat> {
     let mut reader = open(path, Arc::new(AtomicU64::new(0)))?;
     refuse_cr_only(path, reader.as_mut())?;
-    let mut lines = Vec::new();
-    let mut buf = String::new();
-    for _ in 0..20 {
-        buf.clear();
-        match read_line_capped(reader.as_mut(), &mut buf) {
-            Ok(0) => break,
-            Ok(_) => lines.push(buf.clone()),
-            Err(source) => return Err(Error::Io { path: path.to_path_buf(), source }),
-        }
-    }
-    formats::detect(&lines).ok_or_else(|| {
-        let valid: Vec<&str> = TraceFormat::ALL.iter().map(|f| f.name()).collect();
-        Error::Workload(format!("{}: cannot tell the trace format from its first lines; name it (one of {})", path.display(), valid.join(", ")))
-    })
+    detect_from_head(path, reader).map(|(format, _)| format)
 }
