@@ -427,7 +427,7 @@ name = "warned"
 metrics = ["host.requests"]
 [base]
 preset = "erasure-code-table6"
-workload = {{ kind = "trace", path = "{trace}" }}
+workload = {{ kind = "trace", path = "{trace}", max_wrapped_fraction = 1.0 }}
 [[cases]]
 name = "far-and-fast"
 set = {{ "array.level" = "raid5", "array.members" = 4 }}
@@ -435,7 +435,7 @@ set = {{ "array.level" = "raid5", "array.members" = 4 }}
     out = tmp_path / "out"
     assert main(["sweep", str(spec), "--out", str(out), "--workers", "1", "--no-progress"]) == 0
     warnings = (out / "report.html").read_text().split('id="warnings"')[1]
-    assert re.search(r"far-and-fast \{.*\}: 300 requests beyond the capacity were wrapped to fit it", warnings)
+    assert re.search(r"far-and-fast \{.*\}: wrapped: 300 of 300 trace requests \(100.0 %\)", warnings)
     assert re.search(r"far-and-fast \{.*\}: saturated: requests arrived at", warnings)
 
 

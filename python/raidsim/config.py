@@ -64,9 +64,10 @@ def _problem_in(table: Any, prefix: str) -> Optional[Tuple[str, str]]:
 
 
 def _json_layer(key: Any, value: Any) -> Layer:
-    problem = _toml_problem(value)
-    if problem:
-        raise ConfigError(f"config error at `{key}`: {problem}")
+    # A nested table's bad value is named by its whole dotted key (`ssd.timing.t_read_ns`, not `ssd`).
+    found = _problem_in(value, str(key))
+    if found:
+        raise ConfigError(f"config error at `{found[0]}`: {found[1]}")
     table = _nested(key, value)
     try:
         return ("json", json.dumps(table, allow_nan=False))

@@ -190,8 +190,7 @@ class Report:
         """Human-readable tables."""
         w = self._data["workload"]
         notes = []
-        if w.get("wrapped_out_of_range"):
-            notes.append(f"{w['wrapped_out_of_range']} requests beyond the capacity were wrapped")
+        # Wrapped requests are a warning (the core's, with the fractions), listed with the others.
         if w.get("malformed_skipped"):
             notes.append(f"{w['malformed_skipped']} malformed trace lines skipped (first: {w['first_malformed']})")
         # The rebuild section shows the rebuild columns of the summary, and the warnings are listed below.

@@ -58,9 +58,7 @@ def point_warnings(report: Mapping[str, Any]) -> List[str]:
     a corrupt timestamp, requests out of order, ...) and the workload's fitting of a trace to the device."""
     out = list(report.get("warnings", []))
     w = report.get("workload", {})
-    if w.get("wrapped_out_of_range"):
-        out.append(f"{w['wrapped_out_of_range']} requests beyond the capacity were wrapped to fit it "
-                   "(workload.out_of_range = \"wrap\")")
+    # Wrapped requests are among the core's warnings, with their fractions.
     if w.get("malformed_skipped"):
         out.append(f"{w['malformed_skipped']} malformed trace lines skipped (first: {w.get('first_malformed')})")
     if w.get("zero_length_skipped"):

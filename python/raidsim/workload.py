@@ -11,7 +11,7 @@ import base64
 import numbers
 import os
 import struct
-from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ._native import WorkloadError
 
@@ -79,7 +79,7 @@ class Workload:
         ``out_of_range`` is ``"wrap"`` (default: offsets modulo the capacity,
         counted in the report) or ``"error"``.
         """
-        table = {"kind": "trace", "path": os.path.abspath(os.fspath(path))}
+        table = {"kind": "trace", "path": _config_path(path)}
         options = dict(format=format, device=device, time_scale=time_scale, max_requests=max_requests,
                        out_of_range=out_of_range, skip_malformed=skip_malformed, blkparse_action=blkparse_action)
         table.update({k: v for k, v in options.items() if v is not None})
@@ -125,3 +125,13 @@ class Workload:
         if "packed" in self._table:
             shown["packed"] = f"<{len(self._table['packed']) * 3 // 4 // _PACKED.size} requests>"
         return f"Workload({shown})"
+
+
+def _config_path(path: Union[str, bytes, os.PathLike]) -> Union[str, List[int]]:
+    """An absolute path as a config holds it: text, or the list of its bytes
+    when it is not UTF-8 (a Linux file name is bytes; TOML text is UTF-8)."""
+    raw = os.fsencode(os.path.abspath(os.fspath(path)))
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return list(raw)

@@ -449,6 +449,24 @@ impl Report {
             ArraySummary::new(resolved, &counters.iter().map(|c| (c.pages_read, c.pages_written, c.erases)).collect::<Vec<_>>())
         });
         let mut warnings = warnings(&host, host_metrics.span_ns(), &workload);
+        let time_series = host_metrics.time_series();
+        let asked_interval = resolved.config.metrics.interval_ns;
+        if asked_interval > 0 && time_series.interval_ns != asked_interval {
+            warnings.push(format!(
+                "metrics.interval_ns = {asked_interval} was widened to {} ns: the run's {:.6} s would need more than {} buckets of \
+                 {asked_interval} ns (the most a time series keeps)",
+                time_series.interval_ns,
+                host.duration_ns as f64 / 1e9,
+                crate::metrics::MAX_FIXED_BUCKETS
+            ));
+        }
+        if workload.wrapped_out_of_range > 0 {
+            warnings.push(format!(
+                "wrapped: {}; the workload is not the trace's (it reaches byte {}: give the drive at least that capacity)",
+                crate::workload::wrapped_summary(&workload, resolved.capacity_bytes),
+                workload.highest_end_bytes
+            ));
+        }
         peak_warning(&mut warnings, host_metrics.peak_outstanding(), resolved);
         buffer_warning(&mut warnings, host_metrics.span_ns(), members);
         if let Some(s) = stop.as_ref().filter(|s| !s.converged) {
@@ -465,7 +483,7 @@ impl Report {
         if let Some(c) = &cost {
             c.stats(&mut stats);
         }
-        Self { host, devices, workload, time_series: host_metrics.time_series(), stats, array, stop, warnings, rebuild: None, verify: None, cost }
+        Self { host, devices, workload, time_series, stats, array, stop, warnings, rebuild: None, verify: None, cost }
     }
 
     /// Adds the failures-and-rebuild section (and its statistics).

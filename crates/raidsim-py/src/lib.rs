@@ -16,7 +16,7 @@ use raidsim_core::engine::StopFlag;
 use raidsim_core::workload::trace::{detect_format as core_detect, TraceOptions};
 use raidsim_core::workload::TraceStats;
 use raidsim_core::Error;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
 
@@ -317,7 +317,7 @@ fn codes_structure(code: &str, data_columns: usize, p: Option<usize>) -> PyResul
 #[pyo3(signature = (path, format=None, device=None, skip_malformed=false, blkparse_action="D"))]
 fn trace_stats(
     py: Python<'_>,
-    path: &str,
+    path: PathBuf,
     format: Option<&str>,
     device: Option<u64>,
     skip_malformed: bool,
@@ -325,14 +325,14 @@ fn trace_stats(
 ) -> PyResult<String> {
     let format = format.map(TraceFormat::from_name).transpose().map_err(to_py_err)?;
     let opts = TraceOptions { format, device, max_requests: 0, blkparse_action: blkparse_action.into(), skip_malformed };
-    let stats = py.allow_threads(|| TraceStats::of_file(Path::new(path), opts)).map_err(to_py_err)?;
+    let stats = py.allow_threads(|| TraceStats::of_file(&path, opts)).map_err(to_py_err)?;
     serde_json::to_string(&stats).map_err(|e| RaidsimError::new_err(e.to_string()))
 }
 
 /// The format of a trace file, detected from its first lines.
 #[pyfunction]
-fn detect_format(path: &str) -> PyResult<&'static str> {
-    core_detect(Path::new(path)).map(TraceFormat::name).map_err(to_py_err)
+fn detect_format(path: PathBuf) -> PyResult<&'static str> {
+    core_detect(&path).map(TraceFormat::name).map_err(to_py_err)
 }
 
 /// Names of the trace formats.

@@ -12,6 +12,9 @@ const MAP_BYTES_PER_PAGE: u64 = 4;
 const BYTES_PER_BLOCK: u64 = 2 + 1 + 4 + 8;
 /// One scheduled event or request slot of the host, generously.
 const BYTES_PER_PENDING_EVENT: u64 = 64;
+/// One bucket of a fixed-interval time series, from the core's counters to
+/// the report's JSON text and the Python lists parsed from it.
+const TIME_SERIES_BYTES_PER_BUCKET: u64 = 512;
 /// What the rest of a run needs whatever its size: histograms, buffers.
 const BASE_BYTES: u64 = 64 << 20;
 
@@ -33,7 +36,13 @@ pub fn estimate_bytes(r: &ResolvedConfig) -> u64 {
         _ => 0,
     };
     let histogram = u64::from(r.config.metrics.erase_histogram_bins).saturating_mul(8);
-    BASE_BYTES.saturating_add(members).saturating_add(processes.saturating_mul(BYTES_PER_PENDING_EVENT)).saturating_add(histogram)
+    // A fixed interval may fill every bucket it is allowed; an automatic one keeps a few thousand.
+    let time_series = if r.config.metrics.interval_ns > 0 { crate::metrics::MAX_FIXED_BUCKETS as u64 * TIME_SERIES_BYTES_PER_BUCKET } else { 0 };
+    BASE_BYTES
+        .saturating_add(members)
+        .saturating_add(processes.saturating_mul(BYTES_PER_PENDING_EVENT))
+        .saturating_add(histogram)
+        .saturating_add(time_series)
 }
 
 /// The machine's available memory, bytes, if it can be read.
@@ -61,7 +70,7 @@ pub fn check(r: &ResolvedConfig) -> Result<()> {
             "sim.memory_limit_bytes",
             format!(
                 "this configuration needs about {:.1} GiB ({} members' mapping tables, closed-loop processes, \
-                 histogram bins), more than {what} ({:.1} GiB); make it smaller or raise sim.memory_limit_bytes",
+                 histogram bins, a fixed-interval time series), more than {what} ({:.1} GiB); make it smaller or raise sim.memory_limit_bytes",
                 gib(need),
                 r.members.len(),
                 gib(limit)

@@ -265,12 +265,46 @@ pub enum OutOfRange {
     Error,
 }
 
+/// A trace file's path: text, or a list of bytes for a path that is not
+/// UTF-8, which a Linux file name may be and TOML text may not.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TracePath(pub std::path::PathBuf);
+
+impl Serialize for TracePath {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use std::os::unix::ffi::OsStrExt;
+        match self.0.to_str() {
+            Some(text) => s.serialize_str(text),
+            None => self.0.as_os_str().as_bytes().serialize(s),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for TracePath {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        use std::os::unix::ffi::OsStringExt;
+        #[derive(Deserialize)]
+        #[serde(untagged, expecting = "a path: text, or a list of bytes (0-255) for one that is not UTF-8")]
+        enum Form {
+            Text(String),
+            Bytes(Vec<u8>),
+        }
+        Ok(TracePath(match Form::deserialize(d)? {
+            Form::Text(text) => text.into(),
+            Form::Bytes(bytes) => std::ffi::OsString::from_vec(bytes).into(),
+        }))
+    }
+}
+
 /// Replay of a trace file.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct TraceConfig {
-    /// Trace file: plain, gzip or bzip2 (told by its first bytes); a pipe or FIFO is read once, as it streams.
-    pub path: String,
+    /// Trace file: plain, gzip or bzip2 (told by its first bytes); a pipe or
+    /// FIFO is read once, as it streams. A path that is not UTF-8 (Linux
+    /// paths are bytes) is given as the list of its bytes.
+    #[schemars(with = "String")]
+    pub path: TracePath,
     /// Format; `None` = detect from the first lines.
     pub format: Option<TraceFormat>,
     /// Keep only requests of this device/disk/LUN number; `None` = all.
@@ -281,6 +315,12 @@ pub struct TraceConfig {
     pub max_requests: u64,
     /// Requests beyond the simulated capacity.
     pub out_of_range: OutOfRange,
+    /// With `out_of_range = "wrap"`: the largest fraction of the trace's
+    /// requests that may be wrapped. More changes the workload being asked
+    /// about (a scaled-down drive folds the trace onto itself), so the run
+    /// stops with an error naming the capacity the trace needs; any wrap is
+    /// a warning. 1 allows all.
+    pub max_wrapped_fraction: f64,
     /// blkparse: replay `D` (issue) or `C` (completion) events.
     pub blkparse_action: String,
     /// Skip malformed lines (counted, first one named in the report) instead
@@ -304,12 +344,13 @@ pub enum OutOfOrder {
 impl Default for TraceConfig {
     fn default() -> Self {
         Self {
-            path: String::new(),
+            path: TracePath::default(),
             format: None,
             device: None,
             time_scale: 1.0,
             max_requests: 0,
             out_of_range: OutOfRange::Wrap,
+            max_wrapped_fraction: 0.01,
             blkparse_action: "D".into(),
             skip_malformed: false,
             out_of_order: OutOfOrder::KeepSpacing,
@@ -342,6 +383,9 @@ impl WorkloadConfig {
     }
 }
 
+/// The sector every member addresses, bytes.
+const SECTOR_BYTES: u64 = 512;
+
 fn fraction(key: &str, v: f64) -> Result<()> {
     if (0.0..=1.0).contains(&v) {
         Ok(())
@@ -358,8 +402,16 @@ impl SyntheticConfig {
         fraction("workload.hot_fraction", self.hot_fraction)?;
         fraction("workload.sequential_fraction", self.sequential_fraction)?;
         fraction("workload.hot_access_fraction", self.hot_access_fraction)?;
-        if self.alignment_bytes == 0 {
-            return Err(Error::config("workload.alignment_bytes", "must be at least 1"));
+        // Members address 512-byte sectors: an odd alignment would issue
+        // requests (4,098 bytes at byte 3) no drive of the model serves as asked.
+        if self.alignment_bytes == 0 || self.alignment_bytes % SECTOR_BYTES != 0 {
+            return Err(Error::config(
+                "workload.alignment_bytes",
+                format!("{} must be a positive multiple of the 512-byte sector", self.alignment_bytes),
+            ));
+        }
+        if self.start_bytes % SECTOR_BYTES != 0 {
+            return Err(Error::config("workload.start_bytes", format!("{} must be a multiple of the 512-byte sector", self.start_bytes)));
         }
         let s = &self.size;
         if s.mean_bytes == 0 || s.quantum_bytes == 0 {
@@ -380,12 +432,13 @@ impl SyntheticConfig {
 
 impl TraceConfig {
     fn validate(&self) -> Result<()> {
-        if self.path.is_empty() {
+        if self.path.0.as_os_str().is_empty() {
             return Err(Error::config("workload.path", "a trace workload needs a path"));
         }
         if !(self.time_scale > 0.0 && self.time_scale.is_finite()) {
             return Err(Error::config("workload.time_scale", "must be a finite number > 0"));
         }
+        fraction("workload.max_wrapped_fraction", self.max_wrapped_fraction)?;
         if self.blkparse_action != "D" && self.blkparse_action != "C" {
             return Err(Error::config("workload.blkparse_action", "expected \"D\" (issue) or \"C\" (completion)"));
         }

@@ -149,8 +149,11 @@ struct Bucket {
 /// Most buckets kept before they are merged pairwise (automatic interval).
 const MAX_BUCKETS: usize = 4096;
 /// Most buckets kept with a fixed interval; beyond it (a trace with a clock
-/// glitch, say) the interval is widened rather than memory exhausted.
-const MAX_FIXED_BUCKETS: usize = 1 << 22;
+/// glitch, an interval of 1 ns) the interval is doubled until the run fits,
+/// rather than memory exhausted, and the report warns of it. A bucket costs
+/// about the memory estimate's `TIME_SERIES_BYTES_PER_BUCKET` by the
+/// time the report has reached Python.
+pub const MAX_FIXED_BUCKETS: usize = 1 << 18;
 /// Buckets an automatically sized series aims for.
 const AUTO_BUCKETS: u64 = 100;
 

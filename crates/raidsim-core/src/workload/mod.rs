@@ -21,7 +21,6 @@ use crate::device::Op;
 use crate::engine::Ns;
 use crate::error::{Error, Result};
 use serde::Serialize;
-use std::path::Path;
 use trace::{TraceFeed, TraceOptions, TraceReader};
 
 /// One request from the host.
@@ -46,6 +45,13 @@ pub struct WorkloadReport {
     pub requests: u64,
     /// Requests beyond the capacity that were wrapped.
     pub wrapped_out_of_range: u64,
+    /// Bytes of the wrapped requests.
+    pub wrapped_bytes: u64,
+    /// Bytes of all requests issued.
+    pub request_bytes: u64,
+    /// The highest byte a request reached before any wrap (exclusive): the
+    /// capacity a trace needs to replay unwrapped.
+    pub highest_end_bytes: u64,
     /// Trace lines skipped as malformed (`skip_malformed = true`).
     pub malformed_skipped: u64,
     /// The first malformed line skipped.
@@ -101,15 +107,57 @@ pub(crate) fn fit(offset: u64, len: u64, capacity: u64, policy: Option<OutOfRang
 pub struct TraceSource {
     feed: TraceFeed,
     report: WorkloadReport,
+    capacity_bytes: u64,
+    max_wrapped_fraction: f64,
 }
 
 impl TraceSource {
     /// Opens the trace of `config` for a device of `capacity_bytes`.
     pub fn new(config: &TraceConfig, capacity_bytes: u64) -> Result<Self> {
-        let reader = TraceReader::open(Path::new(&config.path), trace_options(config))?;
+        let reader = TraceReader::open(&config.path.0, trace_options(config))?;
         let replay = trace::Replay::new(capacity_bytes, config.out_of_range, config.out_of_order, config.time_scale);
-        Ok(Self { feed: TraceFeed::start(reader, replay)?, report: WorkloadReport::default() })
+        Ok(Self {
+            feed: TraceFeed::start(reader, replay)?,
+            report: WorkloadReport::default(),
+            capacity_bytes,
+            max_wrapped_fraction: config.max_wrapped_fraction,
+        })
     }
+
+    /// At the trace's end: an error when more of its requests were wrapped
+    /// than `workload.max_wrapped_fraction` allows.
+    fn refuse_folded_trace(&self) -> Result<()> {
+        let r = &self.report;
+        if r.wrapped_out_of_range as f64 <= self.max_wrapped_fraction * r.requests as f64 {
+            return Ok(());
+        }
+        Err(Error::config(
+            "workload.max_wrapped_fraction",
+            format!(
+                "{}; at most {} % may be. The trace reaches byte {}: give the drive at least that capacity, or set \
+                 workload.max_wrapped_fraction = 1 to replay it folded onto {} bytes",
+                wrapped_summary(r, self.capacity_bytes),
+                self.max_wrapped_fraction * 100.0,
+                r.highest_end_bytes,
+                self.capacity_bytes
+            ),
+        ))
+    }
+}
+
+/// "N of M requests (x %) and B of T bytes (y %) ... were wrapped".
+pub fn wrapped_summary(r: &WorkloadReport, capacity_bytes: u64) -> String {
+    let pct = |a: u64, b: u64| if b == 0 { 0.0 } else { a as f64 / b as f64 * 100.0 };
+    format!(
+        "{} of {} trace requests ({:.1} %) and {} of {} bytes ({:.1} %) lay beyond the simulated capacity of {capacity_bytes} \
+         bytes and were wrapped to fit it (workload.out_of_range = \"wrap\")",
+        r.wrapped_out_of_range,
+        r.requests,
+        pct(r.wrapped_out_of_range, r.requests),
+        r.wrapped_bytes,
+        r.request_bytes,
+        pct(r.wrapped_bytes, r.request_bytes)
+    )
 }
 
 /// The reader options of a trace config.
@@ -125,8 +173,15 @@ pub fn trace_options(config: &TraceConfig) -> TraceOptions {
 
 impl RequestSource for TraceSource {
     fn next_request(&mut self) -> Result<Option<HostRequest>> {
-        let Some(f) = self.feed.next_record()? else { return Ok(None) };
+        let Some(f) = self.feed.next_record()? else {
+            self.refuse_folded_trace()?;
+            return Ok(None);
+        };
         let (r, replayed) = (f.record, f.replayed);
+        self.report.request_bytes = self.report.request_bytes.saturating_add(r.len_bytes);
+        self.report.wrapped_bytes += if replayed.wrapped { r.len_bytes } else { 0 };
+        // The reader checked that offset + length fits 64 bits.
+        self.report.highest_end_bytes = self.report.highest_end_bytes.max(r.offset_bytes.saturating_add(r.len_bytes));
         self.report.out_of_order += u64::from(replayed.out_of_order);
         if replayed.scaled_gap_ns > self.report.largest_gap_ns {
             (self.report.largest_gap_ns, self.report.largest_gap_request) = (replayed.scaled_gap_ns, self.report.requests);
