@@ -466,7 +466,7 @@ def text(result: Mapping[str, Any]) -> str:
                      "precondition.fill_fraction), or a smaller drive (ssd.geometry.blocks_per_plane)")
     warned = [r for r in rows if r["warnings"]]
     if warned:
-        lines += ["", "! Warnings (their response times may measure a queue, not the array):"]
+        lines += ["", "! Warnings (what the row's figures do not say: a queue, a folded trace, ...):"]
         lines += [f"  {r['rank']} {r['configuration']}: {w}" for r in warned for w in r["warnings"]]
     if result["skipped"]:
         lines += ["", f"Skipped {len(result['skipped'])} configurations the core refuses:"]
