@@ -1,6 +1,7 @@
 """`raidsim endurance`: years to the rated P/E cycles per member, and correlated wear-out (Diff-RAID)."""
 
 import json
+import re
 
 import pytest
 from conftest import SHARED_PAPERS, raidsim_cli, write_msr_trace
@@ -163,7 +164,7 @@ def test_bad_reports_are_errors_naming_the_problem():
         endurance.project(hdd, 100)
     cut = report([1, 1])
     del cut["devices"][0]["erases"]
-    with pytest.raises(InputError, match="lacks a value the projection needs .*'erases'"):
+    with pytest.raises(InputError, match=r"the report: devices\[0\]\.erases is missing: expected a count >= 0"):
         endurance.project(cut, 100)
 
 
@@ -270,3 +271,66 @@ def test_endurance_input_errors(tmp_path, args, status, message):
     p = cli("endurance", *args, cwd=tmp_path)
     assert p.returncode == status, p.stderr
     assert message in p.stderr and "Traceback" not in p.stderr
+
+
+# --- issue #30: every value read from a report is checked, naming the file and the key path -------------
+
+def mutate(path, value):
+    """A report whose value at `path` (keys and list positions) is `value`; `...` deletes the key."""
+    data = report([100, 120])
+    data["devices"][0]["capacity_bytes"] = 100
+    data["array"]["capacity_bytes"] = 200
+    data["rebuild"] = {"duration_ns": 10**9, "failures": [{"member": 1, "at_ns": 10**9, "spare": None, "chip": None}]}
+    *parents, last = path
+    node = data
+    for key in parents:
+        node = node[key]
+    if value is ...:
+        del node[last]
+    else:
+        node[last] = value
+    return data
+
+
+@pytest.mark.parametrize("path, value, message", [
+    (["devices", 0, "erases"], -5, "devices[0].erases = -5: expected a count >= 0"),
+    (["devices", 0, "erases"], float("nan"), "devices[0].erases = NaN: expected a count >= 0"),
+    (["devices", 0, "erases"], 2.5, "devices[0].erases = 2.5: expected a count >= 0"),
+    (["devices", 0, "erases"], "100", 'devices[0].erases = "100": expected a count >= 0'),
+    (["devices", 0, "erases"], True, "devices[0].erases = true: expected a count >= 0"),
+    (["devices", 0, "erases"], 2**64, "devices[0].erases = 18446744073709551616: expected a count >= 0, below 2**64"),
+    (["devices", 0, "erases"], ..., "devices[0].erases is missing: expected a count >= 0"),
+    (["host", "duration_ns"], float("inf"), "host.duration_ns = Infinity: expected a duration in ns >= 0"),
+    (["host", "duration_ns"], -1, "host.duration_ns = -1: expected a duration in ns >= 0"),
+    (["host", "duration_ns"], ..., "host.duration_ns is missing: expected a duration in ns >= 0"),
+    (["devices", 1, "erase_count", "mean"], -1.0, "devices[1].erase_count.mean = -1.0: expected a number >= 0"),
+    (["devices", 1, "erase_count", "max"], None, "devices[1].erase_count.max = null: expected a number >= 0"),
+    (["devices", 1, "erase_count", "histogram", "counts", 1], -3,
+     "devices[1].erase_count.histogram.counts[1] = -3: expected a count >= 0"),
+    (["devices", 1, "erase_count", "histogram", "counts"], "many",
+     'devices[1].erase_count.histogram.counts = "many": expected a list of counts'),
+    (["devices", 0, "capacity_bytes"], -100, "devices[0].capacity_bytes = -100: expected a count >= 0"),
+    (["devices", 0, "name"], 7, "devices[0].name = 7: expected a device's name"),
+    (["devices", 1], [], "devices[1] = []: expected a device table"),
+    (["array", "capacity_bytes"], float("nan"), "array.capacity_bytes = NaN: expected a count >= 0"),
+    (["array", "level"], 5, "array.level = 5: expected a RAID level's name"),
+    (["rebuild", "duration_ns"], -7, "rebuild.duration_ns = -7: expected a duration in ns >= 0"),
+    (["rebuild", "failures", 0, "member"], -1, "rebuild.failures[0].member = -1: expected a member's number >= 0"),
+    (["rebuild", "failures", 0, "at_ns"], "soon", 'rebuild.failures[0].at_ns = "soon": expected a duration in ns >= 0'),
+])
+def test_an_impossible_value_in_a_saved_report_is_an_error_naming_the_file_and_key(tmp_path, path, value, message):
+    saved = tmp_path / "report.json"
+    saved.write_text(json.dumps(mutate(path, value)))
+    with pytest.raises(InputError) as e:
+        endurance.load_report(saved)
+    assert str(e.value) == f"{saved}: {message}"
+    with pytest.raises(InputError, match=re.escape(f"the report: {message}")):  # a report handed over in Python too
+        endurance.project(mutate(path, value), 3000)
+
+
+def test_endurance_of_a_report_with_negative_erases_exits_1_printing_no_life(tmp_path):
+    (tmp_path / "report.json").write_text(json.dumps(mutate(["devices", 0, "erases"], -5)))
+    p = cli("endurance", "report.json", "--pe-cycles", "3000", cwd=tmp_path)
+    assert p.returncode == 1 and p.stdout == ""
+    assert p.stderr == "raidsim: error: report.json: devices[0].erases = -5: expected a count >= 0\n"
+    assert endurance.project(mutate(["devices", 0, "erases"], 100), 3000)["members"][0]["erases"] == 100  # sound

@@ -122,21 +122,127 @@ def load_report(path: str | os.PathLike) -> Dict[str, Any]:
     if not isinstance(data, dict) or not {"host", "devices"} <= data.keys():
         raise InputError(f"{os.fspath(path)}: not a raidsim report (no `host` and `devices`); "
                          "write one with `raidsim run ... --json > r.json`")
+    check_report(data, os.fspath(path))
     return data
 
 
 def project(report: Mapping[str, Any], pe_cycles: int, pe_source: str = "given",
-            copies: Optional[int] = None) -> Dict[str, Any]:
+            copies: Optional[int] = None, *, origin: str = "the report") -> Dict[str, Any]:
     """Years to the P/E limit per member, and how near together the members reach it (see the module doc).
 
     ``copies``: RAID-10's copies, which a report does not hold; without it, the members' capacity over
     the array's (each byte is kept ``copies`` times), else 2 (md's and the core's default), said in the notes.
+    ``origin`` names the report in errors (its file).
     """
+    check_report(report, origin)
     try:
         return _project(report, pe_cycles, pe_source, copies)
-    except (KeyError, TypeError) as e:  # a report cut short or edited by hand: say so, not a traceback
-        raise InputError(f"the report lacks a value the projection needs ({type(e).__name__}: {e}); "
+    except (KeyError, TypeError) as e:  # check_report missed a value: still a message, not a traceback
+        raise InputError(f"{origin} lacks a value the projection needs ({type(e).__name__}: {e}); "
                          "is it `raidsim run --json` output?") from None
+
+
+# --- checking a report ---------------------------------------------------------------------------
+
+_COUNT = "a count >= 0"
+_NS = "a duration in ns >= 0"
+_NUMBER = "a number >= 0"
+
+
+def check_report(report: Any, origin: str) -> None:
+    """Checks every value the projection reads, so that an impossible one (a negative count, NaN,
+    Infinity, text, a missing key: a report edited by hand or cut short) is an :class:`InputError`
+    naming ``origin``, the key's path, the value and what was expected, never a negative life."""
+    c = _Check(origin)
+    if not isinstance(report, Mapping):
+        raise InputError(f"{origin}: not a raidsim report (a table with `host` and `devices`)")
+    c.get(c.get(report, "host", "host", "a table", _is_table), "duration_ns", "host.duration_ns", _NS, _is_number)
+    devices = c.get(report, "devices", "devices", "a list of device tables", _is_list)
+    for i, device in enumerate(devices):
+        _check_device(c, c.item(device, f"devices[{i}]", "a device table", _is_table), f"devices[{i}]")
+    array = c.get(report, "array", "array", "a table, or null for a single drive", _is_table, optional=True)
+    if array is not None:
+        c.get(array, "level", "array.level", "a RAID level's name", _is_text, optional=True)
+        c.get(array, "capacity_bytes", "array.capacity_bytes", _COUNT, _is_count, optional=True)
+    rebuild = c.get(report, "rebuild", "rebuild", "a table, or null", _is_table, optional=True)
+    if rebuild is not None:
+        c.get(rebuild, "duration_ns", "rebuild.duration_ns", _NS, _is_number, optional=True)
+        failures = c.get(rebuild, "failures", "rebuild.failures", "a list of failures", _is_list, optional=True)
+        for j, f in enumerate(failures or []):
+            where = f"rebuild.failures[{j}]"
+            c.item(f, where, "a failure's table", _is_table)
+            c.get(f, "member", f"{where}.member", "a member's number >= 0", _is_count)
+            c.get(f, "at_ns", f"{where}.at_ns", _NS, _is_number)
+            c.get(f, "spare", f"{where}.spare", "a device's number >= 0, or null", _is_count, optional=True)
+
+
+def _check_device(c: "_Check", device: Mapping[str, Any], where: str) -> None:
+    c.get(device, "name", f"{where}.name", "a device's name", _is_text)
+    c.get(device, "capacity_bytes", f"{where}.capacity_bytes", _COUNT, _is_count, optional=True)
+    spread = c.get(device, "erase_count", f"{where}.erase_count", "a table, or null for a disk", _is_table,
+                   optional=True)
+    if spread is None:
+        return  # a disk: the projection refuses it by name (a spare's is left out)
+    c.get(device, "erases", f"{where}.erases", _COUNT, _is_count)
+    c.get(spread, "mean", f"{where}.erase_count.mean", _NUMBER, _is_number)
+    c.get(spread, "max", f"{where}.erase_count.max", _NUMBER, _is_number)
+    histogram = c.get(spread, "histogram", f"{where}.erase_count.histogram", "a table", _is_table)
+    counts = c.get(histogram, "counts", f"{where}.erase_count.histogram.counts", "a list of counts", _is_list)
+    for k, n in enumerate(counts):
+        c.item(n, f"{where}.erase_count.histogram.counts[{k}]", _COUNT, _is_count)
+
+
+class _Check:
+    """Reads a value at a key path and checks it, raising an InputError that names the report and the path."""
+
+    def __init__(self, origin: str):
+        self.origin = origin
+
+    def get(self, table: Mapping[str, Any], key: str, path: str, expected: str, ok: Any,
+            optional: bool = False) -> Any:
+        """``table[key]``, checked; an optional key may be absent or null (then None)."""
+        if key not in table or (optional and table[key] is None):
+            if optional:
+                return None
+            raise InputError(f"{self.origin}: {path} is missing: expected {expected}")
+        return self.item(table[key], path, expected, ok)
+
+    def item(self, value: Any, path: str, expected: str, ok: Any) -> Any:
+        if not ok(value):
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and _LIMIT <= value < math.inf:
+                expected += ", below 2**64"
+            shown = json.dumps(value, default=repr)
+            shown = shown if len(shown) <= 60 else shown[:57] + "..."
+            raise InputError(f"{self.origin}: {path} = {shown}: expected {expected}")
+        return value
+
+
+# The core's counters and durations are 64-bit: a value past them was not written by a run (and would
+# overflow the projection's floats).
+_LIMIT = 2**64
+
+
+def _is_number(v: Any) -> bool:
+    # JSON's NaN and Infinity parse as floats; a bool is no number here.
+    if isinstance(v, float):
+        return math.isfinite(v) and 0 <= v < _LIMIT
+    return isinstance(v, int) and not isinstance(v, bool) and 0 <= v < _LIMIT
+
+
+def _is_count(v: Any) -> bool:
+    return _is_number(v) and (isinstance(v, int) or v.is_integer())
+
+
+def _is_table(v: Any) -> bool:
+    return isinstance(v, Mapping)
+
+
+def _is_list(v: Any) -> bool:
+    return isinstance(v, list)
+
+
+def _is_text(v: Any) -> bool:
+    return isinstance(v, str)
 
 
 def _project(report: Mapping[str, Any], pe_cycles: int, pe_source: str, copies: Optional[int]) -> Dict[str, Any]:
