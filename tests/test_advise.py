@@ -63,7 +63,7 @@ def test_bad_ranges_name_the_expected_form(parse, text, expected):
     ("--stripe-units", "3K", "--stripe-units '3K': expected SIZE or SIZE-SIZE"),
     ("--levels", "raid7", "--levels: unknown level 'raid7'"),
     ("--requests", "0", "--requests"),
-    ("--workers", "0", "--workers must be at least 1"),
+    ("--workers", "0", "argument --workers: 0 is not a positive number of processes"),
     ("--rank-by", "speed", "--rank-by 'speed': expected one of mean_ms"),
     ("--rank-by", "cost_usd", "not priced"),
 ])

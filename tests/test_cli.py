@@ -1,8 +1,13 @@
 """The raidsim command line (issue #2)."""
 
 import json
+import os
 import subprocess
 import sys
+
+import pytest
+
+from raidsim.cli import main
 
 
 def run(*args):
@@ -77,3 +82,38 @@ def test_set_workload_keys_apply_on_top_of_the_trace_not_under_it(tmp_path):
     assert p.returncode == 0, p.stderr
     assert sum(sum(m["pages_written"].values()) for m in json.loads(p.stdout)["members"]) == 2
     assert "max_requests = 2" in (out / "config.toml").read_text()
+
+
+# --- issue #30: a full disk leaves no half-written file, and the error names it -----------------------
+
+def disk_full_for(name, monkeypatch):
+    """Every write to a file called `name` (or a temporary twin of it) fails as a full disk does: no file named."""
+    import builtins
+
+    real = builtins.open
+
+    def fake(path, mode="r", *args, **kwargs):
+        f = real(path, mode, *args, **kwargs)
+        if os.path.basename(str(path)).startswith(name) and ("w" in mode or "a" in mode):
+            def full(text):
+                raise OSError(28, "No space left on device")
+            f.write = full
+        return f
+    monkeypatch.setattr(builtins, "open", fake)
+
+
+@pytest.mark.parametrize("command, name", [("run", "report.json"), ("count", "count.json")])
+def test_out_on_a_full_disk_leaves_no_empty_file_and_names_it(tmp_path, capsys, monkeypatch, command, name):
+    out = tmp_path / "out"
+    argv = [command, "--set", "workload.requests=200", "--out", str(out), "--no-progress"]
+    assert main(argv) == 0
+    before = (out / name).read_bytes()
+    capsys.readouterr()
+    disk_full_for(name, monkeypatch)
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert err == f"raidsim: error: [Errno 28] No space left on device: '{out / name}'\n"
+    monkeypatch.undo()
+    # The last run's file as it was (no empty or half one), and no temporary file or directory left beside it.
+    assert (out / name).read_bytes() == before and not [p for p in out.iterdir() if p.name.startswith(".")]
+    assert not list(out.glob("*.tmp"))

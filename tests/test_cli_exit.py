@@ -104,3 +104,66 @@ def test_trace_stats_device_beyond_64_bits_is_a_one_line_error_exit_1(tmp_path):
     assert one_line_error(p.stderr) and "device must be a non-negative integer below 2**64" in p.stderr
     p = run("trace-stats", str(trace), "--device", str(2**64 - 1))  # in range: reaches the core, which takes a u64
     assert "Traceback" not in p.stderr and "below 2**64" not in p.stderr
+
+
+# --- issue #30: usage errors exit 2 naming the option; nothing given is silently ignored --------------
+
+def usage_error(argv, capsys):
+    """`main(argv)`'s exit status and stderr, whether argparse (SystemExit) or the CLI reports the error."""
+    try:
+        status = main(argv)
+    except SystemExit as e:
+        status = e.code
+    return status, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", [["sweep", "spec.toml"], ["demo"], ["reproduce", "stripe-unit-study"],
+                                     ["advise"]])
+@pytest.mark.parametrize("workers", ["-2", "0"])
+def test_workers_below_one_is_a_usage_error_naming_the_option(capsys, command, workers):
+    status, err = usage_error([*command, "--workers", workers], capsys)
+    assert status == 2 and err.startswith("usage: raidsim")
+    assert f"error: argument --workers: {workers} is not a positive number of processes" in err
+
+
+@pytest.mark.parametrize("command", [["run"], ["count"], ["advise"], ["endurance"],
+                                     ["reproduce", "striping-coefficients"]])
+@pytest.mark.parametrize("setting", ["workload.requests", "=5"])
+def test_set_without_key_and_equals_is_a_usage_error_naming_the_option(capsys, command, setting):
+    status, err = usage_error([*command, "--set", setting], capsys)
+    assert status == 2 and err.startswith("usage: raidsim")
+    assert f"error: argument --set: '{setting}' is not KEY=VALUE (e.g. array.level=raid5)" in err
+
+
+@pytest.mark.parametrize("command", ["run", "count"])
+@pytest.mark.parametrize("option", [["--device", "3"], ["--time-scale", "5"], ["--skip-malformed"],
+                                    ["--format", "msr_csv"], ["--max-requests", "3"], ["--out-of-range", "error"]])
+def test_a_trace_option_without_trace_is_refused_not_ignored(capsys, command, option):
+    # They shape the replay --trace builds; the config's own workload (even a trace) takes --set workload.*.
+    status, err = usage_error([command, "--set", "workload.requests=100", *option], capsys)
+    assert status == 2, err
+    assert err.startswith(f"raidsim: usage error: {option[0]} applies only with --trace") and "--set workload." in err
+
+
+@pytest.mark.parametrize("argv, named", [
+    (["run", "--preset", ""], "--preset '': an empty name"),
+    (["count", "--config", ""], "--config '': an empty name"),
+    (["run", "--trace", ""], "--trace '': an empty name"),
+    (["advise", "--drive", ""], "--drive '': an empty name"),
+    (["advise", ""], "TRACE '': an empty name"),
+    (["endurance", "", "--pe-cycles", "10"], "REPORT '': an empty name"),
+    (["endurance", "--preset", "", "--pe-cycles", "10"], "--preset '': an empty name"),
+])
+def test_an_empty_name_is_refused_not_read_as_the_default(capsys, argv, named):
+    status, err = usage_error(argv, capsys)
+    assert status == 2 and err.startswith(f"raidsim: usage error: {named}"), err
+
+
+def test_sweep_workers_with_ray_and_an_out_that_is_a_file_are_usage_errors(tmp_path, capsys):
+    spec = tmp_path / "spec.toml"
+    spec.write_text('metrics = ["host.requests"]\n')
+    status, err = usage_error(["sweep", str(spec), "--ray", "", "--workers", "2"], capsys)
+    assert status == 2 and "--workers sets the local processes; with --ray" in err  # it would be ignored
+    (tmp_path / "file").write_text("")
+    status, err = usage_error(["sweep", str(spec), "--out", str(tmp_path / "file")], capsys)
+    assert status == 2 and f"--out {tmp_path / 'file'}: a file, not a directory" in err

@@ -215,7 +215,7 @@ def test_reproduce_refuses_options_it_would_ignore():
     p = run_cli("reproduce", "hdd-stripe-unit-tables", "--granularity", "page")
     assert p.returncode == 2 and "--granularity" in p.stderr, p.stderr
     p = run_cli("reproduce", "striping-coefficients", "--workers", "0")
-    assert p.returncode == 2 and "at least 1" in p.stderr, p.stderr
+    assert p.returncode == 2 and "--workers: 0 is not a positive number of processes" in p.stderr, p.stderr
 
 
 def test_a_sweep_with_failed_points_gives_no_coefficients():

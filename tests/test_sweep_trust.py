@@ -521,3 +521,141 @@ def test_a_response_time_nothing_measured_is_an_empty_cell_not_zero(tmp_path):
     long = pd.read_csv(tmp_path / "out" / "results_long.csv")
     writes = long[long.metric.str.startswith("host.write_response")]
     assert len(writes) == 2 and writes.value.isna().all()
+
+
+# --- 8. issue #30: another study's results, clashing settings, a full disk -------------------------
+
+OTHER = SPEC.replace('name = "tiny"', 'name = "other"').replace('"array.write_method" = ["auto", "rmw"]', "")
+
+
+def test_a_different_study_into_an_out_holding_another_studys_results_is_refused_unless_overwrite(tmp_path, capsys):
+    first, second = spec_file(tmp_path, SPEC), spec_file(tmp_path, OTHER, "other.toml")
+    out = tmp_path / "mix"
+    assert main(["sweep", str(first), "--out", str(out), "--workers", "1", "--no-progress"]) == 0
+    journal, results = (out / JOURNAL).read_bytes(), (out / "results.csv").read_bytes()
+    capsys.readouterr()
+    # A wrong --out (exit 2, before anything is written): the directory, the study there, the way out.
+    assert main(["sweep", str(second), "--out", str(out), "--workers", "1", "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"raidsim: usage error: {out} holds the results of study `tiny`: 4 finished points in "
+                   f"{out / JOURNAL}, which running study `other` there would discard: pass --overwrite to replace "
+                   "them, or choose another --out\n")
+    assert (out / JOURNAL).read_bytes() == journal and (out / "results.csv").read_bytes() == results
+    with pytest.raises(sweep.AnotherStudysResults, match="study `tiny`"):
+        run_study(Study.from_file(second), out, workers=1, progress=False)
+    # The first study itself still resumes there, as before: nothing to run.
+    assert len(run_study(Study.from_file(first), out, workers=1, progress=False)) == 4
+    # --overwrite: the other study's rows and configs go, said so.
+    capsys.readouterr()
+    assert main(["sweep", str(second), "--out", str(out), "--workers", "1", "--no-progress", "--overwrite"]) == 0
+    assert "the 4 finished points of study `tiny` there are replaced by study other's" in capsys.readouterr().err
+    points = Study.from_file(second).points()
+    assert sorted(journal_records(out)) == sorted(p.point_id for p in points)
+    assert sorted(p.stem for p in (out / "configs").glob("*.toml")) == sorted(p.point_id for p in points)
+    assert len(pd.read_csv(out / "results.csv")) == 2
+
+
+def test_an_edited_study_says_which_finished_points_it_drops(tmp_path, capsys):
+    spec = spec_file(tmp_path, SPEC)
+    out = tmp_path / "out"
+    run_study(Study.from_file(spec), out, workers=1, progress=False)
+    capsys.readouterr()
+    edit(spec, '"array.write_method" = ["auto", "rmw"]', '"array.write_method" = ["auto"]')  # same study, narrowed
+    assert len(run_study(Study.from_file(spec), out, workers=1, progress=False)) == 2
+    assert (f"2 finished points of the last run of study tiny in {out} are no longer in the study: dropped from the "
+            "results") in capsys.readouterr().err
+
+
+def test_journal_rows_that_do_not_name_their_study_are_another_ones_only_if_no_point_is_shared(tmp_path):
+    # Rows written before the journal named the study: this study's own resume; a study sharing no point is refused.
+    spec = spec_file(tmp_path, SPEC)
+    out = tmp_path / "out"
+    run_study(Study.from_file(spec), out, workers=1, progress=False)
+    rows = [json.loads(line.rsplit("\t", 1)[0]) for line in (out / JOURNAL).read_text().splitlines()]
+    (out / JOURNAL).write_text("".join(sweep._format_line({k: v for k, v in r.items() if k != "study"}) for r in rows))
+    assert len(run_study(Study.from_file(spec), out, workers=1, progress=False)) == 4
+    elsewhere = spec_file(tmp_path, OTHER.replace("[4096, 16384]", "[8192]"), "other.toml")
+    with pytest.raises(sweep.AnotherStudysResults, match="another study \\(its rows do not name it"):
+        run_study(Study.from_file(elsewhere), out, workers=1, progress=False)
+
+
+@pytest.mark.parametrize("case_set, axis, named", [
+    ('{ "sim.seed" = 3 }', '"sim.seed" = [1, 2]', '`sim.seed` = 3, which the axis `axes."sim.seed"` = [1, 2]'),
+    # A table sets each of its keys; an axis over one of them overrides it.
+    ('{ "workload" = { requests = 50 } }', '"workload.requests" = [10, 20]',
+     '`workload.requests` = 50, which the axis `axes."workload.requests"` = [10, 20]'),
+])
+def test_a_case_setting_that_an_axis_sets_too_is_refused_naming_the_case_key_and_axis(tmp_path, capsys, case_set,
+                                                                                    axis, named):
+    text = f"""
+name = "clash"
+metrics = ["host.requests"]
+[base]
+preset = "erasure-code-table6"
+{SYNTHETIC}
+[[cases]]
+name = "seeded"
+set = {case_set}
+[axes]
+{axis}
+"""
+    spec = spec_file(tmp_path, text)
+    with pytest.raises(StudyError, match=re.escape(f"cases[0] (`seeded`): `set` gives {named} also sets")):
+        Study.from_file(spec)
+    assert main(["sweep", str(spec), "--out", str(tmp_path / "out"), "--no-progress"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("raidsim: error:") and "seeded" in err and err.strip().count("\n") == 0
+    # A case that runs without the axes sets what it likes.
+    assert len(Study.from_file(spec_file(tmp_path, text.replace('name = "seeded"', 'name = "seeded"\naxes = false')))
+               .points()) == 1
+
+
+class DiskFullJournal:
+    """Stands in for `open` in raidsim.sweep: an append to the journal writes half its line, then the disk is full."""
+
+    def __init__(self):
+        self.real = open
+
+    def __call__(self, path, mode="r", *args, **kwargs):
+        f = self.real(path, mode, *args, **kwargs)
+        if str(path).endswith(JOURNAL) and "a" in mode:
+            write = f.write
+
+            def full(text):
+                write(text[: len(text) // 2])
+                f.flush()
+                raise OSError(28, "No space left on device")  # as the kernel's: no file named
+            f.write = full
+        return f
+
+
+def test_a_sweep_whose_disk_fills_exits_3_naming_the_file_and_the_same_command_resumes(tmp_path, capsys, monkeypatch):
+    spec = spec_file(tmp_path, SPEC)
+    out = tmp_path / "out"
+    command = ["sweep", str(spec), "--out", str(out), "--workers", "1", "--no-progress"]
+    monkeypatch.setattr(sweep, "open", DiskFullJournal(), raising=False)
+    assert main(command) == 3  # could not finish, as the README's table says
+    err = capsys.readouterr().err
+    assert (f"study tiny could not finish: [Errno 28] No space left on device: '{out / JOURNAL}'; every point that "
+            f"finished is kept in {out / JOURNAL}") in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    monkeypatch.undo()
+    assert main(command) == 0
+    assert "1 incomplete or corrupt row ignored" in capsys.readouterr().err  # the torn half line
+    assert len(pd.read_csv(out / "results.csv")) == 4 and not list(out.glob("*.tmp"))
+
+
+def test_a_file_replaced_atomically_is_whole_or_as_it_was_and_its_error_names_it(tmp_path):
+    from raidsim import _atomic
+
+    path = tmp_path / "results.csv"
+    path.write_text("the last results\n")
+
+    def half_then_full(tmp):
+        with open(tmp, "w") as f:
+            f.write("half")
+            f.flush()
+            raise OSError(28, "No space left on device")
+    with pytest.raises(OSError, match=re.escape(f"[Errno 28] No space left on device: '{path}'")):
+        _atomic.replace_atomically(str(path), half_then_full)
+    assert path.read_text() == "the last results\n" and sorted(p.name for p in tmp_path.iterdir()) == ["results.csv"]

@@ -5,7 +5,7 @@ every ``raidsim`` command (issue #14). :mod:`raidsim.sweep` exports them; import
 from __future__ import annotations
 
 import difflib
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -21,6 +21,22 @@ class StudyError(SweepError, ValueError):
 
 class SweepLocked(SweepError):
     """Another sweep is writing the same output directory."""
+
+
+class AnotherStudysResults(SweepError):
+    """The output directory holds the finished points of another study: running this one there would
+    discard them, so it is refused unless asked to overwrite (the CLI exits 2: a wrong --out)."""
+
+    def __init__(self, out: str, found: Optional[str], points: int, wanted: str, journal: str):
+        self.out, self.found, self.points, self.wanted = out, found, points, wanted
+        study = f"study `{found}`" if found else "another study (its rows do not name it; none is a point of this one)"
+        super().__init__(f"{out} holds the results of {study}: {points} finished point{'s' if points != 1 else ''} "
+                         f"in {journal}, which running study `{wanted}` there would discard")
+
+
+class SweepIOError(SweepError):
+    """The sweep could not read or write its output directory (a full disk, permissions): it could not
+    finish, and the journal keeps every point that did (a rerun runs the rest)."""
 
 
 class PointsFailed(SweepError):

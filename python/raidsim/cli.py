@@ -7,11 +7,11 @@ import contextlib
 import json
 import os
 import sys
-from typing import Any, List, Optional
+from typing import Any, Dict, List, Optional
 
-from . import _native
+from . import _atomic, _native
 # The sweep's errors, from where they are defined: importing raidsim.sweep would slow every command.
-from ._sweep_errors import StudyError, SweepError
+from ._sweep_errors import AnotherStudysResults, StudyError, SweepError
 from .api import presets, simulate, trace_stats
 from .config import Config
 from .counting import count
@@ -23,13 +23,13 @@ DEFAULT_OUT = "raidsim-out"
 EXIT_OK = 0
 EXIT_INPUT = 1  # a bad config, trace, study spec or other input (any raidsim.RaidsimError)
 EXIT_USAGE = 2  # bad arguments: argparse's own status
-EXIT_SWEEP = 3  # a sweep could not finish: failed points, its --out in use by another sweep
+EXIT_SWEEP = 3  # a sweep could not finish: failed points, its --out in use by another sweep, a file not written
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports Ctrl-C
 EXIT_PIPE = 141  # 128 + SIGPIPE: stdout's reader left early (e.g. `| head`), as other tools end
 EXIT_CODES = ("exit status: 0 done; 1 a bad config, trace, study spec or other input; 2 a usage error "
               "(bad arguments); 3 a sweep could not finish (failed points, its --out in use by another "
-              "sweep; for `reproduce all`, a failed reproduction); 130 interrupted; 141 stdout closed early "
-              "(e.g. piped into head)")
+              "sweep, a file it could not write; for `reproduce all`, a failed reproduction); 130 interrupted; "
+              "141 stdout closed early (e.g. piped into head)")
 
 
 def _add_run(sub: argparse._SubParsersAction, name: str = "run") -> argparse.ArgumentParser:
@@ -48,7 +48,7 @@ def _add_run(sub: argparse._SubParsersAction, name: str = "run") -> argparse.Arg
     p.add_argument("--max-requests", type=int, help="stop the trace after this many requests")
     p.add_argument("--out-of-range", choices=["wrap", "error"], help="requests beyond the capacity (default wrap)")
     p.add_argument("--skip-malformed", action="store_true", help="skip malformed trace lines instead of stopping")
-    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE", type=_key_value,
                    help="override a config key, e.g. --set ssd.geometry.channels=4 (repeatable)")
     p.add_argument("--out", help="write report.json, config.toml and CSV tables to this directory")
     p.add_argument("--json", action="store_true", help="print the full report as JSON on stdout")
@@ -56,7 +56,39 @@ def _add_run(sub: argparse._SubParsersAction, name: str = "run") -> argparse.Arg
     return p
 
 
+# `run`'s options that apply to --trace's replay only (the dest and the option).
+_TRACE_OPTIONS = {"format": "--format", "device": "--device", "time_scale": "--time-scale",
+                  "max_requests": "--max-requests", "out_of_range": "--out-of-range",
+                  "skip_malformed": "--skip-malformed"}
+
+
+def _check_sources(args: argparse.Namespace) -> None:
+    """Refuses what `_config` would silently ignore: an empty --preset, --config or --trace (read as not
+    given), and a trace option without --trace (it applies only to the replay --trace builds)."""
+    _refuse_empty(args, {"preset": "--preset", "config": "--config", "trace": "--trace"})
+    given = [flag for dest, flag in _TRACE_OPTIONS.items() if getattr(args, dest) not in (None, False)]
+    if given and not args.trace:
+        one = len(given) == 1
+        raise UsageError(f"{', '.join(given)} {'applies' if one else 'apply'} only with --trace (to the trace it "
+                         f"replays); without --trace {'it' if one else 'they'} would be ignored. For a config's own "
+                         "trace workload, use --set workload.KEY=VALUE (e.g. --set workload.time_scale=0.5; "
+                         "`raidsim keys workload`)")
+
+
+_NAMES = {"preset": "a preset's name (see `raidsim presets`)", "drive": "a preset's name (see `raidsim presets`)",
+          "config": "a TOML file", "trace": "a trace file", "report": "a finished run's JSON report"}
+
+
+def _refuse_empty(args: argparse.Namespace, options: Dict[str, str]) -> None:
+    """An empty name (`--preset ""`) reads as not given, so the default would run instead: refused."""
+    for dest, flag in options.items():
+        value = getattr(args, dest)
+        if value is not None and not value.strip():
+            raise UsageError(f"{flag} {value!r}: an empty name; give {_NAMES[dest]}")
+
+
 def _config(args: argparse.Namespace) -> Config:
+    _check_sources(args)
     cfg = Config.preset(args.preset) if args.preset else Config.load(args.config)
     if args.trace:
         cfg = cfg.with_workload(Workload.trace(args.trace, args.format, device=args.device, time_scale=args.time_scale,
@@ -71,13 +103,10 @@ def _count(args: argparse.Namespace) -> int:
     cfg = _config(args)
     report = count(cfg)
     if args.out:
-        import os
-
+        # Each whole or not at all: a full disk leaves no empty count.json passing for a result.
         os.makedirs(args.out, exist_ok=True)
-        with open(os.path.join(args.out, "count.json"), "w") as f:
-            f.write(report.to_json())
-        with open(os.path.join(args.out, "config.toml"), "w") as f:
-            f.write(cfg.resolved_toml())
+        _atomic.write_text(os.path.join(args.out, "count.json"), report.to_json())
+        _atomic.write_text(os.path.join(args.out, "config.toml"), cfg.resolved_toml())
     print(report.to_json() if args.json else report)
     return 0
 
@@ -86,7 +115,9 @@ def _run(args: argparse.Namespace) -> int:
     cfg = _config(args)
     report = simulate(cfg, progress=False if args.no_progress else None)
     if args.out:
-        report.save(args.out)
+        # Into a temporary directory inside --out, then renamed file by file: a full disk leaves no empty
+        # or half-written report.json there (Report.save writes in place).
+        _atomic.save_directory(args.out, report.save, "report.json, config.toml and CSV tables")
     if args.json:
         print(report.to_json())
         for w in report.warnings:  # the JSON holds them too; a person reads stderr
@@ -162,6 +193,9 @@ def _trace_stats(args: argparse.Namespace) -> int:
 def _sweep(args: argparse.Namespace) -> int:
     from .sweep import Study
 
+    if args.ray is not None and args.workers is not None:  # the cluster's CPUs run the points: it would be ignored
+        raise UsageError("--workers sets the local processes; with --ray the cluster's CPUs run the points: "
+                         "drop --workers (or --ray)")
     return _run_study_with_report(Study.from_file(args.spec), args)
 
 
@@ -173,10 +207,13 @@ def _run_study_with_report(study: Any, args: argparse.Namespace) -> int:
     from .sweep import PointsFailed, run_study
 
     out = args.out or os.path.join(DEFAULT_OUT, study.name)
+    if os.path.exists(out) and not os.path.isdir(out):  # a wrong argument, not a sweep that could not finish
+        raise UsageError(f"--out {out}: a file, not a directory for the study's results")
     started = time.monotonic()
     try:
         table = run_study(study, out, workers=args.workers, ray_address=getattr(args, "ray", None),
-                          progress=False if args.no_progress else None, report=True)
+                          progress=False if args.no_progress else None, report=True,
+                          overwrite=getattr(args, "overwrite", False))
     except KeyboardInterrupt:
         print(f"raidsim: the points that finished are kept in {out}; the same command runs the rest", file=sys.stderr)
         raise
@@ -239,8 +276,6 @@ def _check_reproduce_options(args: argparse.Namespace) -> None:
         flags = ", ".join("--" + k.replace("_", "-") for k in wrong)
         listed = ", ".join(sorted("--" + k.replace("_", "-") for k in takes)) or "none"
         raise UsageError(f"reproduce {args.name} does not take {flags} (it takes: {listed})")
-    if args.workers is not None and args.workers < 1:
-        raise UsageError(f"--workers must be at least 1, got {args.workers}")
 
 
 def _reproduce(args: argparse.Namespace) -> int:
@@ -456,13 +491,12 @@ def _verify(args: argparse.Namespace) -> int:
 def _advise(args: argparse.Namespace) -> int:
     from . import advise
 
+    _refuse_empty(args, {"drive": "--drive", "config": "--config", "trace": "TRACE"})
     try:
         levels, members = advise.parse_levels(args.levels), advise.parse_members(args.members)
         stripe_units = advise.parse_stripe_units(args.stripe_units)
     except advise.RangeError as e:
         raise UsageError(str(e)) from None
-    if args.workers is not None and args.workers < 1:
-        raise UsageError(f"--workers must be at least 1, got {args.workers}")
     plan = advise.plan(args.trace, drive=args.drive, config=args.config, overrides=args.overrides, levels=levels,
                        members=members, stripe_units=stripe_units, requests=args.requests)
     try:
@@ -486,12 +520,13 @@ def _advise(args: argparse.Namespace) -> int:
 def _endurance(args: argparse.Namespace) -> int:
     from . import endurance
 
+    _refuse_empty(args, {"report": "REPORT"})  # read as no report, the default config would run
     if args.report and (args.preset or args.config or args.trace or args.overrides):
         raise UsageError("endurance takes a finished run's REPORT, or a config to run (--preset/--config, --trace, "
                          "--set), not both")
-    copies = None
+    copies, origin = None, "the run's report"
     if args.report:
-        data = endurance.load_report(args.report)
+        data, origin = endurance.load_report(args.report), args.report
         cycles, source = endurance.pe_cycles_for(args.pe_cycles, None)
     else:
         cfg = _config(args)
@@ -499,7 +534,7 @@ def _endurance(args: argparse.Namespace) -> int:
         # Before the run: a missing P/E figure is an error now, not after minutes of simulating.
         cycles, source = endurance.pe_cycles_for(args.pe_cycles, args.preset, bool(array.get("member_ssd")))
         data, copies = simulate(cfg, progress=False if args.no_progress else None).to_dict(), array.get("copies")
-    result = endurance.project(data, cycles, source, copies)
+    result = endurance.project(data, cycles, source, copies, origin=origin)
     print(json.dumps(result, indent=2) if args.json else endurance.text(result))
     return 0
 
@@ -520,7 +555,7 @@ def _add_advise(sub: argparse._SubParsersAction) -> None:
     src.add_argument("--drive", "--preset", dest="drive", default=advise.DEFAULT_DRIVE,
                      help="drive preset (default %(default)s; see `raidsim presets`)")
     src.add_argument("--config", help="TOML config file instead of a preset")
-    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE", type=_key_value,
                    help="override a config key for every configuration (repeatable), e.g. "
                         "--set ssd.geometry.blocks_per_plane=64")
     p.add_argument("--levels", default=advise.DEFAULT_LEVELS, help="RAID levels, comma-separated (default %(default)s)")
@@ -534,7 +569,7 @@ def _add_advise(sub: argparse._SubParsersAction) -> None:
                         "(default %(default)s)")
     p.add_argument("--out", help=f"output directory (default {DEFAULT_OUT}/advise-<trace or drive>)")
     p.add_argument("--json", action="store_true", help="print the ranked rows, the rule and what was skipped as JSON")
-    p.add_argument("--workers", type=int, help="parallel processes (default: one per core)")
+    p.add_argument("--workers", type=_WORKERS, help="parallel processes (default: one per core)")
     p.add_argument("--no-progress", action="store_true")
 
 
@@ -550,7 +585,7 @@ def _add_endurance(sub: argparse._SubParsersAction) -> None:
     src.add_argument("--preset", help="packaged preset (see `raidsim presets`)")
     src.add_argument("--config", help="TOML config file")
     p.add_argument("--trace", help="replay this trace instead of the config's workload")
-    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE", type=_key_value,
                    help="override a config key (repeatable), as `raidsim run --set`")
     p.add_argument("--pe-cycles", type=_int_in(1, 2**63, "a positive count"),
                    help="rated program/erase cycles per block (the datasheet's); required unless the preset's "
@@ -574,6 +609,18 @@ def _int_in(low: int, high: int, what: str):
     return parse
 
 
+# At least one: 0 would otherwise mean "one per core" and a negative number fail deep in the pool.
+_WORKERS = _int_in(1, 2**31, "a positive number of processes")
+
+
+def _key_value(text: str) -> str:
+    """An argparse type for --set: ``dotted.key=value``, else a usage error (exit 2) naming the option."""
+    key, sep, _ = text.partition("=")
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError(f"{text!r} is not KEY=VALUE (e.g. array.level=raid5)")
+    return text
+
+
 class _VersionAction(argparse.Action):
     """``--version``, as argparse's own, but the version is looked up only when asked for: the lookup
     (importlib.metadata) would cost every other command about 20 ms."""
@@ -592,6 +639,10 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
+_OVERWRITE_HELP = ("replace another study's results in --out (refused without it; this study's own finished points "
+                   "are reused either way)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="raidsim", description="Simulate SSDs and SSD arrays.", epilog=EXIT_CODES)
     parser.add_argument("--version", action=_VersionAction, help="show program's version number and exit")
@@ -600,12 +651,14 @@ def build_parser() -> argparse.ArgumentParser:
     _add_run(sub, "count")
     p = sub.add_parser("demo", help="the main job: the stripe-unit study (RAID0/4/5 x stripe unit), table, plots, HTML")
     p.add_argument("--out", help=f"output directory (default {DEFAULT_OUT}/stripe-unit-study)")
-    p.add_argument("--workers", type=int, help="parallel processes (default: one per core)")
+    p.add_argument("--overwrite", action="store_true", help=_OVERWRITE_HELP)
+    p.add_argument("--workers", type=_WORKERS, help="parallel processes (default: one per core)")
     p.add_argument("--no-progress", action="store_true")
     p = sub.add_parser("sweep", help="run a study spec (TOML): base config x cases x axes, in parallel")
     p.add_argument("spec", help="study spec TOML")
     p.add_argument("--out", help=f"output directory (default {DEFAULT_OUT}/<study name>)")
-    p.add_argument("--workers", type=int, help="parallel processes (default: one per core)")
+    p.add_argument("--overwrite", action="store_true", help=_OVERWRITE_HELP)
+    p.add_argument("--workers", type=_WORKERS, help="parallel processes (default: one per core)")
     p.add_argument("--ray", metavar="ADDRESS", help="run points on a Ray cluster at ADDRESS ('' for local Ray)")
     p.add_argument("--no-progress", action="store_true")
     p = sub.add_parser("reproduce", help="run a packaged reproduction and set published numbers beside ours",
@@ -624,13 +677,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help=f"output directory (the studies that run simulations; all: default "
                                  f"{DEFAULT_OUT}/reproduce-all)")
     p.add_argument("--quick", action="store_true", help="striping-coefficients: one disk, fewer points, ±10 %% stopping rule; cr5m: SSD1 only, 10,000 requests, fewer points; rais: fewer queue depths and sizes, one replicate, shorter runs; all: each one's quick grid")
-    p.add_argument("--set", action="append", metavar="KEY=VALUE",
+    p.add_argument("--set", action="append", metavar="KEY=VALUE", type=_key_value,
                    help="the sweeping reproductions: a config override for every run (repeatable); "
                         "the output directory then holds a variant, not the reproduction")
     p.add_argument("--traces", metavar="DIR",
                    help="cr5m, erasure-code-study, all: directory of the shared traces to replay beside the "
                         "stand-ins (default ../shared/traces when it exists)")
-    p.add_argument("--workers", type=int, help="parallel processes (default: one per core)")
+    p.add_argument("--workers", type=_WORKERS, help="parallel processes (default: one per core)")
     p.add_argument("--no-progress", action="store_true")
     p = sub.add_parser("verify", help="random small arrays with real bytes: prove no write is lost through failures and rebuilds")
     p.add_argument("--cases", type=_int_in(1, 2**63, "a positive count"), default=1000, help="scenarios to run (default 1000)")
@@ -672,6 +725,11 @@ def main(argv: Optional[List[str]] = None) -> int:
         return EXIT_INTERRUPTED
     except UsageError as e:
         print(f"raidsim: usage error: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except AnotherStudysResults as e:  # a wrong --out, said before anything is written
+        hint = ("pass --overwrite to replace them, or choose another --out" if args.command in ("sweep", "demo")
+                else "choose another --out (or remove that directory)")
+        print(f"raidsim: usage error: {e}: {hint}", file=sys.stderr)
         return EXIT_USAGE
     except (StudyError, _native.RaidsimError, OSError, ValueError) as e:
         # One line: the core's parser messages end in "\nin `table`" and blank lines.

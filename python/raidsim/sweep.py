@@ -23,7 +23,8 @@ A study spec is TOML::
     columns = ["case", "array.stripe_unit_bytes", "host.response.mean_ns"]
 
 Any other key, at the top or in a case, is an error naming it, as is a
-metric of the same name as a setting (both would be one column), and so is
+metric of the same name as a setting (both would be one column), a case's
+setting that an axis sets too (the axis would override it), and so is
 a plot or table naming what the study does not have
 (:mod:`raidsim.study_plots` has their keys). A metric a point's report lacks
 (``array.*`` of a single SSD) is an empty cell.
@@ -49,7 +50,11 @@ interruption:
   forms ``results_long.csv`` and ``results_long.parquet`` (one row per point,
   metric and member: :mod:`raidsim.long_results`) and the report; each
   point's resolved config goes to ``configs/``;
-* one sweep at a time may write an output directory (an exclusive lock).
+* one sweep at a time may write an output directory (an exclusive lock),
+  and a directory holds one study's points: another study's sweep into it
+  is refused (:class:`AnotherStudysResults`) unless ``overwrite=True``;
+* a file that cannot be written (a full disk) stops the sweep with
+  :class:`SweepIOError` naming it, the journal kept for a rerun.
 """
 
 from __future__ import annotations
@@ -75,7 +80,9 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, 
 
 from . import _native, _progress, replicates, study_plots
 # Defined apart so that the CLI can catch them without importing this module; they are this module's.
-from ._sweep_errors import PointsFailed, StudyError, SweepError, SweepLocked, check_keys  # noqa: F401
+from ._atomic import named, replace_atomically
+from ._sweep_errors import (AnotherStudysResults, PointsFailed, StudyError, SweepError, SweepIOError,  # noqa: F401
+                            SweepLocked, check_keys)
 from .config import Config
 from .workload import Workload
 
@@ -226,6 +233,7 @@ def _check_spec(spec: Mapping[str, Any], origin: str) -> None:
     _check_replicates(spec, origin)
     _check_axes(spec.get("axes", {}), origin)
     _check_cases(spec.get("cases", []), origin)
+    _check_case_axes(spec.get("cases", []), spec.get("axes", {}), origin)
     _check_columns(metrics, spec.get("axes", {}), spec.get("cases", []), origin)
 
 
@@ -304,6 +312,36 @@ def _check_cases(cases: Any, origin: str) -> None:
         _check_toml_values(case.get("set", {}), f"{where}: `set`")
         if not isinstance(case.get("axes", True), bool):
             raise StudyError(f"{where}: `axes` must be true or false, got {case['axes']!r}")
+
+
+def _check_case_axes(cases: Sequence[Mapping[str, Any]], axes: Mapping[str, List[Any]], origin: str) -> None:
+    """Refuses a case setting a key that an axis sets too: the axis, applied after, would override the
+    case's value in each of its points, silently. A key clashes with a key under it, too
+    (``workload`` = {...} and ``workload.requests``); a case with ``axes = false`` runs without the axes."""
+    axis_keys = {leaf: axis for axis, values in axes.items() for v in values for leaf, _ in _leaves(axis, v)}
+    for i, case in enumerate(cases):
+        if case.get("axes", True) is False:
+            continue
+        for key, value in case.get("set", {}).items():
+            for leaf, v in _leaves(key, value):
+                axis = next((a for k, a in axis_keys.items() if _overlaps(leaf, k)), None)
+                if axis is not None:
+                    raise StudyError(
+                        f"{origin}: cases[{i}] (`{case['name']}`): `set` gives `{leaf}` = {json.dumps(v)}, which "
+                        f"the axis `axes.\"{axis}\"` = {json.dumps(axes[axis])} also sets, overriding the case's "
+                        "value in each of its points; drop one of them (or give the case `axes = false` to run it "
+                        "once, without the axes)")
+
+
+def _leaves(key: str, value: Any) -> List[Tuple[str, Any]]:
+    """The dotted keys a setting sets, with their values: a table sets each of its values."""
+    if isinstance(value, dict) and value:
+        return [leaf for k, v in value.items() for leaf in _leaves(f"{key}.{k}", v)]
+    return [(key, value)]
+
+
+def _overlaps(a: str, b: str) -> bool:
+    return a == b or a.startswith(b + ".") or b.startswith(a + ".")
 
 
 def override_settings(overrides: Sequence[str]) -> Dict[str, Any]:
@@ -570,10 +608,13 @@ class _Journal:
         self.records = kept
 
     def append(self, record: Dict[str, Any]) -> None:
-        with open(self.path, "a", encoding="utf-8") as f:
-            f.write(_format_line(record))
-            f.flush()
-            os.fsync(f.fileno())
+        try:
+            with open(self.path, "a", encoding="utf-8") as f:
+                f.write(_format_line(record))
+                f.flush()
+                os.fsync(f.fileno())
+        except OSError as e:  # a full disk's error names no file; a torn line is rejected when read
+            raise named(e, self.path) from None
         self.records[record["point_id"]] = record
 
 
@@ -607,18 +648,8 @@ def _write_text(path: str, text: str) -> None:
         f.write(text)
 
 
-def _replace_atomically(path: str, write: Callable[[str], None]) -> None:
-    """Writes through a temporary file and a rename, so no reader or crash ever sees half a file."""
-    tmp = f"{path}.tmp"
-    write(tmp)
-    with open(tmp, "rb+") as f:
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-    fd = os.open(os.path.dirname(path) or ".", os.O_RDONLY)
-    try:
-        os.fsync(fd)  # the rename itself survives a power cut
-    finally:
-        os.close(fd)
+# Through a temporary file and a rename, so no reader or crash ever sees half a file (raidsim._atomic).
+_replace_atomically: Callable[[str, Callable[[str], None]], None] = replace_atomically
 
 
 # --- running -----------------------------------------------------------------------------------
@@ -631,6 +662,7 @@ def run_study(
     ray_address: Optional[str] = None,
     progress: Optional[bool] = None,
     report: Optional[bool] = None,
+    overwrite: bool = False,
 ) -> pd.DataFrame:
     """Runs every point without a current row in ``out_dir``; returns all rows, in point order.
 
@@ -642,11 +674,29 @@ def run_study(
     of an earlier run is removed before any point runs, so an interrupted
     run leaves none that describes other results.
 
+    ``overwrite``: ``out_dir`` may hold another study's points, which are
+    then discarded; without it that is :class:`AnotherStudysResults`, before
+    anything is written. (This study's own finished points are reused
+    either way.)
+
     Raises :class:`PointsFailed` after every other point has finished if any
     point failed (the report is written first), :class:`SweepLocked` if
-    another sweep holds ``out_dir``.
+    another sweep holds ``out_dir``, :class:`SweepIOError` naming the file
+    if one could not be read or written (a full disk): the journal keeps
+    the finished points, and a rerun runs the rest.
     """
     out = os.fspath(out_dir)
+    try:
+        return _run_study(study, out, workers, ray_address, progress, report, overwrite)
+    except OSError as e:
+        # Not bad input: the sweep could not finish (the CLI's exit 3), and what finished is kept.
+        raise SweepIOError(f"study {study.name} could not finish: {e}; every point that finished is kept in "
+                           f"{os.path.join(out, JOURNAL)}: make room (or fix the permissions) and run the same "
+                           "command for the rest") from e
+
+
+def _run_study(study: Study, out: str, workers: Optional[int], ray_address: Optional[str],
+               progress: Optional[bool], report: Optional[bool], overwrite: bool) -> pd.DataFrame:
     os.makedirs(os.path.join(out, "configs"), exist_ok=True)
     with _locked(out):
         points = study.points()
@@ -654,7 +704,7 @@ def run_study(
         check_metrics(study, points)
         check_report_specs(study)
         journal = _Journal(os.path.join(out, JOURNAL))
-        todo = _resume(journal, points, prints, out)
+        todo = _resume(journal, study, points, prints, out, overwrite)
         from . import study_report
 
         # A page already there is kept in step with the results, asked for or not; one that points about to
@@ -710,13 +760,20 @@ def _resolve_all(study: Study, points: Sequence[Point]) -> List[str]:
     return out
 
 
-def _resume(journal: _Journal, points: Sequence[Point], prints: Sequence[str], out: str) -> List[int]:
+def _resume(journal: _Journal, study: Study, points: Sequence[Point], prints: Sequence[str], out: str,
+            overwrite: bool) -> List[int]:
     """Indices of the points to run: those without a current, successful row. Says why on stderr."""
     had_journal = os.path.exists(journal.path)
     rejected = journal.load()
+    _claim(journal, study, points, out, overwrite)
     last = [journal.records.get(p.point_id) for p in points]
     todo = [i for i, r in enumerate(last) if not (r and r["fingerprint"] == prints[i] and r["status"] == "ok")]
+    ids = {p.point_id for p in points}
+    gone = sum(1 for k in journal.records if k not in ids)
     journal.keep({points[i].point_id for i in set(range(len(points))) - set(todo)}, rewrite=rejected > 0)
+    # The study was edited (same name): its rows of points it no longer has go, said rather than silently.
+    _say(gone, f"{_n(gone, 'finished point')} of the last run of study {study.name} in {out} "
+               f"{'is' if gone == 1 else 'are'} no longer in the study: dropped from the results")
     changed = sum(1 for i in todo if last[i] and last[i]["fingerprint"] != prints[i])
     _say(rejected, f"{journal.path}: {_n(rejected, 'incomplete or corrupt row')} ignored; their points run again")
     _say(changed, f"{_n(changed, 'point')} changed since the last run: recomputing")
@@ -725,6 +782,40 @@ def _resume(journal: _Journal, points: Sequence[Point], prints: Sequence[str], o
     _say(not had_journal and os.path.exists(os.path.join(out, "results.csv")),
          f"{out}/results.csv has no {JOURNAL} to vouch for its rows: computing all {_n(len(points), 'point')} afresh")
     return todo
+
+
+def _claim(journal: _Journal, study: Study, points: Sequence[Point], out: str, overwrite: bool) -> None:
+    """Refuses a journal holding another study's points (running this study would discard them), or, with
+    ``overwrite``, empties it and removes those points' configs."""
+    found = _other_study(journal.records, study.name, {p.point_id for p in points})
+    if found is None:
+        return
+    name, count = found
+    if not overwrite:
+        raise AnotherStudysResults(out, name, count, study.name, journal.path)
+    _say(True, f"overwriting {out}: the {_n(count, 'finished point')} of study `{name or 'unnamed'}` there "
+               f"are replaced by study {study.name}'s")
+    dropped = list(journal.records)
+    journal.keep(set(), rewrite=True)  # the journal first: no row may outlive its config
+    for point_id in dropped:
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(os.path.join(out, "configs", f"{point_id}.toml"))
+
+
+def _other_study(records: Mapping[str, Mapping[str, Any]], name: str,
+                 point_ids: Set[str]) -> Optional[Tuple[Optional[str], int]]:
+    """The study a journal's rows belong to, when not ``name`` (None: rows that do not say), and how many.
+
+    Rows name their study; rows of an older raidsim do not, and are another study's only when none of
+    them is a point of this one (an edited study keeps some of its points).
+    """
+    others = [r.get("study") for r in records.values() if r.get("study") != name]
+    named_other = [s for s in others if s is not None]
+    if named_other:
+        return named_other[0], len(others)
+    if others and not point_ids & set(records):
+        return None, len(others)
+    return None
 
 
 def _say(when: Any, text: str) -> None:
@@ -752,9 +843,10 @@ def _run_points(study: Study, jobs: Sequence[Tuple[Point, str]], journal: _Journ
                 path = os.path.join(out, "configs", f"{p.point_id}.toml")
                 _replace_atomically(path, lambda tmp: _write_text(tmp, config_toml))
             # The journal line last: it is the mark that the point, and its config file, are done.
-            journal.append({"point_id": p.point_id, "case": p.case, "settings": p.settings, "fingerprint": fp,
-                            "status": "ok" if error is None else "failed", "error": error, "values": row,
-                            "warnings": warnings})
+            # `study`: whose point this is, so that another study's sweep into this directory is refused.
+            journal.append({"point_id": p.point_id, "study": study.name, "case": p.case, "settings": p.settings,
+                            "fingerprint": fp, "status": "ok" if error is None else "failed", "error": error,
+                            "values": row, "warnings": warnings})
             if bar is not None:
                 bar.update(1)
     finally:

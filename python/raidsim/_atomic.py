@@ -1,0 +1,95 @@
+"""Files written whole or not at all: a temporary name in the same directory, then a rename.
+
+A disk that fills up (or a kill) midway through a write must leave the file
+as it was, never a truncated one that passes for a result; and an ``OSError``
+of a write (``[Errno 28] No space left on device``) names no file, so it is
+raised again naming the file meant. Light (no pandas): the CLI imports it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+from typing import Callable, Optional
+
+
+def named(e: OSError, path: str, instead_of: Optional[str] = None) -> OSError:
+    """``e``, naming ``path`` when it names no file (a failed write or flush names none) or names
+    ``instead_of`` (the temporary twin of ``path``)."""
+    if e.filename is not None and e.filename != instead_of:
+        return e
+    if e.errno is None:
+        return OSError(f"{path}: {e}")
+    return type(e)(e.errno, e.strerror or str(e), path)
+
+
+def replace_atomically(path: str, write: Callable[[str], None]) -> None:
+    """Writes ``path`` through ``write(tmp)`` into a temporary file beside it, fsyncs it and renames it
+    over ``path``, so no reader or crash ever sees half a file. On an error the temporary file goes."""
+    tmp = f"{path}.tmp"
+    try:
+        write(tmp)
+        with open(tmp, "rb+") as f:
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as e:
+        with contextlib.suppress(OSError):
+            os.remove(tmp)
+        raise named(e, path, tmp) from None
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.remove(tmp)
+        raise
+    _fsync_directory(os.path.dirname(path))
+
+
+def write_text(path: str, text: str) -> None:
+    """``text`` into ``path``, atomically."""
+    def fill(tmp: str) -> None:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+    replace_atomically(path, fill)
+
+
+def save_directory(out: str, save: Callable[[str], None], what: str) -> None:
+    """Runs ``save(tmpdir)`` (which writes files into a directory, as ``Report.save`` does) in a temporary
+    directory inside ``out``, then renames each file into ``out``: a failure midway leaves no half-written
+    file there. An ``OSError`` names the file meant (or ``out`` and ``what``, when the write named none)."""
+    os.makedirs(out, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix=".writing-", dir=out)
+    try:
+        try:
+            save(tmp)
+            for name in sorted(os.listdir(tmp)):
+                with open(os.path.join(tmp, name), "rb+") as f:
+                    os.fsync(f.fileno())
+        except OSError as e:
+            failed = e.filename if isinstance(e.filename, str) else _newest(tmp)
+            inside = failed is not None and failed.startswith(tmp + os.sep)
+            meant = os.path.join(out, os.path.relpath(failed, tmp)) if inside else f"{out} ({what})"
+            raise named(e, meant, e.filename) from None
+        for name in sorted(os.listdir(tmp)):
+            try:
+                os.replace(os.path.join(tmp, name), os.path.join(out, name))
+            except OSError as e:
+                raise named(e, os.path.join(out, name)) from None
+        _fsync_directory(out)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _newest(directory: str) -> Optional[str]:
+    """The file written last in ``directory``: the one a write that names no file failed on, as each file
+    is written and closed before the next is opened."""
+    paths = [os.path.join(directory, name) for name in os.listdir(directory)]
+    return max(paths, key=lambda p: os.stat(p).st_mtime_ns, default=None)
+
+
+def _fsync_directory(path: str) -> None:
+    fd = os.open(path or ".", os.O_RDONLY)
+    try:
+        os.fsync(fd)  # the renames themselves survive a power cut
+    finally:
+        os.close(fd)
