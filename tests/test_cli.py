@@ -66,10 +66,12 @@ def test_set_workload_keys_apply_on_top_of_the_trace_not_under_it(tmp_path):
     # An override of the trace options wins over the option itself, as the later setting.
     p = run("run", *base, "--max-requests", "5", "--set", "workload.max_requests=3")
     assert json.loads(p.stdout)["host"]["requests"] == 3
-    cap = 32 * 2**20  # beyond the preset's 32 MB: wrapped by default, an error when the override says so
+    cap = 32 * 2**20  # beyond the preset's 32 MB: wrapped when allowed, an error when the override says so
     (tmp_path / "far.csv").write_text(f"128166372000000000,hm,0,Write,{cap * 4},4096,100\n")
     far = ["--preset", "erasure-code-table6", "--trace", str(tmp_path / "far.csv"), "--json", "--no-progress"]
-    assert run("run", *far).returncode == 0
+    assert run("run", *far, "--set", "workload.max_wrapped_fraction=1").returncode == 0
+    p = run("run", *far)  # one request of one, wrapped: past the default 1 %
+    assert p.returncode == 1 and "workload.max_wrapped_fraction" in p.stderr
     p = run("run", *far, "--set", "workload.out_of_range=error")
     assert p.returncode == 1 and "raidsim: error:" in p.stderr and "Traceback" not in p.stderr
     # An override that cannot apply to a trace workload is an error naming it, not silently dropped.

@@ -32,7 +32,8 @@ def test_trace_stats_match_the_readme(traces_dir, name, fmt, requests, write_pct
 
 @pytest.mark.parametrize("name,fmt,requests,write_pct", TABLE)
 def test_trace_replays_on_the_cr5m_drive(traces_dir, name, fmt, requests, write_pct):
-    w = Workload.trace(traces_dir / name, skip_malformed=True, max_requests=20_000)
+    # Parsing and replay, not fitting: the traces reach far past this drive, folded on purpose.
+    w = Workload.trace(traces_dir / name, skip_malformed=True, max_requests=20_000, max_wrapped_fraction=1.0)
     r = raidsim.simulate("cr5m-table1", w).to_dict()
     assert r["host"]["requests"] == min(requests, 20_000)
     assert r["workload"]["requests"] == r["host"]["requests"]
@@ -46,10 +47,12 @@ def test_malformed_line_names_file_line_and_layout(traces_dir):
 
 
 def test_out_of_range_policy(traces_dir):
-    # MSR hm_0 addresses up to ~16 GB; the 32 MB erasure-code drive wraps them or refuses.
+    # MSR hm_0 addresses up to ~16 GB; the 32 MB erasure-code drive wraps them when allowed, or refuses.
     path = traces_dir / "msr-hm0-sample.csv"
-    r = raidsim.simulate("erasure-code-table6", Workload.trace(path)).to_dict()
+    r = raidsim.simulate("erasure-code-table6", Workload.trace(path, max_wrapped_fraction=1.0)).to_dict()
     assert r["workload"]["wrapped_out_of_range"] > 0
+    with pytest.raises(raidsim.ConfigError, match="max_wrapped_fraction"):
+        raidsim.simulate("erasure-code-table6", Workload.trace(path))
     with pytest.raises(raidsim.TraceError, match="msr-hm0-sample.csv:1: request"):
         raidsim.simulate("erasure-code-table6", Workload.trace(path, out_of_range="error"))
 
@@ -60,5 +63,6 @@ def test_time_scale_stretches_the_run(traces_dir):
     path = traces_dir / "mqsim-tpcc-small.trace"
     span_ns = 1_075_002_000 - 938_513_000
     for scale in (100.0, 200.0):
-        d = raidsim.simulate("cr5m-table1", Workload.trace(path, time_scale=scale)).to_dict()["host"]["duration_ns"]
+        w = Workload.trace(path, time_scale=scale, max_wrapped_fraction=1.0)  # its 16 devices reach past the drive
+        d = raidsim.simulate("cr5m-table1", w).to_dict()["host"]["duration_ns"]
         assert d == pytest.approx(scale * span_ns, rel=0.001)

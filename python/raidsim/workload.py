@@ -71,17 +71,21 @@ class Workload:
         time_scale: Optional[float] = None,
         max_requests: Optional[int] = None,
         out_of_range: Optional[str] = None,
+        max_wrapped_fraction: Optional[float] = None,
         skip_malformed: Optional[bool] = None,
         blkparse_action: Optional[str] = None,
     ) -> "Workload":
         """Replay a trace file (format detected unless named; see ``raidsim._native.trace_formats()``).
 
         ``out_of_range`` is ``"wrap"`` (default: offsets modulo the capacity,
-        counted in the report) or ``"error"``.
+        a warning in the report) or ``"error"``. More wrapped requests than
+        ``max_wrapped_fraction`` (default 0.01) stop the run naming the
+        capacity the trace needs; 1 replays a trace folded on purpose.
         """
         table = {"kind": "trace", "path": _config_path(path)}
         options = dict(format=format, device=device, time_scale=time_scale, max_requests=max_requests,
-                       out_of_range=out_of_range, skip_malformed=skip_malformed, blkparse_action=blkparse_action)
+                       out_of_range=out_of_range, max_wrapped_fraction=max_wrapped_fraction,
+                       skip_malformed=skip_malformed, blkparse_action=blkparse_action)
         table.update({k: v for k, v in options.items() if v is not None})
         return cls(table)
 
