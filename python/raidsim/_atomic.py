@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
-import tempfile
 from typing import Callable, Optional
 
 
@@ -51,40 +49,6 @@ def write_text(path: str, text: str) -> None:
         with open(tmp, "w", encoding="utf-8") as f:
             f.write(text)
     replace_atomically(path, fill)
-
-
-def save_directory(out: str, save: Callable[[str], None], what: str) -> None:
-    """Runs ``save(tmpdir)`` (which writes files into a directory, as ``Report.save`` does) in a temporary
-    directory inside ``out``, then renames each file into ``out``: a failure midway leaves no half-written
-    file there. An ``OSError`` names the file meant (or ``out`` and ``what``, when the write named none)."""
-    os.makedirs(out, exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix=".writing-", dir=out)
-    try:
-        try:
-            save(tmp)
-            for name in sorted(os.listdir(tmp)):
-                with open(os.path.join(tmp, name), "rb+") as f:
-                    os.fsync(f.fileno())
-        except OSError as e:
-            failed = e.filename if isinstance(e.filename, str) else _newest(tmp)
-            inside = failed is not None and failed.startswith(tmp + os.sep)
-            meant = os.path.join(out, os.path.relpath(failed, tmp)) if inside else f"{out} ({what})"
-            raise named(e, meant, e.filename) from None
-        for name in sorted(os.listdir(tmp)):
-            try:
-                os.replace(os.path.join(tmp, name), os.path.join(out, name))
-            except OSError as e:
-                raise named(e, os.path.join(out, name)) from None
-        _fsync_directory(out)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-
-
-def _newest(directory: str) -> Optional[str]:
-    """The file written last in ``directory``: the one a write that names no file failed on, as each file
-    is written and closed before the next is opened."""
-    paths = [os.path.join(directory, name) for name in os.listdir(directory)]
-    return max(paths, key=lambda p: os.stat(p).st_mtime_ns, default=None)
 
 
 def _fsync_directory(path: str) -> None:

@@ -115,9 +115,7 @@ def _run(args: argparse.Namespace) -> int:
     cfg = _config(args)
     report = simulate(cfg, progress=False if args.no_progress else None)
     if args.out:
-        # Into a temporary directory inside --out, then renamed file by file: a full disk leaves no empty
-        # or half-written report.json there (Report.save writes in place).
-        _atomic.save_directory(args.out, report.save, "report.json, config.toml and CSV tables")
+        report.save(args.out)  # each file written whole or not at all
     if args.json:
         print(report.to_json())
         for w in report.warnings:  # the JSON holds them too; a person reads stderr

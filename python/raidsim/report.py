@@ -171,19 +171,21 @@ class Report:
     def save(self, directory: str | os.PathLike) -> str:
         """Writes report.json, config.toml (resolved, sorted) and the tables as CSV (rebuild.csv when the
         run configured a failure); returns the directory."""
+        from . import _atomic
+
         out = os.fspath(directory)
         os.makedirs(out, exist_ok=True)
-        with open(os.path.join(out, "report.json"), "w") as f:
-            f.write(self.to_json())
-        with open(os.path.join(out, "config.toml"), "w") as f:
-            f.write(self.config_toml)
-        self.summary().to_csv(os.path.join(out, "summary.csv"), index=False)
-        self.latency().to_csv(os.path.join(out, "latency.csv"))
-        self.devices().to_csv(os.path.join(out, "devices.csv"))
-        self.time_series().to_csv(os.path.join(out, "time_series.csv"), index=False)
-        self.stats().to_csv(os.path.join(out, "stats.csv"), index=False)
+        # Each file whole or not at all: a full disk leaves no truncated report that passes for a result.
+        _atomic.write_text(os.path.join(out, "report.json"), self.to_json())
+        _atomic.write_text(os.path.join(out, "config.toml"), self.config_toml)
+        tables = {"summary.csv": (self.summary, {"index": False}), "latency.csv": (self.latency, {}),
+                  "devices.csv": (self.devices, {}), "time_series.csv": (self.time_series, {"index": False}),
+                  "stats.csv": (self.stats, {"index": False})}
         if self._data.get("rebuild") is not None:
-            self.rebuild().to_csv(os.path.join(out, "rebuild.csv"))
+            tables["rebuild.csv"] = (self.rebuild, {})
+        for name, (table, options) in tables.items():
+            frame = table()
+            _atomic.replace_atomically(os.path.join(out, name), lambda tmp, frame=frame, o=options: frame.to_csv(tmp, **o))
         return out
 
     def to_text(self) -> str:
