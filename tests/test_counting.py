@@ -127,3 +127,13 @@ def test_dedicated_raid6_reports_now_nor_noc_per_parity_member():
     # EVENODD's adjuster makes the diagonal-parity disk write more than the row-parity disk.
     assert sp["pages_written"] > rp["pages_written"] > 0
     assert sp["erases"] >= rp["erases"]
+
+
+def test_counting_one_drive_addresses_all_of_it_as_a_run_does():
+    # The Table-6 drive's capacity is not a whole number of 64 KiB units: counting refused requests in
+    # its last partial unit that the timed run serves. Both now see the same requests and pages.
+    cfg = raidsim.Config.preset("erasure-code-table6").set("workload.requests", 2000)
+    counted = raidsim.count(cfg).to_dict()
+    ran = raidsim.simulate(cfg, progress=False).to_dict()
+    assert counted["requests"] == ran["host"]["requests"] == 2000
+    assert sum(m["pages_written"].get("user", 0) for m in counted["members"]) == ran["devices"][0]["pages_written"]["user"]

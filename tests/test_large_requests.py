@@ -75,3 +75,21 @@ def test_a_disk_of_billions_of_cylinders_resolves():
     cfg = Config.preset("hdd-cheetah-15k5").set("hdd.cylinders", 4_000_000_000)
     report = raidsim.simulate(cfg, Workload.synthetic(requests=20), progress=False)
     assert report.to_dict()["host"]["requests"] == 20
+
+
+def test_ctrl_c_stops_trace_stats_of_a_long_trace(traces_dir, tmp_path):
+    # 60 copies of the DiskSim validation trace: 6 million lines, seconds to summarise.
+    one = (traces_dir / "disksim-valid-ascii.trace").read_bytes()
+    long = tmp_path / "long.trace"
+    with open(long, "wb") as f:
+        for _ in range(60):
+            f.write(one)
+    timer, sent = _interrupt_after(0.5)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            raidsim.trace_stats(long)
+        stopped = time.monotonic()
+    finally:
+        timer.cancel()
+    assert "at" in sent, "the summary ended before the signal was sent"
+    assert stopped - sent["at"] < STOPPED_WITHIN_S

@@ -1122,7 +1122,12 @@ impl Counting {
         let page_bytes = resolved.member_page_bytes();
         let mut array = cfg.array.clone();
         if array.level == RaidLevel::Single {
+            // One drive is a RAID-0 of one member; a unit of one page keeps
+            // all of its capacity addressable, as the timed run does (a
+            // larger unit would round the last partial unit away and refuse
+            // requests the run serves).
             array.level = RaidLevel::Raid0;
+            array.stripe_unit_bytes = page_bytes;
         }
         let geom = ArrayGeometry::new(&array, resolved.member_capacity_bytes());
         let planner = Planner::new(&array, geom, page_bytes)?;

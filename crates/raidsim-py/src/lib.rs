@@ -325,7 +325,8 @@ fn trace_stats(
 ) -> PyResult<String> {
     let format = format.map(TraceFormat::from_name).transpose().map_err(to_py_err)?;
     let opts = TraceOptions { format, device, max_requests: 0, blkparse_action: blkparse_action.into(), skip_malformed };
-    let stats = py.allow_threads(|| TraceStats::of_file(&path, opts)).map_err(to_py_err)?;
+    let stop = StopFlag::default();
+    let stats = interruptible(py, &stop, || TraceStats::of_file_until(&path, opts, &stop))?;
     serde_json::to_string(&stats).map_err(|e| RaidsimError::new_err(e.to_string()))
 }
 

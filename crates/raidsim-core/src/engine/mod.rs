@@ -31,15 +31,15 @@ pub const NS_PER_S: u64 = 1_000_000_000;
 
 /// A request from outside the run to stop it (Ctrl-C), shared by the run
 /// and whoever watches for the signal on another thread. The run polls it
-/// between events and every [`StopFlag::PAGES_BETWEEN_CHECKS`] pages of one
+/// between events and every [`StopFlag::ITEMS_BETWEEN_CHECKS`] pages of one
 /// request, so that no single request, however large, keeps it going.
 #[derive(Clone, Debug, Default)]
 pub struct StopFlag(std::sync::Arc<std::sync::atomic::AtomicBool>);
 
 impl StopFlag {
-    /// Pages a device serves between two looks at the flag: about a
-    /// millisecond of work.
-    pub const PAGES_BETWEEN_CHECKS: u64 = 4096;
+    /// Pages of one request a device serves, or trace records a summary
+    /// reads, between two looks at the flag: about a millisecond of work.
+    pub const ITEMS_BETWEEN_CHECKS: u64 = 4096;
 
     /// Asks the run to stop.
     pub fn request(&self) {

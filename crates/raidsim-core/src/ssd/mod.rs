@@ -347,7 +347,7 @@ impl Ssd {
     /// asked to stop; `nth` counts the request's pages.
     #[inline]
     fn poll_stop(&self, nth: u64) -> Result<()> {
-        if nth % StopFlag::PAGES_BETWEEN_CHECKS == StopFlag::PAGES_BETWEEN_CHECKS - 1 {
+        if nth % StopFlag::ITEMS_BETWEEN_CHECKS == StopFlag::ITEMS_BETWEEN_CHECKS - 1 {
             return self.stop.check();
         }
         Ok(())

@@ -84,6 +84,12 @@ impl OpStats {
 impl TraceStats {
     /// Reads the whole trace (streaming) and summarises it.
     pub fn of_file(path: &Path, opts: TraceOptions) -> Result<Self> {
+        Self::of_file_until(path, opts, &crate::engine::StopFlag::default())
+    }
+
+    /// [`TraceStats::of_file`], ending with [`crate::Error::Interrupted`]
+    /// once `stop` is requested (Ctrl-C over a long trace).
+    pub fn of_file_until(path: &Path, opts: TraceOptions, stop: &crate::engine::StopFlag) -> Result<Self> {
         let mut reader = TraceReader::open(path, opts)?;
         let mut s = TraceStats {
             path: path.display().to_string(),
@@ -94,6 +100,9 @@ impl TraceStats {
         let (mut first, mut last) = (None, 0u128);
         let mut previous: Option<u128> = None;
         while let Some(r) = reader.next_record()? {
+            if s.requests % crate::engine::StopFlag::ITEMS_BETWEEN_CHECKS == 0 {
+                stop.check()?;
+            }
             s.requests += 1;
             if let Some(p) = previous {
                 s.out_of_order += u64::from(r.time_ns < p);
