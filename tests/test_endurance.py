@@ -334,3 +334,17 @@ def test_endurance_of_a_report_with_negative_erases_exits_1_printing_no_life(tmp
     assert p.returncode == 1 and p.stdout == ""
     assert p.stderr == "raidsim: error: report.json: devices[0].erases = -5: expected a count >= 0\n"
     assert endurance.project(mutate(["devices", 0, "erases"], 100), 3000)["members"][0]["erases"] == 100  # sound
+
+
+def test_the_runs_warnings_qualify_the_projection(traces_dir):
+    # hm_0 folded onto scaled-down drives: the life projected is of the folded workload, and says so.
+    import raidsim
+    from raidsim.endurance import project
+
+    cfg = raidsim.Config.preset("stripe-unit-table5").with_overrides(
+        {"array.level": "raid5", "array.members": 5, "ssd.geometry.blocks_per_plane": 32,
+         "precondition.random_overwrite_factor": 1, "workload.max_wrapped_fraction": 1.0})
+    report = raidsim.simulate(cfg.with_workload(raidsim.Workload.trace(traces_dir / "msr-hm0-sample.csv"))
+                              .set("workload.max_wrapped_fraction", 1.0), progress=False).to_dict()
+    notes = project(report, pe_cycles=10_000)["notes"]
+    assert any(n.startswith("the run warned: wrapped: 732 of 1000") for n in notes)

@@ -93,3 +93,18 @@ def test_ctrl_c_stops_trace_stats_of_a_long_trace(traces_dir, tmp_path):
         timer.cancel()
     assert "at" in sent, "the summary ended before the signal was sent"
     assert stopped - sent["at"] < STOPPED_WITHIN_S
+
+
+def test_ctrl_c_stops_preconditioning_in_the_middle_of_a_slice():
+    # Little spare room and two random overwrites of the drive: collection makes each slice take seconds.
+    cfg = Config.preset("stripe-unit-table5").with_overrides({"ssd.geometry.over_provisioning_fraction": 0.03,
+                                                              "precondition.random_overwrite_factor": 2})
+    timer, sent = _interrupt_after(2.0)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            raidsim.simulate(cfg, Workload.synthetic(requests=100), progress=False)
+        stopped = time.monotonic()
+    finally:
+        timer.cancel()
+    assert "at" in sent, "preconditioning ended before the signal was sent"
+    assert stopped - sent["at"] < STOPPED_WITHIN_S

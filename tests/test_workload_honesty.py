@@ -145,3 +145,77 @@ def test_a_trace_at_a_non_utf8_path_is_read(non_utf8_trace, command, tmp_path):
     if command != "trace-stats":
         # The resolved config keeps the path as its bytes (TOML text is UTF-8).
         assert str(list(os.fsencode(non_utf8_trace))) in (tmp_path / "out" / "config.toml").read_text().replace("\n", "")
+
+
+def write_folded_trace(path, requests, wrapped, size=4096, wrapped_size=None):
+    """MSR CSV: `requests` writes of `size` bytes, the first `wrapped` of them (of `wrapped_size`) at 1 TiB."""
+    lines = []
+    for i in range(requests):
+        far = i < wrapped
+        offset = 2**40 + i * 2**20 if far else i * 8192
+        n = (wrapped_size or size) if far else size
+        lines.append(f"{128166372000000000 + i * 10_000},hm,0,Write,{offset},{n},100")
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_the_boundary_is_exact(tmp_path):
+    # 29 of 100 wrapped is exactly 0.29: allowed there, refused at 0.28.
+    w = Workload.trace(write_folded_trace(tmp_path / "t.csv", 100, 29))
+    cfg = Config.preset("stripe-unit-table5").with_workload(w)
+    assert raidsim.simulate(cfg.set("workload.max_wrapped_fraction", 0.29), progress=False).to_dict()[
+        "workload"]["wrapped_out_of_range"] == 29
+    with pytest.raises(ConfigError, match="29 of 100 trace requests"):
+        raidsim.simulate(cfg.set("workload.max_wrapped_fraction", 0.28), progress=False)
+
+
+def test_a_run_stopped_early_is_held_to_the_limit_too(tmp_path):
+    # The first 50 of 100 requests wrap: a run of 50 (sim.max_requests) is all wrapped.
+    cfg = Config.preset("stripe-unit-table5").with_workload(Workload.trace(write_folded_trace(tmp_path / "t.csv", 100, 50)))
+    with pytest.raises(ConfigError, match="50 of 50 trace requests"):
+        raidsim.simulate(cfg.set("sim.max_requests", 50), progress=False)
+    with pytest.raises(ConfigError, match="max_wrapped_fraction"):
+        raidsim.count(cfg.set("sim.max_requests", 50))
+
+
+def test_wrapped_bytes_are_held_to_the_limit_too(tmp_path):
+    # 1 request of 200 wraps (0.5 %, within 1 %), but it carries 8 MiB of the 9 MiB.
+    trace = write_folded_trace(tmp_path / "t.csv", 200, 1, size=4096, wrapped_size=8 << 20)
+    cfg = Config.preset("stripe-unit-table5").with_workload(Workload.trace(trace))
+    with pytest.raises(ConfigError, match=r"1 of 200 trace requests \(0.5 %\)"):
+        raidsim.simulate(cfg, progress=False)
+    raidsim.simulate(cfg.set("workload.max_wrapped_fraction", 0.95), progress=False)
+
+
+def test_a_sweep_refuses_a_trace_it_cannot_read_once_per_point(tmp_path):
+    fifo = tmp_path / "trace.fifo"
+    os.mkfifo(fifo)
+    spec = tmp_path / "s.toml"
+    spec.write_text(f'name = "piped"\nmetrics = ["host.requests"]\n[base]\npreset = "stripe-unit-table5"\n'
+                    f'workload = {{ kind = "trace", path = "{fifo}", format = "msr_csv" }}\n'
+                    '[axes]\n"array.stripe_unit_bytes" = [4096, 8192]\n')
+    p = subprocess.run([sys.executable, "-m", "raidsim.cli", "sweep", str(spec), "--out", str(tmp_path / "o"),
+                        "--no-progress"], capture_output=True, text=True, timeout=120)
+    assert p.returncode != 0 and "not a regular file" in p.stderr, p.stderr
+    p = subprocess.run([sys.executable, "-m", "raidsim.cli", "advise", str(fifo), "--out", str(tmp_path / "a")],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode != 0 and "not a regular file" in p.stderr, p.stderr
+
+
+def test_a_sweep_over_a_non_utf8_trace_path_runs(non_utf8_trace, tmp_path):
+    p = subprocess.run([sys.executable, "-m", "raidsim.cli", "advise", non_utf8_trace, "--levels", "raid5",
+                        "--members", "4", "--stripe-units", "16K", "--out", str(tmp_path / "a"), "--no-progress"],
+                       capture_output=True)
+    assert p.returncode == 0, p.stderr.decode()
+
+
+def test_a_nested_workload_value_is_named_by_its_whole_key():
+    with pytest.raises(ConfigError, match=r"`workload\.size\.mean_bytes`: nan"):
+        raidsim.simulate(None, Workload.synthetic(size={"mean_bytes": float("nan")}))
+
+
+def test_counting_warns_of_wrapped_requests_below_the_limit(tmp_path):
+    cfg = Config.preset("stripe-unit-table5").with_workload(Workload.trace(write_folded_trace(tmp_path / "t.csv", 100, 1)))
+    counted = raidsim.count(cfg)
+    assert [w for w in counted.warnings if w.startswith("wrapped: 1 of 100 trace requests (1.0 %)")]
+    assert "warning: wrapped: 1 of 100" in str(counted)

@@ -242,8 +242,12 @@ def _base(trace: Optional[str], drive: Optional[str], config: Optional[str]) -> 
         name = base["preset"]
         source = f"preset {name}"
     if trace is not None:
-        if not os.path.isfile(trace):
+        if not os.path.exists(trace):
             raise AdviseError(f"TRACE {trace}: no such file (a trace in any format `raidsim run --trace` reads)")
+        if not os.path.isfile(trace):
+            raise AdviseError(f"TRACE {trace}: not a regular file (a pipe, a FIFO or a terminal?): advise replays the "
+                              "trace once for every configuration, and a stream can be read only once; save it to a "
+                              "file first")
         base.pop("workload", None)  # the trace replaces the config's whole [workload], as `run --trace` does
         base["workload"] = Workload.trace(trace).to_dict()
     return base, source, name

@@ -108,6 +108,9 @@ def _count(args: argparse.Namespace) -> int:
         _atomic.write_text(os.path.join(args.out, "count.json"), report.to_json())
         _atomic.write_text(os.path.join(args.out, "config.toml"), cfg.resolved_toml())
     print(report.to_json() if args.json else report)
+    if args.json:
+        for w in report.warnings:  # the JSON holds them too; a person reads stderr
+            print(f"raidsim: warning: {w}", file=sys.stderr)
     return 0
 
 

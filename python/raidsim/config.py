@@ -182,10 +182,9 @@ class Config:
         if workload is None:
             return self
         table = workload.to_dict() if hasattr(workload, "to_dict") else dict(workload)
-        for key, value in table.items():
-            problem = _toml_problem(value)
-            if problem:
-                raise ConfigError(f"config error at `workload.{key}`: {problem}")
+        found = _problem_in(table, "workload")
+        if found:
+            raise ConfigError(f"config error at `{found[0]}`: {found[1]}")
         try:
             return Config(self._layers + [("workload", json.dumps(table, allow_nan=False))])
         except (TypeError, ValueError) as e:

@@ -63,8 +63,14 @@ class CountReport:
         """All pages written per member: the stripe-unit paper's Table 4 quantity."""
         return [sum(m["pages_written"].values()) for m in self._data["members"]]
 
+    @property
+    def warnings(self) -> List[str]:
+        """What changed the workload being counted (trace requests wrapped to fit the capacity)."""
+        return list(self._data.get("warnings", []))
+
     def __str__(self) -> str:
-        return self.pages().to_string()
+        text = self.pages().to_string()
+        return text + "".join(f"\nwarning: {w}" for w in self.warnings)
 
 
 def count(

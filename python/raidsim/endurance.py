@@ -251,7 +251,8 @@ def _project(report: Mapping[str, Any], pe_cycles: int, pe_source: str, copies: 
     if not members:
         raise InputError("the report has no member devices")
     level = str((report.get("array") or {}).get("level", "single"))
-    notes = _failure_notes(report)
+    # The run's own warnings (a folded trace, saturation) qualify every projection made from it.
+    notes = [f"the run warned: {w}" for w in report.get("warnings", []) if isinstance(w, str)] + _failure_notes(report)
     if level == "raid10" and copies is None:
         copies = _raid10_copies(report)
         if copies is None:

@@ -69,6 +69,7 @@ import itertools
 import json
 import multiprocessing
 import os
+import stat
 import re
 import signal
 import sys
@@ -549,11 +550,17 @@ def _trace_identity(config_toml: str) -> Optional[Dict[str, Any]]:
     workload = tomllib.loads(config_toml).get("workload", {})
     if workload.get("kind") != "trace" or not workload.get("path"):
         return None
-    path = os.path.abspath(workload["path"])
+    raw = workload["path"]
+    # A path that is not UTF-8 is held in the config as the list of its bytes.
+    path = os.path.abspath(os.fsdecode(bytes(raw)) if isinstance(raw, list) else raw)
     try:
         st = os.stat(path)
     except OSError:
         return {"path": path, "missing": True}
+    if not stat.S_ISREG(st.st_mode):
+        raise StudyError(f"workload.path = {path} is not a regular file (a pipe, a FIFO or a terminal?): a sweep "
+                         "replays its trace once for every point, and a stream can be read only once; save it to a "
+                         "file first")
     return {"path": path, "size": st.st_size, "mtime_ns": st.st_mtime_ns}
 
 

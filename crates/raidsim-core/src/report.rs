@@ -576,12 +576,15 @@ pub struct CountReport {
     pub page_size_bytes: u64,
     /// Members in index order.
     pub members: Vec<crate::array::count::MemberPagesReport>,
+    /// What changed the workload being counted (trace requests wrapped to fit).
+    pub warnings: Vec<String>,
 }
 
 impl CountReport {
     /// Wraps the counts of `count_pages`.
     pub fn new(members: &[MemberPages], requests: u64, page_size_bytes: u64) -> Self {
-        Self { requests, page_size_bytes, members: members.iter().enumerate().map(|(i, m)| m.report(i as u32)).collect() }
+        let members = members.iter().enumerate().map(|(i, m)| m.report(i as u32)).collect();
+        Self { requests, page_size_bytes, members, warnings: Vec::new() }
     }
 
     /// JSON text.

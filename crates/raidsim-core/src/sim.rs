@@ -338,6 +338,9 @@ impl Simulation {
     /// of preconditioning done (1 when the run may start). Lets a caller
     /// show progress and stop between slices.
     pub fn precondition(&mut self, max_pages: u64) -> Result<f64> {
+        if self.failed {
+            return Err(Error::Workload("the run stopped at an earlier error; it cannot go on".into()));
+        }
         let Some(p) = self.preconditioning.as_mut() else { return Ok(1.0) };
         let cfg = &self.resolved.config.precondition;
         let mut budget = max_pages;
@@ -360,7 +363,11 @@ impl Simulation {
             // The in-order fill is set up whole (it costs a pass over the blocks, not the pages).
             let fill_end = if p.next_write == 0 { plan.filled } else { 0 };
             let end = p.next_write.saturating_add(budget).max(fill_end).min(plan.total());
-            member.precondition_writes(p.next_write..end, &plan, &mut p.rng)?;
+            if let Err(e) = member.precondition_writes(p.next_write..end, &plan, &mut p.rng) {
+                // Part of the slice was written: the drive is not in any state a run may start from.
+                self.failed = true;
+                return Err(e);
+            }
             (budget, p.done_pages) = (budget.saturating_sub(end - p.next_write), p.done_pages + (end - p.next_write));
             p.next_write = end;
             if end == plan.total() {
@@ -898,6 +905,8 @@ impl Simulation {
                 }
                 None => {
                     self.finished = true;
+                    // However the workload ended (its end, sim.max_requests, the stop rule).
+                    self.source.finish()?;
                     if !self.measuring {
                         return Err(Error::Workload(format!(
                             "sim.warmup_requests = {} but the workload issued {} requests: none was measured",
@@ -1106,6 +1115,8 @@ pub struct Counting {
     members: Vec<crate::array::MemberPages>,
     plans: Vec<StripePlan>,
     page_bytes: u64,
+    /// The capacity the workload was fitted to, bytes.
+    capacity_bytes: u64,
     requests: u64,
     max_requests: u64,
     finished: bool,
@@ -1172,6 +1183,7 @@ impl Counting {
             planner,
             state,
             source: build_source(&cfg.workload, resolved.capacity_bytes, cfg.sim.seed)?,
+            capacity_bytes: resolved.capacity_bytes,
             members: vec![crate::array::MemberPages::default(); array.members as usize],
             plans: Vec::new(),
             page_bytes,
@@ -1216,12 +1228,20 @@ impl Counting {
             }
             self.requests += 1;
         }
+        if self.finished {
+            self.source.finish()?;
+        }
         Ok(Progress { completed: self.requests, fraction: self.source.progress(), finished: self.finished })
     }
 
     /// The counts so far.
     pub fn report(&self) -> crate::report::CountReport {
-        crate::report::CountReport::new(&self.members, self.requests, self.page_bytes)
+        let mut report = crate::report::CountReport::new(&self.members, self.requests, self.page_bytes);
+        let workload = self.source.report();
+        if workload.wrapped_out_of_range > 0 {
+            report.warnings.push(format!("wrapped: {}", crate::workload::wrapped_summary(&workload, self.capacity_bytes)));
+        }
+        report
     }
 }
 

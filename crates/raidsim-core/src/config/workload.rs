@@ -316,7 +316,7 @@ pub struct TraceConfig {
     /// Requests beyond the simulated capacity.
     pub out_of_range: OutOfRange,
     /// With `out_of_range = "wrap"`: the largest fraction of the trace's
-    /// requests that may be wrapped. More changes the workload being asked
+    /// requests, and of their bytes, that may be wrapped. More changes the workload being asked
     /// about (a scaled-down drive folds the trace onto itself), so the run
     /// stops with an error naming the capacity the trace needs; any wrap is
     /// a warning. 1 allows all.

@@ -233,6 +233,8 @@ impl Ssd {
             next = plan.filled;
         }
         for i in next..writes.end {
+            // Collection makes a slice of overwrites take seconds: Ctrl-C may come in the middle.
+            self.poll_stop(i - next)?;
             self.precondition_write(i, plan, rng)?;
         }
         Ok(())

@@ -75,6 +75,11 @@ pub trait RequestSource: Send + Sync {
     fn progress(&self) -> f64;
     /// Counters for the report.
     fn report(&self) -> WorkloadReport;
+    /// Called once the run takes no more requests, however it ended: an
+    /// error when what was issued breaks a workload limit.
+    fn finish(&self) -> Result<()> {
+        Ok(())
+    }
 }
 
 /// Fits `[offset, offset + len)` into `capacity` bytes. `None`: the source
@@ -124,17 +129,20 @@ impl TraceSource {
         })
     }
 
-    /// At the trace's end: an error when more of its requests were wrapped
-    /// than `workload.max_wrapped_fraction` allows.
+    /// When the run takes no more requests: an error when more of those it
+    /// issued, or of their bytes, were wrapped than
+    /// `workload.max_wrapped_fraction` allows.
     fn refuse_folded_trace(&self) -> Result<()> {
         let r = &self.report;
-        if r.wrapped_out_of_range as f64 <= self.max_wrapped_fraction * r.requests as f64 {
+        // A quotient, not a product: 29 of 100 is exactly the 0.29 a user writes.
+        let over = |part: u64, whole: u64| whole > 0 && part as f64 / whole as f64 > self.max_wrapped_fraction;
+        if !over(r.wrapped_out_of_range, r.requests) && !over(r.wrapped_bytes, r.request_bytes) {
             return Ok(());
         }
         Err(Error::config(
             "workload.max_wrapped_fraction",
             format!(
-                "{}; at most {} % may be. The trace reaches byte {}: give the drive at least that capacity, or set \
+                "{}; at most {} % of either may be. The trace reaches byte {}: give the drive at least that capacity, or set \
                  workload.max_wrapped_fraction = 1 to replay it folded onto {} bytes",
                 wrapped_summary(r, self.capacity_bytes),
                 self.max_wrapped_fraction * 100.0,
@@ -173,10 +181,7 @@ pub fn trace_options(config: &TraceConfig) -> TraceOptions {
 
 impl RequestSource for TraceSource {
     fn next_request(&mut self) -> Result<Option<HostRequest>> {
-        let Some(f) = self.feed.next_record()? else {
-            self.refuse_folded_trace()?;
-            return Ok(None);
-        };
+        let Some(f) = self.feed.next_record()? else { return Ok(None) };
         let (r, replayed) = (f.record, f.replayed);
         self.report.request_bytes = self.report.request_bytes.saturating_add(r.len_bytes);
         self.report.wrapped_bytes += if replayed.wrapped { r.len_bytes } else { 0 };
@@ -194,6 +199,10 @@ impl RequestSource for TraceSource {
 
     fn progress(&self) -> f64 {
         self.feed.progress()
+    }
+
+    fn finish(&self) -> Result<()> {
+        self.refuse_folded_trace()
     }
 
     fn report(&self) -> WorkloadReport {
