@@ -167,3 +167,10 @@ def test_sweep_workers_with_ray_and_an_out_that_is_a_file_are_usage_errors(tmp_p
     (tmp_path / "file").write_text("")
     status, err = usage_error(["sweep", str(spec), "--out", str(tmp_path / "file")], capsys)
     assert status == 2 and f"--out {tmp_path / 'file'}: a file, not a directory" in err
+
+
+@pytest.mark.parametrize("command", [["run"], ["count"], ["sweep", "spec.toml"], ["demo"], ["advise"]])
+def test_an_empty_out_is_a_usage_error(capsys, command):
+    # run and count wrote nothing to '' and said nothing; sweep wrote to the default directory instead.
+    status, err = usage_error([*command, "--out", ""], capsys)
+    assert status == 2 and "argument --out: '': an empty directory name" in err, err

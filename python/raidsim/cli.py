@@ -50,7 +50,7 @@ def _add_run(sub: argparse._SubParsersAction, name: str = "run") -> argparse.Arg
     p.add_argument("--skip-malformed", action="store_true", help="skip malformed trace lines instead of stopping")
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE", type=_key_value,
                    help="override a config key, e.g. --set ssd.geometry.channels=4 (repeatable)")
-    p.add_argument("--out", help="write report.json, config.toml and CSV tables to this directory")
+    p.add_argument("--out", type=_out_dir, help="write report.json, config.toml and CSV tables to this directory")
     p.add_argument("--json", action="store_true", help="print the full report as JSON on stdout")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     return p
@@ -73,6 +73,13 @@ def _check_sources(args: argparse.Namespace) -> None:
                          f"replays); without --trace {'it' if one else 'they'} would be ignored. For a config's own "
                          "trace workload, use --set workload.KEY=VALUE (e.g. --set workload.time_scale=0.5; "
                          "`raidsim keys workload`)")
+
+
+def _out_dir(value: str) -> str:
+    """An empty --out would write nothing (run, count) or the default directory (sweep): refused."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError(f"{value!r}: an empty directory name; give a directory")
+    return value
 
 
 _NAMES = {"preset": "a preset's name (see `raidsim presets`)", "drive": "a preset's name (see `raidsim presets`)",
@@ -568,7 +575,7 @@ def _add_advise(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--rank-by", default="mean_ms",
                    help=f"order within the Pareto-optimal and the other rows: {', '.join(advise.RANK_KEYS)} "
                         "(default %(default)s)")
-    p.add_argument("--out", help=f"output directory (default {DEFAULT_OUT}/advise-<trace or drive>)")
+    p.add_argument("--out", type=_out_dir, help=f"output directory (default {DEFAULT_OUT}/advise-<trace or drive>)")
     p.add_argument("--json", action="store_true", help="print the ranked rows, the rule and what was skipped as JSON")
     p.add_argument("--workers", type=_WORKERS, help="parallel processes (default: one per core)")
     p.add_argument("--no-progress", action="store_true")
@@ -651,13 +658,13 @@ def build_parser() -> argparse.ArgumentParser:
     _add_run(sub)
     _add_run(sub, "count")
     p = sub.add_parser("demo", help="the main job: the stripe-unit study (RAID0/4/5 x stripe unit), table, plots, HTML")
-    p.add_argument("--out", help=f"output directory (default {DEFAULT_OUT}/stripe-unit-study)")
+    p.add_argument("--out", type=_out_dir, help=f"output directory (default {DEFAULT_OUT}/stripe-unit-study)")
     p.add_argument("--overwrite", action="store_true", help=_OVERWRITE_HELP)
     p.add_argument("--workers", type=_WORKERS, help="parallel processes (default: one per core)")
     p.add_argument("--no-progress", action="store_true")
     p = sub.add_parser("sweep", help="run a study spec (TOML): base config x cases x axes, in parallel")
     p.add_argument("spec", help="study spec TOML")
-    p.add_argument("--out", help=f"output directory (default {DEFAULT_OUT}/<study name>)")
+    p.add_argument("--out", type=_out_dir, help=f"output directory (default {DEFAULT_OUT}/<study name>)")
     p.add_argument("--overwrite", action="store_true", help=_OVERWRITE_HELP)
     p.add_argument("--workers", type=_WORKERS, help="parallel processes (default: one per core)")
     p.add_argument("--ray", metavar="ADDRESS", help="run points on a Ray cluster at ADDRESS ('' for local Ray)")
@@ -675,7 +682,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--granularity", choices=["page", "whole_unit", "disksim"],
                    help="stripe-unit-tables: parity decision granularity (default page)")
     p.add_argument("--json", action="store_true", help="print rows as JSON")
-    p.add_argument("--out", help=f"output directory (the studies that run simulations; all: default "
+    p.add_argument("--out", type=_out_dir, help=f"output directory (the studies that run simulations; all: default "
                                  f"{DEFAULT_OUT}/reproduce-all)")
     p.add_argument("--quick", action="store_true", help="striping-coefficients: one disk, fewer points, ±10 %% stopping rule; cr5m: SSD1 only, 10,000 requests, fewer points; rais: fewer queue depths and sizes, one replicate, shorter runs; all: each one's quick grid")
     p.add_argument("--set", action="append", metavar="KEY=VALUE", type=_key_value,
