@@ -184,7 +184,7 @@ impl RequestSource for TraceSource {
         let Some(f) = self.feed.next_record()? else { return Ok(None) };
         let (r, replayed) = (f.record, f.replayed);
         self.report.request_bytes = self.report.request_bytes.saturating_add(r.len_bytes);
-        self.report.wrapped_bytes += if replayed.wrapped { r.len_bytes } else { 0 };
+        self.report.wrapped_bytes = self.report.wrapped_bytes.saturating_add(if replayed.wrapped { r.len_bytes } else { 0 });
         // The reader checked that offset + length fits 64 bits.
         self.report.highest_end_bytes = self.report.highest_end_bytes.max(r.offset_bytes.saturating_add(r.len_bytes));
         self.report.out_of_order += u64::from(replayed.out_of_order);
