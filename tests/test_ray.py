@@ -18,7 +18,7 @@ import time
 
 import pytest
 
-from raidsim import Config, sweep
+from raidsim import Config, _sweep_ray, sweep
 from raidsim._sweep_ray import outcome, run_point_on_node, task_error_text
 from raidsim.cli import main
 
@@ -365,6 +365,28 @@ def test_a_task_that_raised_is_its_points_failure_and_an_interrupt_goes_through(
         "_error": "RuntimeError: The worker died unexpectedly"}
     with pytest.raises(KeyboardInterrupt):
         outcome(FakeRay(), KeyboardInterrupt())
+
+
+class DroppingCancelRay:
+    """A cluster whose worker took point "b" but had not started it: the first cancel of "b" is dropped."""
+
+    def __init__(self):
+        self.running = {"a", "b"}
+        self.cancels = []
+
+    def cancel(self, ref, force):
+        self.cancels.append(ref)
+        if ref == "a" or self.cancels.count("b") > 1:
+            self.running.discard(ref)
+
+    def wait(self, refs, num_returns, timeout):
+        return [r for r in refs if r not in self.running], [r for r in refs if r in self.running]
+
+
+def test_an_interrupt_cancels_again_a_point_whose_first_cancel_was_dropped():
+    cluster = DroppingCancelRay()
+    _sweep_ray._cancel(cluster, ["a", "b"])
+    assert cluster.running == set() and cluster.cancels == ["a", "b", "b"]
 
 
 def test_a_remote_traceback_becomes_one_line_where_and_what():
