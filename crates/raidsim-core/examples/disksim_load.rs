@@ -5,7 +5,7 @@
 //! cargo run --release -p raidsim-core --example disksim_load [-- REQUESTS [KEY=VALUE ...]]
 //! ```
 
-#[path = "../tests/common/load_cases.rs"]
+#[path = "../tests/integration/common/load_cases.rs"]
 mod load_cases;
 
 use load_cases::{pages_moved, run_load_case, LOAD_CASES};

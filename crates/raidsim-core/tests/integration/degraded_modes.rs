@@ -1,7 +1,7 @@
 //! Degraded service beyond RAID-5 (issue #8): mirrors, RAID-6 with each code
 //! and two members lost, and a failure in the middle of a loaded run.
 
-mod common;
+use crate::common;
 
 use common::config;
 use raidsim_core::report::Report;

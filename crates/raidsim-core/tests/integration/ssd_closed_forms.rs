@@ -3,7 +3,7 @@
 //! planes, 40 MB/s channels, SATA-II link, no spare bytes, no summary
 //! pages, an empty drive) plus the overrides shown.
 
-mod common;
+use crate::common;
 
 use common::config;
 use raidsim_core::report::Report;

@@ -1,7 +1,7 @@
 //! Garbage collection: invariants under random writes, and write
 //! amplification against a published analytic model (issue #2).
 
-mod common;
+use crate::common;
 
 use common::config;
 use proptest::prelude::*;

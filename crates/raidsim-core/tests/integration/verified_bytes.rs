@@ -2,7 +2,7 @@
 //! members lose nothing; a broken parity update is caught; verification
 //! does not change timing.
 
-mod common;
+use crate::common;
 
 use common::config;
 use raidsim_core::simulate;

@@ -1,6 +1,6 @@
 //! Timed arrays: striping speed-up, and timed counters equal counting mode (issue #3).
 
-mod common;
+use crate::common;
 
 use common::config;
 use raidsim_core::{count, simulate};

@@ -8,7 +8,7 @@
 //! sum of its parts: a page read costs T_READ + X on the die and channel
 //! (the host-link transfer overlaps the next page), a page write X + T_PROG.
 
-mod common;
+use crate::common;
 
 use common::config;
 use raidsim_core::report::{RebuildReport, Report};

@@ -5,7 +5,7 @@
 //! die for its sensing (25 us) and transfer (4096 B at 40 MB/s = 102.4 us),
 //! R = 127.4 us; a write for its transfer and program (200 us), W = 302.4 us.
 
-mod common;
+use crate::common;
 
 use common::{config, refused, ONE_DIE};
 use raidsim_core::simulate;

@@ -4,7 +4,7 @@
 //! disabled, XOR time or controller overhead dropped, cost-benefit inverted).
 //! Defaults plus the overrides shown; no host link, so flash alone times I/O.
 
-mod common;
+use crate::common;
 
 use common::config;
 use raidsim_core::array::{count_pages, ArrayGeometry, ArrayState, Planner};

@@ -14,7 +14,7 @@
 //! emptiest plane of their element, 15.7 ms; no summary page, −8 % and
 //! −3.9 % pages moved. Before the issue the cleaning case took 11.9 s.
 
-mod common;
+use crate::common;
 
 use common::load_cases::{pages_moved, run_load_case, LoadCase, LOAD_CASES};
 

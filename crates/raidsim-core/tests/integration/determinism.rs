@@ -1,6 +1,6 @@
 //! Same config and seed, same bytes out (issue #2).
 
-mod common;
+use crate::common;
 
 use common::config;
 use raidsim_core::simulate;

@@ -8,7 +8,7 @@
 //! at once and write C + k when the (k + 1)-th page has crossed into the
 //! die, k P + T (T = 102.4 us, the transfer).
 
-mod common;
+use crate::common;
 
 use common::{config, ONE_DIE};
 use raidsim_core::simulate;

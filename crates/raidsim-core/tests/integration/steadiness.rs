@@ -2,7 +2,7 @@
 //! paper's Tables 3-4: bandwidth per one-second interval, its average and
 //! standard deviation), by hand on a run whose completions we place.
 
-mod common;
+use crate::common;
 
 use common::config;
 use raidsim_core::simulate;

@@ -2,7 +2,7 @@
 //! experiment's own pattern before measuring (§4). Reads on one die, each
 //! 25 us of sensing and 102.4 us of transfer, spaced 1 ms apart.
 
-mod common;
+use crate::common;
 
 use common::{config, refused};
 use raidsim_core::simulate;

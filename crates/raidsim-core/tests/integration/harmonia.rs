@@ -2,7 +2,7 @@
 //! "global"`, Harmonia, Kim et al. MSST 2011), the RAIS paper's remedy for
 //! an array whose members collect at different times (its §5.3, issue #12).
 
-mod common;
+use crate::common;
 
 use common::{config, refused};
 use raidsim_core::simulate;

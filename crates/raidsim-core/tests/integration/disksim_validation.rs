@@ -19,7 +19,7 @@
 //! the element's next operation, and writes went to a plane fixed by their
 //! address instead of the emptiest plane of their element.
 
-mod common;
+use crate::common;
 
 use common::config;
 use raidsim_core::simulate;

@@ -6,7 +6,7 @@
 //! write is acknowledged when its data reaches the chip (SSDsim): one
 //! command and the transfer.
 
-mod common;
+use crate::common;
 
 use common::config;
 use raidsim_core::config::RawConfig;

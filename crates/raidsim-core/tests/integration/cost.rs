@@ -2,7 +2,7 @@
 //! 2 and 6): prices of drives and controller, and performance and capacity
 //! per dollar in the report.
 
-mod common;
+use crate::common;
 
 use common::config;
 use raidsim_core::config::RawConfig;

@@ -1,7 +1,7 @@
 //! The report says when its figures measure something other than the
 //! device (issue #8): an overloaded open-loop run.
 
-mod common;
+use crate::common;
 
 use common::config;
 use raidsim_core::simulate;

@@ -1,7 +1,7 @@
 //! Every shared trace parses, and its request count and write share match
 //! the table in `../shared/traces/README.md` (issue #2).
 
-mod common;
+use crate::common;
 
 use raidsim_core::config::TraceFormat;
 use raidsim_core::workload::trace::{detect_format, TraceOptions};

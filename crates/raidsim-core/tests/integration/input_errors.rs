@@ -1,8 +1,6 @@
 //! Bad input is an error that names what was wrong, never a silent default
 //! (issue #8).
 
-mod common;
-
 use raidsim_core::config::RawConfig;
 
 fn resolve(overrides: &[&str]) -> Result<raidsim_core::config::ResolvedConfig, String> {

@@ -5,7 +5,7 @@
 //! Rates: X = 1.024 GB/s of XOR (4 KiB in 4 us), M = 409.6 MB/s of
 //! multiply-accumulate (4 KiB in 10 us).
 
-mod common;
+use crate::common;
 
 use common::{config, refused, ONE_DIE};
 use raidsim_core::simulate;
