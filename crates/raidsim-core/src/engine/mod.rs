@@ -13,6 +13,9 @@
 //! completions) flow through the engine. That is what makes a run cost a few
 //! hundred nanoseconds per request.
 
+mod slab;
+pub use slab::Slab;
+
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 

@@ -16,13 +16,22 @@
 //!       └── closed loop ◄── host completion ◄── stripe done ◄── MemberDone (per phase)
 //! ```
 
+mod counting;
+mod front_end;
+mod precondition;
+mod reporting;
+
+pub use counting::{count, Counting};
+use front_end::{read_ahead_cache, FrontEnd};
+use precondition::{build_cost_pages, Preconditioning};
+
 use crate::array::cache::Admission;
 use crate::array::mirroring::Remap;
 use crate::array::read_ahead::{Lookup, ReadAheadCache};
 use crate::array::{ArrayController, ArrayGeometry, ArrayPhase, ArrayPort, ArrayState, Planner, StripePlan};
 use crate::config::{CacheMode, GcCoordination, RaidLevel, ReadAheadPolicy, ResolvedConfig, WorkloadConfig};
 use crate::device::{Cause, DeviceRequest, Member, MemberDevice, Op};
-use crate::engine::{EventQueue, Ns, StopFlag};
+use crate::engine::{EventQueue, Ns, Slab, StopFlag};
 use crate::error::{Error, Result};
 use crate::metrics::HostMetrics;
 use crate::report::Report;
@@ -75,53 +84,6 @@ enum Event {
     MemberFails { member: u32, chip: Option<u32> },
     /// The array controller asked to be woken (a rebuild's delay or pace).
     ControllerWake,
-}
-
-/// A slab: slots reused so the steady state allocates nothing.
-struct Slab<T> {
-    slots: Vec<Option<T>>,
-    free: Vec<u32>,
-}
-
-impl<T> Default for Slab<T> {
-    fn default() -> Self {
-        Self { slots: Vec::new(), free: Vec::new() }
-    }
-}
-
-impl<T> Slab<T> {
-    fn insert(&mut self, v: T) -> u32 {
-        match self.free.pop() {
-            Some(i) => {
-                self.slots[i as usize] = Some(v);
-                i
-            }
-            None => {
-                self.slots.push(Some(v));
-                self.slots.len() as u32 - 1
-            }
-        }
-    }
-
-    fn get(&self, i: u32) -> Option<&T> {
-        self.slots.get(i as usize).and_then(Option::as_ref)
-    }
-
-    fn get_mut(&mut self, i: u32) -> Option<&mut T> {
-        self.slots.get_mut(i as usize).and_then(Option::as_mut)
-    }
-
-    fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> {
-        self.slots.iter_mut().flatten()
-    }
-
-    fn remove(&mut self, i: u32) -> Option<T> {
-        let v = self.slots.get_mut(i as usize)?.take();
-        if v.is_some() {
-            self.free.push(i);
-        }
-        v
-    }
 }
 
 /// What a job in flight at the controller is.
@@ -211,69 +173,6 @@ pub struct Progress {
     pub finished: bool,
 }
 
-/// Building a member, counted as this many preconditioning pages (for
-/// slicing and progress): allocating its maps costs about as much as
-/// writing an eighth of its pages.
-fn build_cost_pages(logical_pages: u64) -> u64 {
-    (logical_pages / 8).max(1)
-}
-
-/// Preconditioning still to do: members are aged in index order, each with
-/// its planned writes, from one random stream (so slicing changes nothing).
-struct Preconditioning {
-    rng: Xoshiro256PlusPlus,
-    member: usize,
-    next_write: u64,
-    done_pages: u64,
-    total_pages: u64,
-}
-
-/// What host requests cross outside the array controller: its overhead,
-/// and (inside one SSD) the SSD's host link, shared by all members.
-struct FrontEnd {
-    overhead_ns: Ns,
-    link_bytes_per_s: u64,
-    link: Timeline,
-    cache: Option<crate::array::cache::WriteBackCache>,
-    read_ahead: Option<ReadAheadCache>,
-}
-
-impl FrontEnd {
-    /// The read-ahead data; an internal error when read-ahead is off (only its own paths call this).
-    fn read_ahead_mut(&mut self) -> Result<&mut ReadAheadCache> {
-        self.read_ahead.as_mut().ok_or_else(|| Error::Internal("read-ahead without its cache".into()))
-    }
-
-    /// When a request arriving at `now` reaches the planner: after the
-    /// overhead and, for a write, its data's transfer.
-    fn inbound(&mut self, now: Ns, op: Op, len_bytes: u64) -> Ns {
-        let ready = now + self.overhead_ns;
-        if op == Op::Write {
-            self.transfer(now, ready, len_bytes)
-        } else {
-            ready
-        }
-    }
-
-    /// When `bytes` ready at `ready` have crossed the link, booked at `now`.
-    fn transfer(&mut self, now: Ns, ready: Ns, bytes: u64) -> Ns {
-        if self.link_bytes_per_s == 0 {
-            return ready;
-        }
-        // Only the past is forgotten: a later event may still book a gap before `ready`.
-        self.link.advance(now);
-        let d = crate::config::transfer_ns(bytes, self.link_bytes_per_s);
-        self.link.book_remembered(ready, d) + d
-    }
-}
-
-/// The controller's read-ahead data, when `array.controller.read_ahead` is on.
-fn read_ahead_cache(resolved: &ResolvedConfig, controller: Option<&ArrayController>) -> Option<ReadAheadCache> {
-    let c = &resolved.config.array.controller;
-    let capacity = controller?.planner().geometry().capacity_bytes();
-    (c.read_ahead != ReadAheadPolicy::Off).then(|| ReadAheadCache::new(c.read_ahead, c.read_ahead_bytes, c.cache_bytes, capacity))
-}
-
 /// One simulation run.
 pub struct Simulation {
     preconditioning: Option<Preconditioning>,
@@ -332,54 +231,6 @@ impl Simulation {
         let mut sim = Self::build(resolved)?;
         while sim.precondition(u64::MAX)? < 1.0 {}
         Ok(sim)
-    }
-
-    /// Preconditions at most `max_pages` more pages; returns the fraction
-    /// of preconditioning done (1 when the run may start). Lets a caller
-    /// show progress and stop between slices.
-    pub fn precondition(&mut self, max_pages: u64) -> Result<f64> {
-        if self.failed {
-            return Err(Error::Workload("the run stopped at an earlier error; it cannot go on".into()));
-        }
-        let Some(p) = self.preconditioning.as_mut() else { return Ok(1.0) };
-        let cfg = &self.resolved.config.precondition;
-        let mut budget = max_pages;
-        let total = self.resolved.members.len();
-        while p.member < total && budget > 0 {
-            if self.members.len() == p.member {
-                // Members are built in turn too: a large array's maps take seconds to allocate.
-                let m = &self.resolved.members[p.member];
-                self.members.push(Member::new(m, p.member as u32, self.resolved.config.sim.seed, &self.stop));
-                let cost = build_cost_pages(m.logical_pages());
-                (budget, p.done_pages) = (budget.saturating_sub(cost), p.done_pages + cost);
-                continue;
-            }
-            let member = &mut self.members[p.member];
-            let plan = if p.member < self.array_members {
-                member.precondition_plan(cfg)
-            } else {
-                PreconditionPlan::default() // a hot spare is a fresh drive
-            };
-            // The in-order fill is set up whole (it costs a pass over the blocks, not the pages).
-            let fill_end = if p.next_write == 0 { plan.filled } else { 0 };
-            let end = p.next_write.saturating_add(budget).max(fill_end).min(plan.total());
-            if let Err(e) = member.precondition_writes(p.next_write..end, &plan, &mut p.rng) {
-                // Part of the slice was written: the drive is not in any state a run may start from.
-                self.failed = true;
-                return Err(e);
-            }
-            (budget, p.done_pages) = (budget.saturating_sub(end - p.next_write), p.done_pages + (end - p.next_write));
-            p.next_write = end;
-            if end == plan.total() {
-                member.restart_counters();
-                (p.member, p.next_write) = (p.member + 1, 0);
-            }
-        }
-        if p.member < total {
-            return Ok(p.done_pages as f64 / p.total_pages.max(1) as f64);
-        }
-        self.preconditioning = None;
-        Ok(1.0)
     }
 
     /// Opens the workload and the controller; building and preconditioning
@@ -670,158 +521,6 @@ impl Simulation {
         }
     }
 
-    /// Host job `job`, past the front end, meets the write-back cache (if
-    /// any): it is planned now, acknowledged now and written behind, or waits.
-    fn admit(&mut self, now: Ns, job: u32) -> Result<()> {
-        if self.front_end.read_ahead.is_some() {
-            return self.admit_with_read_ahead(now, job);
-        }
-        let Some(cache) = self.front_end.cache.as_mut() else { return self.start_job(now, job) };
-        let Some(j) = self.jobs.get(job) else { return Err(Error::Internal(format!("host job {job} is not in flight"))) };
-        let admission = cache.admit(job, j.op, j.offset_bytes, j.len_bytes);
-        self.admitted(now, job, admission)
-    }
-
-    fn admitted(&mut self, now: Ns, job: u32, admission: Admission) -> Result<()> {
-        match admission {
-            Admission::Wait => return Ok(()),
-            Admission::Through => {}
-            Admission::Hit => {
-                // Answered from the cache: only the data's way back over the host link.
-                self.answer(now, job);
-                self.cache_hits += 1;
-                return Ok(());
-            }
-            Admission::Cached => {
-                self.cache_writes += 1;
-                let j = self.jobs.get_mut(job).ok_or_else(|| Error::Internal(format!("host job {job} is not in flight")))?;
-                j.kind = JobKind::CachedWrite;
-                let j = j.clone();
-                self.acknowledge(now, &j);
-            }
-        }
-        self.start_job(now, job)
-    }
-
-    /// Cached host job `job` has reached the members: its room in the cache
-    /// frees, and the jobs waiting for room or for its data go in order.
-    fn destaged(&mut self, now: Ns, job: u32, served: bool) -> Result<()> {
-        let j = self.jobs.remove(job).ok_or_else(|| Error::Internal(format!("cached host job {job} is not in flight")))?;
-        if !served {
-            return Err(Error::Internal(format!("cached write {job} touched lost data after its acknowledgement")));
-        }
-        let cache = self.front_end.cache.as_mut().ok_or_else(|| Error::Internal("a cached job without a cache".into()))?;
-        if !cache.destaged(j.offset_bytes, j.len_bytes) {
-            return Err(Error::Internal(format!("cached write {job} was not in the cache")));
-        }
-        while let Some((next, admission)) = self.front_end.cache.as_mut().and_then(|c| c.next_admitted()) {
-            self.admitted(now, next, admission)?;
-        }
-        Ok(())
-    }
-
-    /// Host job `job`, past the front end, meets the read-ahead data: a write
-    /// drops what it overlaps; a read is a hit, waits for data on its way, or
-    /// goes to the members, and then the controller may read further ahead.
-    fn admit_with_read_ahead(&mut self, now: Ns, job: u32) -> Result<()> {
-        let Some(j) = self.jobs.get(job) else { return Err(Error::Internal(format!("host job {job} is not in flight"))) };
-        let (op, offset, len) = (j.op, j.offset_bytes, j.len_bytes);
-        let ra = self.front_end.read_ahead_mut()?;
-        if op == Op::Write {
-            ra.written(offset, len);
-            return self.start_job(now, job);
-        }
-        // Looked up before reading ahead: making room could drop the data this read wants.
-        self.read_from_cache_or_members(now, job)?;
-        let ra = self.front_end.read_ahead_mut()?;
-        match ra.after_read(offset, len) {
-            Some((start, bytes)) => self.read_ahead(now, start, bytes),
-            None => Ok(()),
-        }
-    }
-
-    /// Host job `job` has reached the members: if it is a write, data read
-    /// ahead while it was on its way may predate it, so what it overlaps is
-    /// dropped again (its admission dropped what was held then).
-    fn write_landed(&mut self, job: u32) {
-        if let (Some(ra), Some(j)) = (self.front_end.read_ahead.as_mut(), self.jobs.get(job)) {
-            if j.op == Op::Write {
-                ra.written(j.offset_bytes, j.len_bytes);
-            }
-        }
-    }
-
-    /// Host read `job` is answered from the read-ahead data, waits for it,
-    /// or goes to the members.
-    fn read_from_cache_or_members(&mut self, now: Ns, job: u32) -> Result<()> {
-        let Some(j) = self.jobs.get(job) else { return Err(Error::Internal(format!("host job {job} is not in flight"))) };
-        let (offset, len) = (j.offset_bytes, j.len_bytes);
-        let ra = self.front_end.read_ahead_mut()?;
-        match ra.lookup(offset, len) {
-            Lookup::Hit => {
-                if let Some(c) = self.controller.as_mut().filter(|_| self.resolved.config.sim.verify) {
-                    let versions = ra.versions(offset, len, crate::array::verify::SECTOR).unwrap_or_default();
-                    c.verify_cached_read(offset, len, &versions);
-                }
-                self.answer_from_read_ahead(now, job);
-                Ok(())
-            }
-            Lookup::Pending(start) if ra.wait(start, job) => Ok(()),
-            Lookup::Pending(start) => Err(Error::Internal(format!("read-ahead extent at {start} is not being read"))),
-            Lookup::Miss => self.start_job(now, job),
-        }
-    }
-
-    /// The controller reads `[start, start + bytes)` ahead.
-    fn read_ahead(&mut self, now: Ns, start: u64, bytes: u64) -> Result<()> {
-        let ra = self.front_end.read_ahead_mut()?;
-        let job = self.jobs.insert(HostJob {
-            arrival_ns: now,
-            offset_bytes: start,
-            len_bytes: bytes,
-            op: Op::Read,
-            kind: JobKind::ReadAhead,
-            measured: false,
-            read_ahead_hit: false,
-        });
-        ra.reading(start, bytes, job);
-        (self.read_ahead_reads, self.read_ahead_bytes) = (self.read_ahead_reads + 1, self.read_ahead_bytes + bytes);
-        self.start_job(now, job)
-    }
-
-    /// Read-ahead job `job` has ended: the host reads that waited for its
-    /// data are answered (or, if it could not be read, go to the members).
-    fn read_ahead_done(&mut self, now: Ns, job: u32, served: bool) -> Result<()> {
-        let j = self.jobs.remove(job).ok_or_else(|| Error::Internal(format!("read-ahead job {job} is not in flight")))?;
-        let ra = self.front_end.read_ahead_mut()?;
-        let (waiters, dropped) =
-            ra.filled(job, j.offset_bytes, served).ok_or_else(|| Error::Internal(format!("read-ahead job {job} was not issued")))?;
-        if served && !dropped {
-            if let Some(versions) = self.controller.as_ref().and_then(|c| c.verify_versions(j.offset_bytes, j.len_bytes)) {
-                ra.set_versions(j.offset_bytes, versions);
-            }
-        }
-        for waiter in waiters {
-            // A read that waited on data a later write dropped came first:
-            // the data read ahead is its answer (unchecked by sim.verify,
-            // which knows only the last write).
-            if served && dropped {
-                self.answer_from_read_ahead(now, waiter);
-            } else {
-                self.read_from_cache_or_members(now, waiter)?;
-            }
-        }
-        Ok(())
-    }
-
-    /// Host read `job` is answered from data read ahead.
-    fn answer_from_read_ahead(&mut self, now: Ns, job: u32) {
-        if let Some(j) = self.jobs.get_mut(job) {
-            j.read_ahead_hit = true;
-        }
-        self.answer(now, job);
-    }
-
     /// Host job `job` touched lost data: it fails, untimed.
     fn fail_host(&mut self, now: Ns, job: u32) {
         match self.jobs.remove(job) {
@@ -966,128 +665,6 @@ impl Simulation {
         self.controller.as_mut().ok_or_else(no_controller)?.inject_fault_skip_rmw_parity();
         Ok(())
     }
-
-    /// The write-back cache's statistics, and a warning when it took no write.
-    fn cache_report(&self, report: &mut Report) {
-        let stats = &mut report.stats;
-        stats.push(crate::metrics::Stat::new(
-            "array.controller.cache.read_hits".into(),
-            self.cache_hits as f64,
-            "requests",
-            "host reads answered from the write-back cache",
-        ));
-        stats.push(crate::metrics::Stat::new(
-            "array.controller.cache.writes_cached".into(),
-            self.cache_writes as f64,
-            "requests",
-            "host writes acknowledged from the write-back cache",
-        ));
-        if self.cache_writes == 0 && report.host.writes > 0 {
-            report.warnings.push(format!(
-                "array.controller.cache = \"write_back\" took none of the {} writes: each was larger than its {} bytes (cache_bytes), \
-                 so all were written through",
-                report.host.writes, self.resolved.config.array.controller.cache_bytes
-            ));
-        }
-    }
-
-    /// The parity engine's work per purpose (`array.controller.parity_compute`).
-    fn parity_compute_report(&self, report: &mut Report) {
-        let Some(c) = self.controller.as_ref() else { return };
-        for (purpose, (ns, xor, mul)) in c.parity_compute_tally() {
-            let path = |what: &str| format!("array.controller.parity_compute.{}.{what}", purpose.name());
-            let stats = &mut report.stats;
-            stats.push(crate::metrics::Stat::new(path("busy_ns"), ns as f64, "ns", "parity engine time for this purpose"));
-            stats.push(crate::metrics::Stat::new(path("xor_bytes"), xor as f64, "bytes", "bytes XORed (parity_bytes: the parity written)"));
-            stats.push(crate::metrics::Stat::new(path("gf_mul_bytes"), mul as f64, "bytes", "bytes multiplied in GF(2^8) (code_ops only)"));
-        }
-    }
-
-    /// The read-ahead's statistics.
-    fn read_ahead_report(&self, report: &mut Report) {
-        let stats = &mut report.stats;
-        let stat = |name: &str, value: u64, unit: &'static str, meaning: &'static str| {
-            crate::metrics::Stat::new(format!("array.controller.read_ahead.{name}"), value as f64, unit, meaning)
-        };
-        stats.push(stat("hits", self.read_ahead_hits, "requests", "host reads answered from data read ahead"));
-        stats.push(stat("reads", self.read_ahead_reads, "requests", "reads the controller issued ahead of host reads"));
-        stats.push(stat("bytes", self.read_ahead_bytes, "bytes", "bytes the controller read ahead"));
-    }
-
-    /// The report of what has run so far.
-    pub fn report(&self) -> Report {
-        let stop = self.stop_rule.as_ref().map(crate::metrics::BatchMeans::report);
-        let mut report = Report::new(&self.resolved, &self.host, &self.members, self.source.report(), stop);
-        if let Some(c) = self.controller.as_ref().filter(|_| !self.resolved.config.array.failures.is_empty()) {
-            report.set_rebuild(crate::report::RebuildReport::new(c, &self.host, &self.resolved));
-        }
-        for &(index, member, chip) in &self.failures_at_request {
-            let what = chip.map_or_else(|| format!("member {member}"), |c| format!("chip {c} of member {member}"));
-            report.warnings.push(format!("the failure of {what} at request {index} never happened: the host issued only {} requests", self.arrivals));
-        }
-        let array = &self.resolved.config.array;
-        if self.front_end.cache.is_some() {
-            self.cache_report(&mut report);
-        }
-        if self.front_end.read_ahead.is_some() {
-            self.read_ahead_report(&mut report);
-        }
-        if array.controller.xor_bytes_per_s > 0 {
-            self.parity_compute_report(&mut report);
-        }
-        if array.controller.parity_updates_at_once > 0 && array.level.parity_units() == 0 {
-            report.warnings.push(format!(
-                "array.controller.parity_updates_at_once = {} limits parity updates, and {:?} keeps no parity: it had no effect",
-                array.controller.parity_updates_at_once, array.level
-            ));
-        }
-        if array.spares > 0 && array.failures.is_empty() {
-            report.warnings.push(format!("array.spares = {} but array.failures is empty: the spares took no part in the run", array.spares));
-        }
-        let last_done = self.host.last_request_end_ns();
-        for f in self.controller.as_ref().map(|c| c.rebuild().failures.as_slice()).unwrap_or_default() {
-            if f.at_ns > last_done && self.host.arrived_count() > 0 {
-                report.warnings.push(format!(
-                    "member {} failed at {:.3} s, after the host's last request ended ({:.3} s): no request saw the array degraded",
-                    f.member,
-                    f.at_ns as f64 / 1e9,
-                    last_done as f64 / 1e9
-                ));
-            }
-        }
-        if let Some(end) = report.rebuild.as_ref().and_then(|r| r.end_ns).filter(|&e| e > last_done) {
-            report.warnings.push(format!(
-                "the rebuild ended at {:.3} s, {:.3} s after the host's last request ended: that part of it competed with \
-                 no host I/O, so its duration and the response during it do not describe a loaded rebuild",
-                end as f64 / 1e9,
-                (end - last_done) as f64 / 1e9
-            ));
-        }
-        if let Some(m) = self.controller.as_ref().and_then(ArrayController::mirroring) {
-            let stats = &mut report.stats;
-            stats.push(crate::metrics::Stat::new(
-                "array.mirroring.mw_subrequests".into(),
-                m.mirroring_writes as f64,
-                "sub-requests",
-                "partial-stripe writes served by mirroring writes (CR5M)",
-            ));
-            stats.push(crate::metrics::Stat::new(
-                "array.mirroring.consolidations".into(),
-                m.consolidations as f64,
-                "stripes",
-                "updates that returned an MW stripe to plain RAID-5",
-            ));
-        }
-        report.verify = self.controller.as_ref().and_then(ArrayController::verify_report);
-        if let Some(v) = report.verify.as_ref().filter(|v| v.mismatches > 0) {
-            report.warnings.push(format!(
-                "sim.verify: {} sectors did not read back their last write; first: {}",
-                v.mismatches,
-                v.first_mismatches.join("; ")
-            ));
-        }
-        report
-    }
 }
 
 /// Builds, runs and reports a simulation.
@@ -1095,154 +672,6 @@ pub fn simulate(resolved: ResolvedConfig) -> Result<Report> {
     let mut sim = Simulation::new(resolved)?;
     sim.run()?;
     Ok(sim.report())
-}
-
-/// Counting mode: the planner over the workload with no timing; exact page
-/// counts per member and cause. Arrival times are ignored; failures apply
-/// from the start.
-pub fn count(resolved: &ResolvedConfig) -> Result<crate::report::CountReport> {
-    let mut counting = Counting::new(resolved)?;
-    while !counting.step(u64::MAX)?.finished {}
-    Ok(counting.report())
-}
-
-/// Counting mode in slices of requests, so a caller can show progress and
-/// stop between them (see [`count`]).
-pub struct Counting {
-    planner: Planner,
-    state: ArrayState,
-    source: Box<dyn RequestSource>,
-    members: Vec<crate::array::MemberPages>,
-    plans: Vec<StripePlan>,
-    page_bytes: u64,
-    /// The capacity the workload was fitted to, bytes.
-    capacity_bytes: u64,
-    requests: u64,
-    max_requests: u64,
-    finished: bool,
-    /// A step failed: its request was planned in part, so counting stops.
-    failed: bool,
-    /// Asked to stop from outside (Ctrl-C): polled between requests.
-    stop: StopFlag,
-}
-
-impl Counting {
-    /// Plans nothing yet: opens the workload and builds the planner.
-    pub fn new(resolved: &ResolvedConfig) -> Result<Self> {
-        let cfg = &resolved.config;
-        let page_bytes = resolved.member_page_bytes();
-        let mut array = cfg.array.clone();
-        if array.level == RaidLevel::Single {
-            // One drive is a RAID-0 of one member; a unit of one page keeps
-            // all of its capacity addressable, as the timed run does (a
-            // larger unit would round the last partial unit away and refuse
-            // requests the run serves).
-            array.level = RaidLevel::Raid0;
-            array.stripe_unit_bytes = page_bytes;
-        }
-        let geom = ArrayGeometry::new(&array, resolved.member_capacity_bytes());
-        let planner = Planner::new(&array, geom, page_bytes)?;
-        if array.level == RaidLevel::Cr5m {
-            return Err(Error::config(
-                "array.level",
-                "cr5m decides each mirroring write by whether the mirroring chips are idle: counting mode has no time; run the timed simulation",
-            ));
-        }
-        if array.controller.read_ahead != ReadAheadPolicy::Off {
-            return Err(Error::config(
-                "array.controller.read_ahead",
-                "read-ahead reads what the host may ask next and answers hits from the cache, which depends on timing: \
-                 counting mode has no time; set read_ahead = \"off\" or run the timed simulation",
-            ));
-        }
-        if array.spares > 0 || array.failures.iter().any(|f| !f.at_start()) {
-            return Err(Error::config(
-                if array.spares > 0 { "array.spares" } else { "array.failures" },
-                "counting mode has no time and no rebuild: fail members from the start (at_ns = 0) and give no spares, \
-                 or run the timed simulation",
-            ));
-        }
-        let mut state = ArrayState::new(array.members);
-        for f in &array.failures {
-            state.failed[f.member as usize] = true;
-        }
-        let failed: Vec<u32> = array.failures.iter().map(|f| f.member).collect();
-        if !array.survives(&failed) {
-            return Err(Error::config(
-                "array.failures",
-                format!(
-                    "counting mode applies every failure from the start, and {:?} of {} tolerates {}{}, not members {failed:?}",
-                    array.level,
-                    array.members,
-                    array.level.tolerates(array.members, array.copies),
-                    if array.level == RaidLevel::Raid10 { " of each unit's copies" } else { "" }
-                ),
-            ));
-        }
-        Ok(Self {
-            planner,
-            state,
-            source: build_source(&cfg.workload, resolved.capacity_bytes, cfg.sim.seed)?,
-            capacity_bytes: resolved.capacity_bytes,
-            members: vec![crate::array::MemberPages::default(); array.members as usize],
-            plans: Vec::new(),
-            page_bytes,
-            requests: 0,
-            max_requests: cfg.sim.max_requests,
-            finished: false,
-            failed: false,
-            stop: StopFlag::default(),
-        })
-    }
-
-    /// The flag another thread sets to stop counting (Ctrl-C).
-    pub fn stop_flag(&self) -> StopFlag {
-        self.stop.clone()
-    }
-
-    /// Plans at most `max_requests` more requests.
-    pub fn step(&mut self, max_requests: u64) -> Result<Progress> {
-        if self.failed {
-            return Err(Error::Workload("counting stopped at an earlier error; it cannot go on".into()));
-        }
-        let counted = self.count_requests(max_requests);
-        self.failed = counted.is_err();
-        counted
-    }
-
-    fn count_requests(&mut self, max_requests: u64) -> Result<Progress> {
-        for _ in 0..max_requests {
-            self.stop.check()?;
-            if self.max_requests > 0 && self.requests >= self.max_requests {
-                self.finished = true;
-            }
-            let next = if self.finished { None } else { self.source.next_request()? };
-            let Some(r) = next else {
-                self.finished = true;
-                break;
-            };
-            self.plans.clear();
-            self.planner.plan(r.op, r.offset_bytes, r.len_bytes, &mut self.state, &mut self.plans)?;
-            for plan in &self.plans {
-                crate::array::MemberPages::add_plan(&mut self.members, plan, self.page_bytes);
-            }
-            self.requests += 1;
-        }
-        if self.finished {
-            self.source.finish()?;
-        }
-        Ok(Progress { completed: self.requests, fraction: self.source.progress(), finished: self.finished })
-    }
-
-    /// The counts so far.
-    pub fn report(&self) -> crate::report::CountReport {
-        let mut report = crate::report::CountReport::new(&self.members, self.requests, self.page_bytes);
-        let workload = self.source.report();
-        if workload.wrapped_out_of_range > 0 {
-            report.warnings.push(format!("wrapped: {}", crate::workload::wrapped_summary(&workload, self.capacity_bytes)));
-        }
-        report
-    }
 }
 
 #[cfg(test)]

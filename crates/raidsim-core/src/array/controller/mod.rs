@@ -21,13 +21,21 @@
 //! it does not know what kind of device a member is, nor the simulation's
 //! event type.
 
+mod cr5m;
+mod failure;
+mod parity_engine;
+
+use failure::RebuildJob;
+pub use parity_engine::ComputePurpose;
+use parity_engine::ParityEngine;
+
 use super::mirroring::{MirrorAction, MirrorWrites, Remap};
 use super::rebuild::{DataLossEvent, MirroredStrips, RebuildProcess};
 use super::verify::{ByteVerifier, RebuildBytes, SECTOR};
 use super::{ArrayGeometry, ArrayState, MemberOp, Planner, StripePlan, StripeSet};
 use crate::config::{ArrayConfig, RebuildConfig, StripeOrder};
 use crate::device::{Cause, DeviceRequest, Op};
-use crate::engine::Ns;
+use crate::engine::{Ns, Slab};
 use crate::error::{Error, Result};
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
@@ -68,40 +76,21 @@ pub enum ArrayPhase {
     Rebuilt,
 }
 
-/// A slab: slots reused so the steady state allocates nothing.
-struct Slab<T> {
-    slots: Vec<Option<T>>,
-    free: Vec<u32>,
-}
+/// Stripe jobs in flight; asking for one that is not is an internal error.
+#[derive(Default)]
+struct StripeJobs(Slab<StripeJob>);
 
-impl<T> Default for Slab<T> {
-    fn default() -> Self {
-        Self { slots: Vec::new(), free: Vec::new() }
-    }
-}
-
-impl<T> Slab<T> {
-    fn insert(&mut self, v: T) -> u32 {
-        match self.free.pop() {
-            Some(i) => {
-                self.slots[i as usize] = Some(v);
-                i
-            }
-            None => {
-                self.slots.push(Some(v));
-                self.slots.len() as u32 - 1
-            }
-        }
+impl StripeJobs {
+    fn insert(&mut self, job: StripeJob) -> u32 {
+        self.0.insert(job)
     }
 
-    fn get_mut(&mut self, i: u32) -> Result<&mut T> {
-        self.slots.get_mut(i as usize).and_then(Option::as_mut).ok_or_else(|| not_in_flight(i))
+    fn get_mut(&mut self, id: u32) -> Result<&mut StripeJob> {
+        self.0.get_mut(id).ok_or_else(|| not_in_flight(id))
     }
 
-    fn remove(&mut self, i: u32) -> Result<T> {
-        let v = self.slots.get_mut(i as usize).and_then(Option::take).ok_or_else(|| not_in_flight(i))?;
-        self.free.push(i);
-        Ok(v)
+    fn remove(&mut self, id: u32) -> Result<StripeJob> {
+        self.0.remove(id).ok_or_else(|| not_in_flight(id))
     }
 }
 
@@ -116,33 +105,6 @@ enum Owner {
     Host { job: u32, op: Op, offset: u64, len: u64 },
     /// A stripe reconstruction.
     Rebuild(RebuildJob),
-}
-
-/// What a stripe reconstruction does (CR5M's chip failures need more than decoding).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum RebuildJob {
-    /// Decode the targets' lost strips from the stripe's survivors.
-    Decode,
-    /// CR5M: rewrite an MW stripe's parity over its current data (its
-    /// parity or an old copy it covered was lost), reclaiming the copies.
-    Consolidate,
-    /// CR5M: copy the current data of a strip of channel `member` from its
-    /// mirroring chip onto the replacement chip.
-    Copy { member: u32 },
-    /// CR5M: copy a mirrored strip of channel `member` onto its new mirroring chip.
-    Remirror { member: u32 },
-}
-
-impl RebuildJob {
-    /// What the verifier stores for its writes.
-    fn bytes(self) -> RebuildBytes {
-        match self {
-            RebuildJob::Decode => RebuildBytes::Decode,
-            RebuildJob::Consolidate => RebuildBytes::Consolidate,
-            RebuildJob::Copy { .. } => RebuildBytes::Copy,
-            RebuildJob::Remirror { .. } => RebuildBytes::Remirror,
-        }
-    }
 }
 
 /// One stripe of a host request, or one stripe reconstruction, being executed.
@@ -162,78 +124,6 @@ struct StripeJob {
     mirror: Option<MirrorAction>,
 }
 
-/// What a parity computation is for (its statistics are kept apart).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ComputePurpose {
-    /// Encoding or updating parity for a host write (degraded writes decode too).
-    HostWrite,
-    /// Decoding lost data for a host read.
-    HostRead,
-    /// Reconstructing a stripe onto a spare.
-    Rebuild,
-}
-
-impl ComputePurpose {
-    /// Every purpose, in report order.
-    pub const ALL: [ComputePurpose; 3] = [ComputePurpose::HostWrite, ComputePurpose::HostRead, ComputePurpose::Rebuild];
-
-    /// The name in stat paths.
-    pub fn name(self) -> &'static str {
-        match self {
-            ComputePurpose::HostWrite => "host_write",
-            ComputePurpose::HostRead => "host_read",
-            ComputePurpose::Rebuild => "rebuild",
-        }
-    }
-}
-
-/// The controller's parity engine (`array.controller.xor_bytes_per_s`,
-/// `parity_compute`, `gf_mul_bytes_per_s`): one computation at a time,
-/// each booked after the reads of its stripe plan.
-struct ParityEngine {
-    mode: crate::config::ParityCompute,
-    xor_bytes_per_s: u64,
-    gf_mul_bytes_per_s: u64,
-    timeline: crate::ssd::timeline::Timeline,
-    /// Per purpose: (busy ns, bytes XORed, bytes multiplied), since the
-    /// counters were last restarted.
-    tally: [(u64, u64, u64); 3],
-}
-
-impl ParityEngine {
-    fn new(cfg: &crate::config::ControllerConfig) -> Self {
-        Self {
-            mode: cfg.parity_compute,
-            xor_bytes_per_s: cfg.xor_bytes_per_s,
-            gf_mul_bytes_per_s: cfg.gf_mul_bytes_per_s,
-            timeline: crate::ssd::timeline::Timeline::default(),
-            tally: [(0, 0, 0); 3],
-        }
-    }
-
-    /// Books `plan`'s computation at `now`: when it is done, or `None` when it needs none.
-    fn book(&mut self, now: Ns, plan: &StripePlan, purpose: ComputePurpose) -> Option<Ns> {
-        // Bytes XORed and multiplied: under parity_bytes one XOR pass per parity byte.
-        let (xor, mul) = match self.mode {
-            crate::config::ParityCompute::ParityBytes => (plan.parity_bytes, 0),
-            crate::config::ParityCompute::CodeOps => (plan.compute.xor_bytes, plan.compute.gf_mul_bytes),
-        };
-        // A rate of 0 is an instant engine under parity_bytes (its default);
-        // code_ops is validated to have a rate for every operation its code
-        // uses, and a missing one would cost 1 byte/s, never nothing.
-        let instant = self.mode == crate::config::ParityCompute::ParityBytes && self.xor_bytes_per_s == 0;
-        let time = |bytes: u64, per_s: u64| if bytes == 0 || instant { 0 } else { crate::config::transfer_ns(bytes, per_s.max(1)) };
-        let d = time(xor, self.xor_bytes_per_s) + time(mul, self.gf_mul_bytes_per_s);
-        if d == 0 {
-            return None;
-        }
-        let t = &mut self.tally[purpose as usize];
-        *t = (t.0 + d, t.1 + xor, t.2 + mul);
-        self.timeline.advance(now);
-        Some(self.timeline.book_remembered(now, d) + d)
-    }
-}
-
 /// The array controller's run-time state.
 pub struct ArrayController {
     planner: Planner,
@@ -244,7 +134,7 @@ pub struct ArrayController {
     /// `array.controller.parity_updates_at_once` (0 = no limit), the slots
     /// taken, and the host stripe writes waiting for one, in order.
     parity_slots: (u32, u32, VecDeque<u32>),
-    stripe_jobs: Slab<StripeJob>,
+    stripe_jobs: StripeJobs,
     /// Per host job (indexed by its id): stripes not finished yet, and
     /// whether it touched lost data.
     stripes_left: Vec<(u32, bool)>,
@@ -334,7 +224,7 @@ impl ArrayController {
             order: cfg.stripe_order,
             engine: ParityEngine::new(&cfg.controller),
             parity_slots: (cfg.controller.parity_updates_at_once, 0, VecDeque::new()),
-            stripe_jobs: Slab::default(),
+            stripe_jobs: StripeJobs::default(),
             stripes_left: Vec::new(),
             host_jobs: 0,
             locks: FxHashMap::default(),
@@ -408,288 +298,6 @@ impl ArrayController {
             mismatches: v.mismatches + end.mismatches,
             first_mismatches: examples,
         })
-    }
-
-    /// Member `member` fails at `now`: operations already issued run to
-    /// completion; later plans avoid it; stripes it leaves with more losses
-    /// than their code tolerates are lost; its rebuild is scheduled.
-    pub fn fail_member<P: ArrayPort>(&mut self, port: &mut P, now: Ns, member: u32) -> Result<()> {
-        let m = member as usize;
-        match self.state.failed.get(m) {
-            None => return Err(Error::Internal(format!("member {member} does not exist"))),
-            Some(true) => return Err(Error::Internal(format!("member {member} failed twice"))),
-            Some(false) => {}
-        }
-        self.state.failed[m] = true;
-        self.epoch += 1;
-        self.rebuild.failed(now, member);
-        self.record_losses(now, member);
-        self.pump(port, now)
-    }
-
-    /// `cr5`/`cr5m`: chip `chip` of channel `member` fails at `now`. Its
-    /// strips are lost (the rest of the channel serves on); a spare chip
-    /// replaces it and the rebuild reconstructs those strips onto it.
-    pub fn fail_chip<P: ArrayPort>(&mut self, port: &mut P, now: Ns, member: u32, chip: u32) -> Result<()> {
-        let m = member as usize;
-        match self.state.failed.get(m) {
-            None => return Err(Error::Internal(format!("member {member} does not exist"))),
-            Some(true) => return Err(Error::Internal(format!("channel {member} lost a second chip"))),
-            Some(false) => {}
-        }
-        let device = self.state.device_of[m];
-        let loss = port.fail_chip(device, chip)?;
-        let geom = self.planner.geometry();
-        let stripes = self.rebuild.stripes;
-        let stripe_of = |lpn: u64| lpn * self.page_bytes / geom.unit_bytes / geom.codeword_rows;
-        let mirrored = |s: u64| self.mirroring.as_ref().map_or(0, |mw| mw.mirrored(s));
-        let mut dead = StripeSet::new(stripes);
-        let mut work =
-            MirroredStrips { member, copy: StripeSet::new(stripes), consolidate: StripeSet::new(stripes), remirror: StripeSet::new(stripes) };
-        // Its current data is on the mirroring chip too (§3.2.2): it stays
-        // readable there and is copied.
-        for &lpn in &loss.current_mirrored {
-            work.copy.insert(stripe_of(lpn));
-        }
-        for &lpn in &loss.current {
-            let s = stripe_of(lpn);
-            dead.insert(s);
-            // A lost parity of an MW stripe is rebuilt over the current data.
-            let parity = (0..geom.data_units).all(|d| geom.data_member(s, d) != member);
-            if parity && mirrored(s) != 0 {
-                work.consolidate.insert(s);
-            }
-        }
-        // Where the paper is silent: an old copy lost leaves its stripe's
-        // parity covering data no longer held, so that parity is rebuilt too.
-        for &lpn in &loss.expired {
-            work.consolidate.insert(stripe_of(lpn));
-        }
-        for &lpn in &loss.mirror {
-            work.remirror.insert(stripe_of(lpn));
-        }
-        if let Some((v, _)) = self.verifier.as_mut() {
-            let page = self.page_bytes;
-            loss.current.iter().chain(&loss.current_mirrored).for_each(|&lpn| v.lose(device, lpn * page, page));
-            loss.expired.iter().for_each(|&lpn| v.lose_expired(device, lpn * page, page));
-            loss.mirror.iter().for_each(|&lpn| v.lose_mirror(device, lpn * page, page));
-        }
-        // A reconstruction write booked on the failed chip went down with it
-        // (the drive maps a write when it takes it): it recovers nothing, and
-        // its stripe is reconstructed again.
-        for sj in self.stripe_jobs.slots.iter_mut().flatten() {
-            if sj.in_writes && matches!(sj.owner, Owner::Rebuild(_)) && dead.contains(sj.plan.stripe) {
-                sj.plan.writes.retain(|w| w.member != member);
-            }
-        }
-        if !work.is_done() {
-            self.chip_work.push(work);
-        }
-        // The channel's other strips stay readable: it counts as rebuilt there.
-        let mut alive = StripeSet::new(stripes);
-        for s in (0..stripes).filter(|&s| !dead.contains(s)) {
-            alive.insert(s);
-        }
-        self.state.failed[m] = true;
-        self.state.rebuilt[m] = Some(alive);
-        self.epoch += 1;
-        self.rebuild.chip_failed(now, member, chip);
-        self.record_losses(now, member);
-        self.pump(port, now)
-    }
-
-    /// Marks the stripes `member`'s failure lost; records a data-loss event.
-    fn record_losses(&mut self, now: Ns, member: u32) {
-        let mut lost = 0;
-        let mut given_up = vec![0u64; self.rebuild.targets.len()];
-        for s in 0..self.rebuild.stripes {
-            if !self.rebuild.lost.contains(s) && (self.planner.stripe_lost(s, &self.state) || self.old_copy_lost_and_degraded(s)) {
-                self.rebuild.lost.insert(s);
-                lost += 1;
-                // Nothing left to copy or give new parity there either.
-                for w in &mut self.chip_work {
-                    w.copy.remove(s);
-                    w.consolidate.remove(s);
-                    w.remirror.remove(s);
-                }
-                // Nothing to rebuild there any more.
-                for (i, &t) in self.rebuild.targets.iter().enumerate() {
-                    if self.state.rebuilt[t as usize].as_mut().is_some_and(|set| set.insert(s)) {
-                        given_up[i] += 1;
-                    }
-                }
-            }
-        }
-        for (t, n) in self.rebuild.targets.clone().into_iter().zip(given_up) {
-            self.rebuild.give_up(t, n);
-        }
-        if lost > 0 {
-            let bytes_lost = lost * self.planner.geometry().stripe_data_bytes();
-            self.rebuild.data_loss_events.push(DataLossEvent { at_ns: now, member, stripes_lost: lost, bytes_lost });
-        }
-    }
-
-    /// CR5M: stripe `s`'s parity covers an old copy a chip failure took,
-    /// so it decodes nothing, and a strip of it is down: that strip is lost.
-    fn old_copy_lost_and_degraded(&self, s: u64) -> bool {
-        let geom = self.planner.geometry();
-        let parity_alive = geom.parity_members(s)[0].is_some_and(|p| self.state.alive(p, s));
-        parity_alive
-            && self.chip_work.iter().any(|w| w.consolidate.contains(s))
-            && (0..geom.data_units).any(|d| !self.state.alive(geom.data_member(s, d), s))
-    }
-
-    /// A wake-up asked for with [`ArrayPort::wake_at`] fired.
-    pub fn wake<P: ArrayPort>(&mut self, port: &mut P, now: Ns) -> Result<()> {
-        self.rebuild.woke(now);
-        self.pump(port, now)
-    }
-
-    /// Starts what the rebuild may start now: spares for waiting members,
-    /// completions, stripe reconstructions; tells the port of phase changes.
-    fn pump<P: ArrayPort>(&mut self, port: &mut P, now: Ns) -> Result<()> {
-        while let Some((member, spare)) = self.rebuild.next_assignment(now) {
-            // A member that lost a chip keeps its other strips (and its device).
-            let stripes = self.rebuild.stripes;
-            let set = self.state.rebuilt[member as usize].get_or_insert_with(|| StripeSet::new(stripes));
-            let given_up = (0..stripes).filter(|&s| self.rebuild.lost.contains(s) && set.insert(s)).count() as u64;
-            self.rebuild.give_up(member, given_up);
-            self.state.device_of[member as usize] = spare;
-            self.epoch += 1;
-        }
-        if let Some(at) = self.rebuild.next_wait().filter(|&at| at > now) {
-            if self.rebuild.want_wake(at) {
-                port.wake_at(at);
-            }
-        }
-        self.finish_members(now);
-        loop {
-            match self.rebuild.may_start(now, self.host_jobs > 0) {
-                Ok(()) => {}
-                Err(Some(at)) => {
-                    if self.rebuild.want_wake(at) {
-                        port.wake_at(at);
-                    }
-                    break;
-                }
-                Err(None) => break,
-            }
-            let copies_now = self.rebuild.policy() != crate::config::RebuildPolicy::Mcr || self.phase_one_done();
-            let (state, work, targets) = (&self.state, &self.chip_work, self.rebuild.targets.clone());
-            let needs = |s: u64| {
-                targets.iter().any(|&t| !state.alive(t, s))
-                    || work.iter().any(|w| w.consolidate.contains(s) || w.remirror.contains(s) || (copies_now && w.copy.contains(s)))
-            };
-            let Some(s) = self.rebuild.next_stripe(needs) else {
-                break;
-            };
-            self.start_rebuild_stripe(port, now, s)?;
-        }
-        self.finish_members(now);
-        self.rebuild.settle(now);
-        self.set_phase(port, now);
-        Ok(())
-    }
-
-    /// Members whose every stripe is rebuilt (or lost) are whole again.
-    fn finish_members(&mut self, now: Ns) {
-        let stripes = self.rebuild.stripes;
-        let work_left = |t: u32| self.chip_work.iter().any(|w| w.member == t && !w.is_done());
-        while let Some(&t) =
-            self.rebuild.targets.iter().find(|&&t| self.state.rebuilt[t as usize].as_ref().is_some_and(|r| r.len() == stripes) && !work_left(t))
-        {
-            self.state.failed[t as usize] = false;
-            self.state.rebuilt[t as usize] = None;
-            self.epoch += 1;
-            self.rebuild.member_done(now, t);
-        }
-    }
-
-    fn set_phase<P: ArrayPort>(&mut self, port: &mut P, now: Ns) {
-        let phase = if !self.rebuild.targets.is_empty() || !self.rebuild.in_flight.is_empty() {
-            ArrayPhase::Rebuilding
-        } else if self.state.degraded() {
-            ArrayPhase::Degraded
-        } else if self.rebuild.end_ns.is_some() {
-            ArrayPhase::Rebuilt
-        } else {
-            self.phase
-        };
-        if phase != self.phase {
-            self.phase = phase;
-            port.phase(now, phase);
-        }
-    }
-
-    fn start_rebuild_stripe<P: ArrayPort>(&mut self, port: &mut P, now: Ns, s: u64) -> Result<()> {
-        let job = if self.chip_work.iter().any(|w| w.consolidate.contains(s)) {
-            RebuildJob::Consolidate
-        } else if self.rebuild.lacks(&self.state, s) {
-            RebuildJob::Decode
-        } else if let Some(w) = self.chip_work.iter().find(|w| w.remirror.contains(s)) {
-            RebuildJob::Remirror { member: w.member }
-        } else if let Some(w) = self.chip_work.iter().find(|w| w.copy.contains(s)) {
-            RebuildJob::Copy { member: w.member }
-        } else {
-            return Err(Error::Internal(format!("stripe {s} was picked for a rebuild it does not need")));
-        };
-        let mut plan = self.pool.pop().unwrap_or_default();
-        self.plan_rebuild_job(job, s, &mut plan)?;
-        let bytes: u64 = plan.writes.iter().map(|w| w.len_bytes).sum();
-        self.rebuild.started(now, s, bytes);
-        let mirror = (job == RebuildJob::Consolidate).then_some(MirrorAction::Consolidate);
-        self.start_stripe(port, now, Owner::Rebuild(job), plan, self.epoch, mirror)
-    }
-
-    /// Plans reconstruction `job` of stripe `s`.
-    fn plan_rebuild_job(&mut self, job: RebuildJob, s: u64, plan: &mut StripePlan) -> Result<()> {
-        if job == RebuildJob::Decode {
-            return self.planner.plan_rebuild(s, &mut self.state, &self.rebuild.targets, plan);
-        }
-        plan.reset(s);
-        plan.locks_stripe = true;
-        let geom = self.planner.geometry();
-        let (offset, unit) = (geom.row_offset(s, 0), geom.unit_bytes * geom.codeword_rows);
-        let op = |member: u32, op: Op, cause: Cause| MemberOp { member, op, offset_bytes: offset, len_bytes: unit, cause };
-        match job {
-            RebuildJob::Decode => {}
-            RebuildJob::Consolidate => {
-                // Every data strip's current version (from its mirror where
-                // its data chip failed), then the parity, and the copy of a
-                // strip only the mirroring chip held.
-                for d in 0..geom.data_units {
-                    plan.reads.push(op(geom.data_member(s, d), Op::Read, Cause::RebuildCopyRead));
-                }
-                let p = geom.parity_members(s)[0].ok_or_else(|| Error::Internal(format!("stripe {s} has no parity")))?;
-                plan.writes.push(op(p, Op::Write, Cause::RebuildWrite));
-                plan.parity_bytes = unit;
-                for w in self.chip_work.iter().filter(|w| w.copy.contains(s) && w.member != p) {
-                    plan.writes.push(op(w.member, Op::Write, Cause::RebuildWrite));
-                }
-                if let Some(mw) = self.mirroring.as_mut() {
-                    mw.parity_rebuilt(s);
-                }
-            }
-            RebuildJob::Copy { member } => {
-                plan.reads.push(op(member, Op::Read, Cause::RebuildCopyRead));
-                plan.writes.push(op(member, Op::Write, Cause::RebuildWrite));
-            }
-            RebuildJob::Remirror { member } => {
-                plan.reads.push(op(member, Op::Read, Cause::RebuildCopyRead));
-                // The replacement chip is the mirroring chip: the drive files it as a mirror copy.
-                plan.writes.push(op(member, Op::Write, Cause::RebuildWrite));
-            }
-        }
-        Ok(())
-    }
-
-    /// CR5M with MCR: every lost strip that needs decoding or a new parity
-    /// is done, so strips the mirroring chip holds may be copied (Algorithm
-    /// 2's phase two).
-    fn phase_one_done(&self) -> bool {
-        let stripes = self.rebuild.stripes;
-        self.rebuild.targets.iter().all(|&t| self.state.rebuilt[t as usize].as_ref().map_or(true, |r| r.len() == stripes))
-            && self.chip_work.iter().all(|w| w.consolidate.is_empty() && w.remirror.is_empty())
     }
 
     /// Plans host job `host` (its overhead spent) and starts its stripes.
@@ -890,70 +498,6 @@ impl ArrayController {
         fresh.ok_or_else(|| Error::Internal(format!("replanning stripe {s} gave other stripes")))
     }
 
-    /// CR5M, Algorithm 1: as a host write's stripe job starts (in order,
-    /// holding its stripe's lock), decide between a mirroring write and a
-    /// parity update; an MW stripe's parity update is made reconstruct-write.
-    fn decide_mirroring<P: ArrayPort>(&mut self, port: &mut P, now: Ns, id: u32) -> Result<()> {
-        let Some(mirroring) = self.mirroring.as_mut() else { return Ok(()) };
-        let sj = self.stripe_jobs.get_mut(id)?;
-        let Owner::Host { op: Op::Write, offset, len, .. } = sj.owner else { return Ok(()) };
-        if sj.mirror.is_some() {
-            return Ok(()); // decided when it first started
-        }
-        let geom = self.planner.geometry();
-        let s = sj.plan.stripe;
-        let k = geom.data_units;
-        let written = (0..k)
-            .filter(|&d| sj.plan.writes.iter().any(|w| w.cause == Cause::User && w.member == geom.data_member(s, d)))
-            .fold(0u32, |m, d| m | 1 << d);
-        let all = if k == 32 { u32::MAX } else { (1u32 << k) - 1 };
-        let device_of = &self.state.device_of;
-        let idle = |c: u32| port.mirroring_chip_idle(now, device_of[c as usize]);
-        // Where the paper is silent: no new mirroring writes until a chip
-        // failure's reconstruction is over, so what it must copy stays put.
-        let may_mirror = !self.state.degraded() && self.chip_work.is_empty();
-        if let Some(action) = mirroring.decide(&mut sj.plan, written, all, may_mirror, false, idle) {
-            sj.mirror = Some(action);
-            return Ok(());
-        }
-        // An MW stripe's parity covers its old pages: read the current ones
-        // instead, and rewrite all of it before its old copies go.
-        let mut fresh = self.replan_host_stripe(Op::Write, offset, len, s, true)?;
-        let sj = self.stripe_jobs.get_mut(id)?;
-        let device_of = &self.state.device_of;
-        let idle = |c: u32| port.mirroring_chip_idle(now, device_of[c as usize]);
-        let mirroring = self.mirroring.as_mut().ok_or_else(|| Error::Internal("cr5m state vanished".into()))?;
-        let action = mirroring.decide(&mut fresh, written, all, false, true, idle);
-        sj.mirror = Some(action.ok_or_else(|| Error::Internal(format!("stripe {s}: reconstruct-write planned as read-modify-write")))?);
-        self.pool.push(std::mem::replace(&mut sj.plan, fresh));
-        Ok(())
-    }
-
-    /// CR5M: the mapping bookkeeping stripe job `id`'s writes carry, done as they go out.
-    fn remap_for_mirroring<P: ArrayPort>(&mut self, port: &mut P, id: u32) -> Result<()> {
-        let sj = self.stripe_jobs.get_mut(id)?;
-        let s = sj.plan.stripe;
-        match sj.mirror.unwrap_or(MirrorAction::None) {
-            MirrorAction::None => {}
-            MirrorAction::Mirror(_) => {
-                for w in sj.plan.writes.iter().filter(|w| w.cause == Cause::User) {
-                    port.remap(self.state.device_of[w.member as usize], Remap::KeepAsExpired, w.offset_bytes, w.len_bytes)?;
-                }
-            }
-            MirrorAction::Consolidate => {
-                if let Some((v, _)) = self.verifier.as_mut() {
-                    v.consolidate(&self.state, s);
-                }
-                let geom = self.planner.geometry();
-                for d in 0..geom.data_units {
-                    let m = geom.data_member(s, d);
-                    port.remap(self.state.device_of[m as usize], Remap::DropCopies, geom.row_offset(s, 0), geom.unit_bytes)?;
-                }
-            }
-        }
-        Ok(())
-    }
-
     /// Stripe job `stripe_job` has computed its parity: issue its writes.
     pub fn parity_ready<P: ArrayPort>(&mut self, port: &mut P, now: Ns, stripe_job: u32) -> Result<()> {
         self.run_phase(port, now, stripe_job, true)
@@ -1088,85 +632,6 @@ impl ArrayController {
             self.set_phase(port, now);
         }
         Ok(())
-    }
-
-    /// A stripe reconstruction has written its spares (a stripe lost
-    /// meanwhile counts as lost, not rebuilt).
-    fn rebuilt(&mut self, job: RebuildJob, plan: &StripePlan) {
-        let s = plan.stripe;
-        if self.rebuild.lost.contains(s) {
-            self.rebuild.stripe_done(s, None);
-            return;
-        }
-        let mut bytes = 0;
-        let geom = self.planner.geometry();
-        let (mut decoded, mut copied) = (0, 0);
-        for w in plan.writes.iter().filter(|w| w.cause == Cause::RebuildWrite) {
-            let was_lost = !self.state.alive(w.member, s);
-            let parity = geom.parity_members(s).contains(&Some(w.member));
-            // A consolidation's parity on a channel that lost nothing recovers nothing.
-            let recovered = match job {
-                RebuildJob::Decode => was_lost,
-                RebuildJob::Consolidate if parity => was_lost,
-                RebuildJob::Consolidate | RebuildJob::Copy { .. } | RebuildJob::Remirror { .. } => true,
-            };
-            match job {
-                RebuildJob::Decode => decoded += u64::from(recovered),
-                RebuildJob::Consolidate if parity => decoded += u64::from(recovered),
-                _ => copied += 1,
-            }
-            if let Some(set) = self.state.rebuilt[w.member as usize].as_mut() {
-                set.insert(s);
-            }
-            for work in self.chip_work.iter_mut().filter(|work| work.member == w.member) {
-                if matches!(job, RebuildJob::Remirror { .. }) {
-                    work.remirror.remove(s);
-                } else {
-                    work.copy.remove(s);
-                }
-            }
-            if recovered {
-                bytes += w.len_bytes;
-            }
-        }
-        if job == RebuildJob::Consolidate {
-            self.rebuild.stripes_consolidated += 1;
-            self.chip_work.iter_mut().for_each(|w| _ = w.consolidate.remove(s));
-        }
-        // Strips are counted where a chip failed (the CR5M paper's Figure 12c).
-        if self.rebuild.failures.iter().any(|f| f.chip.is_some()) {
-            self.rebuild.strips_by_xor += decoded;
-            self.rebuild.strips_by_copy += copied;
-        }
-        self.epoch += 1;
-        self.rebuild.stripe_done(s, Some(bytes));
-    }
-
-    /// CR5M: a host write of stripe `plan.stripe` goes out while chip
-    /// failures left work. A strip it writes needs no copy any more. If it
-    /// reclaims the stripe's copies, a strip only a mirror held (read by
-    /// its reconstruct-write) is written onto the replacement chip with it,
-    /// so that reclaiming the mirror loses nothing.
-    fn host_write_meets_chip_work(&mut self, plan: &mut StripePlan, consolidates: bool) {
-        let s = plan.stripe;
-        let geom = self.planner.geometry();
-        for work in &mut self.chip_work {
-            if plan.writes.iter().any(|w| w.cause == Cause::User && w.member == work.member) {
-                work.copy.remove(s);
-                work.remirror.remove(s);
-            }
-            if !consolidates {
-                continue;
-            }
-            work.consolidate.remove(s);
-            work.remirror.remove(s);
-            if work.copy.remove(s) {
-                let (offset_bytes, len_bytes) = (geom.row_offset(s, 0), geom.unit_bytes * geom.codeword_rows);
-                plan.writes.push(MemberOp { member: work.member, op: Op::Write, offset_bytes, len_bytes, cause: Cause::RebuildWrite });
-                self.rebuild.strips_by_copy += 1;
-                self.rebuild.stripe_done(s, Some(len_bytes));
-            }
-        }
     }
 
     fn host_stripe_done<P: ArrayPort>(&mut self, port: &mut P, now: Ns, host: u32) -> Result<()> {
