@@ -69,9 +69,9 @@ workload = {{ kind = "trace", path = "{tmp_path / 'absent.csv'}" }}
     assert one_line_error(capsys.readouterr().err)
 
 
-def test_exit_status_table_is_the_same_in_help_and_readme():
-    readme = (REPO / "README.md").read_text()
-    line = " ".join(readme[readme.index("Exit status:"):].split("\n\n")[0].split())
+def test_exit_status_table_is_the_same_in_help_and_the_guide():
+    guide = (REPO / "docs" / "getting-started.md").read_text()
+    line = " ".join(guide[guide.index("Exit status:"):].split("\n\n")[0].split())
     for text in (EXIT_CODES, line):
         assert [int(n) for n in re.findall(r"(?:^|; )(\d+) ", text.split(":", 1)[1].strip())] == TABLE, text
         assert "1 a bad config, trace, study spec or other input; 2 a usage error" in text

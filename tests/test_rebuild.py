@@ -168,13 +168,13 @@ def test_raidsim_run_prints_the_rebuild_section():
     assert f"{rb['recovery_bytes_per_s'] / 1e6:,.2f} MB/s" in p.stdout
 
 
-def test_readme_quotes_the_rebuild_section_its_command_prints():
-    # The README's "Failure and reconstruction" example: its quoted output is what the command prints.
+def test_the_guide_quotes_the_rebuild_section_its_command_prints():
+    # The user guide's rebuild example (docs/failures.md): its quoted output is what the command prints.
     import pathlib
     import shlex
 
-    readme = (pathlib.Path(__file__).resolve().parent.parent / "README.md").read_text()
-    section = readme[readme.index("## Failure and reconstruction"):readme.index("### Verified bytes")]
+    page = (pathlib.Path(__file__).resolve().parent.parent / "docs" / "failures.md").read_text()
+    section = page[page.index("## An example: one member fails and is rebuilt"):page.index("## Verified bytes")]
     command = next(line for line in section.splitlines() if line.startswith("raidsim run "))
     quoted = section.split("```text\n", 1)[1].split("```", 1)[0]
     p = subprocess.run([sys.executable, "-m", "raidsim.cli", *shlex.split(command)[1:], "--no-progress"],

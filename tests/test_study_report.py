@@ -449,12 +449,12 @@ def test_sweep_command_prints_where_the_report_is_and_its_tables(tmp_path, capsy
     assert f"figures: {out}/figures/response.png" in text and "results_long.csv" in text
 
 
-def test_the_readmes_plot_and_table_example_is_a_valid_spec():
-    readme = (pathlib.Path(__file__).resolve().parent.parent / "README.md").read_text()
-    example = re.search(r"```toml\n(\[\[plots\]\].*?)```", readme, re.S).group(1)
+def test_the_guides_plot_and_table_example_is_a_valid_spec():
+    guide = (pathlib.Path(__file__).resolve().parent.parent / "docs" / "studies.md").read_text()
+    example = re.search(r"```toml\n(\[\[plots\]\].*?)```", guide, re.S).group(1)
     head = SPEC.split("[[plots]]")[0].replace('name = "single"', 'name = "raid4"')
     spec = tomllib.loads(head.replace('"host.requests",', '"host.requests", "array.extra_page_reads",') + example)
-    study = Study.from_dict(spec, "README.md")
+    study = Study.from_dict(spec, "docs/studies.md")
     assert [p.name for p in study.plots] == ["response"] and [t.name for t in study.tables] == ["summary"]
     assert study.plots[0].yunit == "ms" and study.tables[0].columns[2].total
 
