@@ -54,15 +54,48 @@ def simulate(
         return None, done, done >= 1.0
 
     run_in_slices(precondition, "preconditioning", progress, started)
-    run_in_slices(lambda: sim.step(_EVENTS_PER_STEP), "simulating", progress, started)
+    run_in_slices(lambda: sim.step(_EVENTS_PER_STEP), "simulating", progress, started, rebuild=_rebuild_watch(sim))
     return Report(json.loads(sim.report_json()), sim.config_toml())
 
 
+#: What a progress bar shows: the share of the workload issued, then the requests completed.
+_BAR_FORMAT = "{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining}{postfix}"  # tqdm puts ", " before a postfix
+#: Once every request is issued and a rebuild goes on: no share of anything known, what has been done so far.
+_REBUILD_FORMAT = "{desc} [{elapsed}]{postfix}"
+
+
+def _rebuild_watch(sim: Any) -> Callable[[], Optional[Tuple[bool, int]]]:
+    """``() -> (a rebuild is running, stripes rebuilt so far)``, or None for a run that configures no failure.
+
+    The core's steps say how much of the workload is issued and how many requests completed, not what the
+    run is doing; the report so far (``sim.report_json()``, a millisecond or so) has the rebuild's section,
+    whose failures say whether a rebuild has started and not ended. Asked only while a bar shows."""
+    state: Dict[str, Any] = {}
+
+    def watch() -> Optional[Tuple[bool, int]]:
+        if "failures" not in state:  # the resolved config, read once
+            import tomllib
+
+            state["failures"] = bool(tomllib.loads(sim.config_toml())["array"]["failures"])
+        if not state["failures"]:
+            return None
+        rb = json.loads(sim.report_json()).get("rebuild") or {}
+        running = any(f.get("rebuild_start_ns") is not None and f.get("rebuild_end_ns") is None
+                      for f in rb.get("failures", []))
+        return running, rb.get("stripes_rebuilt", 0)
+
+    return watch
+
+
 def run_in_slices(step: Callable[[], Tuple[Optional[int], float, bool]], desc: str, progress: Optional[bool],
-                  started: float) -> None:
+                  started: float, rebuild: Optional[Callable[[], Optional[Tuple[bool, int]]]] = None) -> None:
     """Calls ``step()`` (``-> (requests so far or None, fraction done, finished)``, as the native
     steppers answer) until it finishes: native work in slices, so Ctrl-C is taken between them and a
-    long job shows a bar."""
+    long job shows a bar. A finished bar reads 100 % and the final count of requests.
+
+    ``rebuild`` (a run's, see :func:`_rebuild_watch`) adds the stripes rebuilt to the bar while a rebuild
+    runs; once every request is issued and only the rebuild goes on, the bar says ``rebuilding`` and counts
+    stripes rather than standing at 100 %."""
     bar = None
     try:
         while True:
@@ -72,15 +105,28 @@ def run_in_slices(step: Callable[[], Tuple[Optional[int], float, bool]], desc: s
             if bar is None and _want_progress(progress, started):
                 bar = _progress_bar(desc)
             if bar is not None:
-                bar.n = round(fraction * 1000) / 10
-                if requests is not None:
-                    bar.set_postfix(requests=f"{requests:,}", refresh=False)
-                bar.refresh()
+                _show(bar, desc, requests, fraction, rebuild() if rebuild is not None else None)
         if bar is not None:
-            bar.n = 100
+            watched = rebuild() if rebuild is not None else None
+            _show(bar, desc, requests, 1.0, None if watched is None else (False, watched[1]))
     finally:
         if bar is not None:
             bar.close()
+
+
+def _show(bar: Any, desc: str, requests: Optional[int], fraction: float,
+          rebuild: Optional[Tuple[bool, int]]) -> None:
+    """Draws the bar: the share done and the requests completed, the stripes rebuilt when a failure was
+    configured, and the rebuild phase when a rebuild is all that goes on."""
+    postfix = {} if requests is None else {"requests": f"{requests:,}"}
+    if rebuild is not None:
+        postfix["rebuilt"] = f"{rebuild[1]:,} stripes"
+    rebuilding = rebuild is not None and rebuild[0] and fraction >= 1.0
+    bar.bar_format = _REBUILD_FORMAT if rebuilding else _BAR_FORMAT
+    bar.set_description_str("rebuilding" if rebuilding else desc, refresh=False)
+    bar.n = round(fraction * 1000) / 10
+    bar.set_postfix(postfix, refresh=False)
+    bar.refresh()
 
 
 def _want_progress(progress: Optional[bool], started: float) -> bool:
@@ -90,8 +136,7 @@ def _want_progress(progress: Optional[bool], started: float) -> bool:
 
 
 def _progress_bar(desc: str = "simulating"):
-    return _progress.bar(total=100, unit="%", desc=desc,
-                         bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining} {postfix}")
+    return _progress.bar(total=100, unit="%", desc=desc, bar_format=_BAR_FORMAT)
 
 
 def presets() -> Dict[str, str]:
