@@ -18,10 +18,12 @@ text quotes, or ``None`` where it quotes none (the bars are not printed).
 from __future__ import annotations
 
 import os
+import textwrap
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 import pandas as pd
 
+from . import _text_table
 from .study_report import save_figure
 from .sweep import Study, packaged_spec, run_study
 
@@ -344,23 +346,58 @@ def rows(tables: Mapping[str, pd.DataFrame], g: Mapping[str, Any]) -> List[Dict[
 
 # --- text and figures ----------------------------------------------------------------------------
 
-def text(result: Mapping[str, Any]) -> str:
-    """The rows as one table per figure, published numbers beside ours."""
-    df = pd.DataFrame(result["rows"])
-    out = [f"Pan & Xie 2018 (CR5M), Figures 8-14 on synthetic stand-ins for the paper's traces "
-           f"({result['requests']:,} requests{', quick grid' if result['quick'] else ''}); "
-           "paper = the number the text quotes."]
-    if result["missing_traces"]:
+def text(result: Mapping[str, Any], width: Optional[int] = None) -> str:
+    """The rows as one table per figure (a row per case, a column per measure; ``-`` where a case has no
+    such measure), each figure's averages on lines of their own under it, then the published numbers
+    beside ours. ``width``: tables wider than this many characters are cut into blocks of columns that fit
+    (the CLI passes the terminal's); None, one block however wide."""
+    title = (f"Pan & Xie 2018 (CR5M), Figures 8-14 on synthetic stand-ins for the paper's traces "
+             f"({result['requests']:,} requests{', quick grid' if result['quick'] else ''}); "
+             "paper = the number the text quotes.")
+    out = [title if width is None else textwrap.fill(title, width)]
+    if result["missing_traces"]:  # one line: its path is copied whole
         out.append(f"Shared traces not found in {result['traces_dir'] or '(no traces directory)'}, skipped: "
                    + ", ".join(result["missing_traces"]))
-    with pd.option_context("display.width", 200, "display.max_rows", 1000, "display.max_colwidth", 40):
-        for fig, part in df.groupby("figure", sort=False):
-            wide = part.pivot_table(index="case", columns="metric", values="raidsim", sort=False, dropna=False)
-            out += ["", fig, wide.round(3).to_string()]
-            pub = part[part["paper"].notna()]
-            if len(pub):
-                out += ["published beside raidsim:", pub[["case", "metric", "raidsim", "paper"]].to_string(index=False)]
+    figures: Dict[str, List[Mapping[str, Any]]] = {}
+    for row in result["rows"]:
+        figures.setdefault(row["figure"], []).append(row)
+    for fig, rows in figures.items():
+        # An average is one measure over some of the cases, not a case with every measure: a line of its own.
+        averages = [r for r in rows if _is_average(r["case"])]
+        cases = [r for r in rows if not _is_average(r["case"])]
+        out += ["", fig, _cases_table(cases, width)]
+        for case in dict.fromkeys(r["case"] for r in averages):
+            values = [f"{r['metric']} {_number(r['raidsim'])}" for r in averages if r["case"] == case
+                      and r["raidsim"] is not None]
+            if values:
+                line = f"{case}: {', '.join(values)}"
+                out.append(line if width is None else textwrap.fill(line, width, subsequent_indent="  "))
+        published = [r for r in rows if r["paper"] is not None]
+        if published:
+            out += ["published beside raidsim:", _text_table.render(
+                ["case", "metric", "raidsim", "paper"],
+                [[r["case"], r["metric"], _number(r["raidsim"]), f"{r['paper']:g}"] for r in published],
+                width=width)]
     return "\n".join(out)
+
+
+def _is_average(case: str) -> bool:
+    return case == "average" or case.endswith(" average")
+
+
+def _cases_table(rows: Sequence[Mapping[str, Any]], width: Optional[int]) -> str:
+    """A row per case, a column per measure (in the order they first appear), ``-`` where the case lacks it."""
+    metrics = list(dict.fromkeys(r["metric"] for r in rows))
+    values = {(r["case"], r["metric"]): r["raidsim"] for r in rows}
+    body = [[case, *(_number(values.get((case, m))) for m in metrics)] for case in dict.fromkeys(r["case"] for r in rows)]
+    return _text_table.render(["case", *metrics], body, index=True, width=width)
+
+
+def _number(value: Any) -> str:
+    """Three decimals, whole numbers (page counts) without; ``-`` for no value."""
+    if value is None or (isinstance(value, float) and value != value):
+        return "-"
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.3f}"
 
 
 def plot(result: Mapping[str, Any], out_dir: str) -> List[str]:

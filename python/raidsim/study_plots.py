@@ -14,7 +14,7 @@ A study spec may end with ``[[plots]]`` and ``[[tables]]``::
     xunit = "KiB"                     # optional display units: ns -> us, ms, s; bytes -> KiB, MiB, KB, MB ...
     yunit = "ms"
     xlabel = "stripe unit"            # optional; the unit is appended: "stripe unit (KiB)"
-    ylabel = "mean response time"
+    ylabel = "mean response time"     # (without them: what the key or metric measures, raidsim.units.describe)
     labels = { raid4 = "RAID4", "4" = "P" }  # optional: names shown for cases, axis values, members
 
     [[tables]]
@@ -115,6 +115,12 @@ class PlotSpec:
     @property
     def y_text(self) -> str:
         return " + ".join(t.text for t in self.y)
+
+    @property
+    def y_words(self) -> str:
+        """What y measures, in words (:func:`raidsim.units.describe`): the default axis label."""
+        return " + ".join(units.describe(t.metric) + ("" if t.position is None else f" [{t.position}]")
+                          for t in self.y)
 
 
 @dataclass
@@ -542,7 +548,7 @@ def _fill(fig: Any, axes: Any, plot: PlotSpec, observations: Sequence["_Observat
 
 
 def _title(plot: PlotSpec) -> str:
-    return plot.title or f"{plot.ylabel or plot.y_text} vs {plot.xlabel or plot.x}"
+    return plot.title or f"{plot.ylabel or plot.y_words} vs {plot.xlabel or units.describe(plot.x)}"
 
 
 def _axis_label(text: str, unit: str) -> str:
@@ -550,8 +556,9 @@ def _axis_label(text: str, unit: str) -> str:
 
 
 def _label_figure(fig: Any, axes: Any, plot: PlotSpec, nrows: int, ncols: int, panels: int) -> None:
-    xlabel = _axis_label(plot.xlabel or plot.x, plot.xunit)
-    ylabel = _axis_label(plot.ylabel or plot.y_text, plot.yunit)
+    # Unless the spec names them, axes say what they measure (from the metric's or key's name), not its path.
+    xlabel = units.axis_label(plot.xlabel or units.describe(plot.x), plot.xunit)
+    ylabel = units.axis_label(plot.ylabel or plot.y_words, plot.yunit)
     for k in range(panels):
         ax = axes[k // ncols][k % ncols]
         if k // ncols == nrows - 1 or k + ncols >= panels:  # no panel below: its ticks are labelled too

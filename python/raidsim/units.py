@@ -101,13 +101,20 @@ def unit_of(path: str) -> str:
     if path in EXACT:
         return EXACT[path]
     parts = path.split(".")
-    last = parts[-1]
-    for suffix, unit in SUFFIXES:
-        if last.endswith(suffix):
-            return unit
+    _, unit = _suffix(parts[-1])
+    if unit:
+        return unit
     if len(parts) >= 2 and parts[-2] in ("pages_read", "pages_written"):
         return "pages"  # a count by cause
-    return COUNTS.get(last, "")
+    return COUNTS.get(parts[-1], "")
+
+
+def _suffix(name: str) -> Tuple[str, str]:
+    """A path component without its unit suffix, and that suffix's unit (``""`` when it has none)."""
+    for suffix, unit in SUFFIXES:
+        if name.endswith(suffix):
+            return name[: -len(suffix)], unit
+    return name, ""
 
 
 def display_units(unit: str) -> List[str]:
@@ -124,3 +131,79 @@ def convert(unit: str, display: str) -> float:
         choices = ", ".join(display_units(unit)) if unit else "none (its unit is not known)"
         raise ValueError(f"no conversion from {unit or 'an unknown unit'} to {display}; choices: {choices}")
     return factor
+
+
+# --- what a path measures, in words (a figure's default axis label) -----------------------------
+
+#: Paths whose words the rules below would not find.
+DESCRIPTIONS: Dict[str, str] = {
+    "host.requests": "requests completed", "host.reads": "reads completed", "host.writes": "writes completed",
+    "host.iops": "I/O rate", "host.mb_per_s": "throughput", "host.throughput_eq5_mb_per_s": "throughput over busy time",
+    "host.bytes_read": "bytes read by the host", "host.bytes_written": "bytes written by the host",
+    "host.duration_ns": "simulated time", "host.busy_ns": "busy time",
+    "array.extra_page_reads": "extra page reads", "array.parity_pages_written": "parity pages written",
+    "array.data_pages_written": "data pages written", "array.parity_to_data_write_ratio": "parity / data page writes",
+    "array.erases": "erases", "array.capacity_bytes": "usable capacity",
+    "devices.erases": "erases", "devices.gc_runs": "garbage collections",
+    "devices.write_amplification": "write amplification", "devices.capacity_bytes": "capacity",
+    "devices.chip_pages_written": "pages written per chip",
+    "rebuild.duration_ns": "rebuild time", "rebuild.recovery_bytes_per_s": "recovery speed",
+    "rebuild.lost_bytes": "bytes to rebuild", "rebuild.stripes_rebuilt": "stripes rebuilt",
+    "cost.total_usd": "cost", "cost.iops_per_usd": "I/O rate per dollar", "cost.mb_per_s_per_usd": "throughput per dollar",
+    "cost.gb_per_usd": "capacity per dollar",
+    # The config keys a study sweeps most.
+    "array.stripe_unit_bytes": "stripe unit", "array.members": "members", "ssd.queue_depth": "queue depth",
+    "workload.size.mean_bytes": "mean request size", "workload.read_fraction": "share of reads",
+    "workload.mean_interarrival_ns": "mean time between arrivals", "workload.processes": "processes (closed loop)",
+    "precondition.fill_fraction": "fill before the run",
+}
+
+#: A response-time summary's statistics, and the summaries by what they cover (``host.read_response``).
+_STATISTICS = {"mean_ns": "mean", "p50_ns": "median", "p90_ns": "90th-percentile", "p99_ns": "99th-percentile",
+               "p999_ns": "99.9th-percentile", "max_ns": "largest", "min_ns": "smallest"}
+_SUMMARIES = {"response": ("response time", "requests completed"), "read_response": ("read response time", "reads completed"),
+              "write_response": ("write response time", "writes completed"),
+              "response_before": ("response time before the failure", "requests completed before the failure"),
+              "response_degraded": ("response time while degraded", "requests completed while degraded"),
+              "response_during": ("response time during the rebuild", "requests completed during the rebuild"),
+              "response_after": ("response time after the rebuild", "requests completed after the rebuild")}
+#: Why pages were read or written (the report's causes).
+_CAUSES = {"user": "host data", "parity": "parity", "mirror": "mirror copies", "gc_read": "garbage collection",
+           "gc_write": "garbage collection", "pre_read_rmw": "read-modify-write pre-reads",
+           "pre_read_rcw": "reconstruct-write pre-reads", "degraded_read": "degraded reads", "rebuild_read": "rebuild",
+           "rebuild_write": "rebuild", "partial_page_read": "partial-page writes", "rebuild_copy_read": "rebuild copies"}
+
+
+def describe(path: str) -> str:
+    """What a report path (or config key) measures, in words: the default label of a figure's axis, to
+    which the plot appends its unit. Listed paths first (:data:`DESCRIPTIONS`), then a response-time
+    statistic (``host.response.mean_ns``: "mean response time"), a count by cause ("pages written:
+    parity"), else the last component without its unit suffix, underscores as spaces.
+
+    >>> describe("host.response.mean_ns"), describe("rebuild.response_during.p99_ns")
+    ('mean response time', '99th-percentile response time during the rebuild')
+    >>> describe("devices.pages_written.parity"), describe("array.stripe_unit_bytes"), describe("devices.disk.mean_seek_ns")
+    ('pages written: parity', 'stripe unit', 'mean seek')
+    """
+    if path in DESCRIPTIONS:
+        return DESCRIPTIONS[path]
+    parts = path.split(".")
+    last = parts[-1]
+    if len(parts) >= 2 and parts[-2] in _SUMMARIES:
+        time, count = _SUMMARIES[parts[-2]]
+        if last == "count":
+            return count
+        if last in _STATISTICS:
+            return f"{_STATISTICS[last]} {time}"
+    if len(parts) >= 2 and parts[-2] in ("pages_read", "pages_written"):
+        return f"{parts[-2].replace('_', ' ')}: {_CAUSES.get(last, last.replace('_', ' '))}"
+    stem = _suffix(last)[0] or last
+    return stem.replace("_", " ")
+
+
+def axis_label(text: str, unit: str) -> str:
+    """``text (unit)``; just ``text`` when there is no unit or the text begins with it ("pages written", not
+    "pages written (pages)")."""
+    if not unit or text.split(" ", 1)[0] == unit:
+        return text
+    return f"{text} ({unit})"
