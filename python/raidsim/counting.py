@@ -7,7 +7,7 @@ import json
 import time
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Union
 
-from . import _native
+from . import _native, _text_table
 from .config import Config
 from .api import run_in_slices
 from .workload import Workload
@@ -68,9 +68,16 @@ class CountReport:
         """What changed the workload being counted (trace requests wrapped to fit the capacity)."""
         return list(self._data.get("warnings", []))
 
-    def __str__(self) -> str:
-        text = self.pages().to_string()
+    def to_text(self, width: Optional[int] = None) -> str:
+        """Pages read and written per member and cause, a column per member as ``raidsim run`` lays out its
+        devices (cut into blocks of members at ``width`` characters), then the warnings."""
+        rows = [{"device": f"member[{m['member']}]", **{f"read.{c}": n for c, n in m["pages_read"].items()},
+                 **{f"written.{c}": n for c, n in m["pages_written"].items()}} for m in self._data["members"]]
+        text = _text_table.transposed(rows, index="device", width=width) if rows else "no members"
         return text + "".join(f"\nwarning: {w}" for w in self.warnings)
+
+    def __str__(self) -> str:
+        return self.to_text()
 
 
 def count(

@@ -188,8 +188,9 @@ class Report:
             _atomic.replace_atomically(os.path.join(out, name), lambda tmp, frame=frame, o=options: frame.to_csv(tmp, **o))
         return out
 
-    def to_text(self) -> str:
-        """Human-readable tables."""
+    def to_text(self, width: Optional[int] = None) -> str:
+        """Human-readable tables. ``width``: the devices table, a column per device, is cut into blocks of
+        devices that fit this many characters (``raidsim run`` passes the terminal's); None, one block."""
         w = self._data["workload"]
         notes = []
         # Wrapped requests are a warning (the core's, with the fractions), listed with the others.
@@ -198,11 +199,12 @@ class Report:
         # The rebuild section shows the rebuild columns of the summary, and the warnings are listed below.
         host = {k: v for k, v in self._summary_row().items() if k not in ("warnings", *_SUMMARY_REBUILD_COLUMNS)}
         parts = [
-            "Host", _records_text([host], nan="-"), "",
+            "Host", _records_text([host], nan="-", width=width), "",
             "Response time", _records_text(self._latency_rows(), index="class", nan="-"), "",
             *self._steadiness_text(),
             # Transposed: a column per device, as there are a few devices and many counters.
-            "Devices", _columns_text(self._device_rows(), index="device"),
+            "Devices", _text_table.transposed(self._device_rows(), index="device", width=width), "",
+            *self._writes_text(),
         ]
         if self._data.get("rebuild") is not None:
             parts += ["", *self._rebuild_text()]
@@ -214,6 +216,51 @@ class Report:
         if notes:
             parts += ["", "Notes"] + [f"- {n}" for n in notes]
         return "\n".join(parts)
+
+    def _media_writes(self) -> Dict[str, Any]:
+        """What the devices wrote for what the host wrote, from the report's counters.
+
+        ``pages``: pages programmed on every device (members and spares) by cause -- the host's data,
+        parity, mirror copies, garbage collection, rebuild -- and, on an SSD, the FTL's block summary pages
+        (a statistic of their own); ``bytes``: those pages times each device's page (its sector on a disk),
+        which the report does not give, so it is read from the resolved config; ``write_amplification``:
+        ``bytes`` over the bytes the host's completed writes asked for (None when it wrote nothing)."""
+        cfg = tomllib.loads(self.config_toml)
+        stats = {st["path"]: st["value"] for st in self._data["stats"]}
+        pages: Dict[str, int] = {}
+        written = 0
+        for position, d in enumerate(self._data["devices"]):
+            counted = dict(d["pages_written"])
+            summary = int(stats.get(f"{d['name']}.ftl.summary_pages_written", 0))
+            if summary:
+                counted["summary"] = summary
+            for cause, n in counted.items():
+                pages[cause] = pages.get(cause, 0) + n
+            written += sum(counted.values()) * _page_bytes(cfg, position)
+        host = self._data["host"]["bytes_written"]
+        return {"kind": cfg["member"]["kind"], "pages": pages, "bytes": written, "host_bytes": host,
+                "write_amplification": written / host if host else None}
+
+    def _writes_text(self) -> list:
+        """The section under the devices: bytes written by the host and on the media, their ratio (the
+        host-to-media write amplification) and, for an array, parity pages written per data page."""
+        w = self._media_writes()
+        array = self._data.get("array")
+        media, verb = ("flash", "programmed") if w["kind"] == "ssd" else ("disk", "written")
+        causes = ", ".join(f"{cause} {n:,}" for cause, n in sorted(w["pages"].items(), key=lambda kv: -kv[1]))
+        pages = sum(w["pages"].values())
+        what = f"{pages:,} {'pages' if w['kind'] == 'ssd' else 'sectors'}" + (f": {causes}" if causes else "")
+        wa = w["write_amplification"]
+        lines = [
+            "Array" if array is not None else "Drive",
+            f"{'host bytes written':27s}{w['host_bytes']:,}",
+            f"{f'{media} bytes {verb}':27s}{w['bytes']:,} ({what})",
+            f"{'write amplification':27s}" + ("- (the host wrote nothing)" if wa is None else
+                                              f"{_text_table.format_cell(wa)} ({media} / host bytes, all devices, every cause)"),
+        ]
+        if array is not None:
+            lines.append(f"{'parity / data page writes':27s}{_text_table.format_cell(array['parity_to_data_write_ratio'])}")
+        return lines
 
     def _steadiness_text(self) -> list:
         """Mean and deviation of throughput per interval, when the run spans at least two whole ones."""
@@ -430,6 +477,18 @@ def _seconds(ns: Optional[int]) -> str:
     return "-" if ns is None else f"{ns / 1e9:,.4f} s"
 
 
+def _page_bytes(cfg: Dict[str, Any], position: int) -> int:
+    """The page (an SSD's) or sector (a disk's) of the report's ``position``-th device, in bytes: members
+    come first, then spares; ``array.member_ssd[i]`` may give member i pages of its own, spares take ``[ssd]``."""
+    if cfg["member"]["kind"] == "hdd":
+        return cfg["hdd"]["bytes_per_sector"]
+    page = cfg["ssd"]["geometry"]["page_size_bytes"]
+    own = cfg["array"].get("member_ssd") or []
+    if cfg["array"]["level"] not in ("single", "cr5", "cr5m") and position < min(len(own), cfg["array"]["members"]):
+        page = own[position].get("geometry", {}).get("page_size_bytes", page)
+    return page
+
+
 def _device_row(d: Dict[str, Any]) -> Dict[str, Any]:
     """One device's counters, keyed by column of :meth:`Report.devices`; only those the device has."""
     row: Dict[str, Any] = {"device": d["name"]}
@@ -461,20 +520,14 @@ def _zero_if_missing(value: Any) -> Any:
     return 0.0 if value is None or (isinstance(value, float) and math.isnan(value)) else value
 
 
-def _records_text(rows: List[Dict[str, Any]], index: Optional[str] = None, nan: str = "nan") -> str:
+def _records_text(rows: List[Dict[str, Any]], index: Optional[str] = None, nan: str = "nan",
+                  width: Optional[int] = None) -> str:
     """Rows of the same keys as a text table, a column per key; ``index`` is the key labelling the rows
-    (first, left-aligned, its name on a line under the header)."""
+    (first, left-aligned, its name on a line under the header); ``width`` as :func:`_text_table.render`'s."""
     if index is None:
         header = list(rows[0])
-        return _text_table.render(header, [[_text_table.format_cell(row[k], nan) for k in header] for row in rows])
+        return _text_table.render(header, [[_text_table.format_cell(row[k], nan) for k in header] for row in rows],
+                                  width=width)
     keys = [index, *(k for k in rows[0] if k != index)]
     body = [[_text_table.format_cell(row[k], nan) for k in keys] for row in rows]
-    return _text_table.render(["", *keys[1:]], body, index=True, index_name=index)
-
-
-def _columns_text(rows: List[Dict[str, Any]], index: str) -> str:
-    """Rows of the same keys as a text table turned on its side: a line per key, a column per row headed
-    by its ``index`` value, and ``index`` in the corner (where pandas names a transposed table's columns)."""
-    header = [index, *(str(row[index]) for row in rows)]
-    body = [[key, *(_text_table.format_cell(row[key]) for row in rows)] for key in rows[0] if key != index]
-    return _text_table.render(header, body, index=True)
+    return _text_table.render(["", *keys[1:]], body, index=True, index_name=index, width=width)
