@@ -194,9 +194,11 @@ class Plan:
 
 def plan(trace: Optional[str], *, drive: Optional[str] = None, config: Optional[str] = None,
          overrides: Sequence[str] = (), levels: Sequence[str], members: Sequence[int],
-         stripe_units: Sequence[int], requests: Optional[int] = None) -> Plan:
+         stripe_units: Sequence[int], requests: Optional[int] = None, trace_format: Optional[str] = None,
+         device: Optional[int] = None, time_scale: Optional[float] = None) -> Plan:
     """The study of every combination the core accepts. ``requests`` None: :data:`DEFAULT_REQUESTS`,
-    except for a workload of explicit requests (all run)."""
+    except for a workload of explicit requests (all run). ``trace_format``, ``device`` and ``time_scale``
+    shape the replay of ``trace`` as :meth:`raidsim.Workload.trace`'s ``format``, ``device`` and ``time_scale``."""
     from .sweep import Study, override_settings
 
     combos = [Configuration(lv, n, su) for lv in levels for n in members for su in stripe_units]
@@ -209,7 +211,11 @@ def plan(trace: Optional[str], *, drive: Optional[str] = None, config: Optional[
     for key in settings:
         if key in _AXIS_KEYS:
             raise AdviseError(f"--set {key}: advise sets it from {_AXIS_KEYS[key]}; use that option")
-    base, drive_text, drive_name = _base(trace, drive, config)
+    replay = {"format": trace_format, "device": device, "time_scale": time_scale}
+    if trace is None and any(v is not None for v in replay.values()):
+        raise AdviseError(f"{', '.join(k for k, v in replay.items() if v is not None)}: options of a trace's replay, "
+                          "and no trace is given (a config's own trace workload takes overrides workload.KEY=VALUE)")
+    base, drive_text, drive_name = _base(trace, drive, config, replay)
     label = os.path.basename(trace) if trace is not None else drive_name
     name = _study_name(label)
     study = Study.from_dict({"name": name, "title": f"raidsim advise: {label}",
@@ -226,8 +232,10 @@ def plan(trace: Optional[str], *, drive: Optional[str] = None, config: Optional[
     return Plan(study, accepted, skipped, workload, requests, costs, drive_text)
 
 
-def _base(trace: Optional[str], drive: Optional[str], config: Optional[str]) -> Tuple[Dict[str, Any], str, str]:
-    """The study's base config, the drive's description and its name (a preset's or a config file's)."""
+def _base(trace: Optional[str], drive: Optional[str], config: Optional[str],
+          replay: Mapping[str, Any]) -> Tuple[Dict[str, Any], str, str]:
+    """The study's base config, the drive's description and its name (a preset's or a config file's);
+    ``replay``: the options of ``trace``'s replay (format, device, time_scale; None where not given)."""
     if config is not None:
         try:
             with open(config, "rb") as f:
@@ -249,7 +257,8 @@ def _base(trace: Optional[str], drive: Optional[str], config: Optional[str]) -> 
                               "trace once for every configuration, and a stream can be read only once; save it to a "
                               "file first")
         base.pop("workload", None)  # the trace replaces the config's whole [workload], as `run --trace` does
-        base["workload"] = Workload.trace(trace).to_dict()
+        base["workload"] = Workload.trace(trace, replay.get("format"), device=replay.get("device"),
+                                          time_scale=replay.get("time_scale")).to_dict()
     return base, source, name
 
 

@@ -1,0 +1,7 @@
+"""``python -m raidsim.cli``: the ``raidsim`` command."""
+
+import sys
+
+from . import main
+
+sys.exit(main())

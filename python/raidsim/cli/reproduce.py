@@ -1,0 +1,254 @@
+"""``raidsim reproduce``: a packaged reproduction of a paper (or `all` of them), our numbers beside theirs."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any, Optional
+
+from ._common import (DEFAULT_OUT, EXIT_SWEEP, UsageError, add_command, add_json, add_no_progress, add_out,
+                      add_set, add_workers, error, progress, refuse_out_file, terminal_width)
+from .studies import demo
+
+# Which `reproduce` options each reproduction takes (the rest would be silently ignored); a catalog entry not
+# listed (a new study file with a [catalog] table) runs as an ordinary study and takes STUDY_OPTIONS.
+REPRODUCE_OPTIONS = {
+    "stripe-unit-tables": {"granularity", "json"},
+    "erasure-code-updates": {"json"},
+    "erasure-code-tables": {"json"},
+    "disk-parameters": {"json"},
+    "stripe-unit-study": {"out", "workers", "no_progress"},
+    "striping-coefficients": {"json", "out", "workers", "no_progress", "quick", "set"},
+    "hdd-stripe-unit-tables": {"json", "out", "workers", "no_progress", "set"},
+    "cr5m": {"json", "out", "workers", "no_progress", "quick", "traces"},
+    "erasure-code-study": {"json", "out", "workers", "no_progress", "quick", "traces"},
+    "rais": {"json", "out", "workers", "no_progress", "quick"},
+    "all": {"out", "workers", "no_progress", "quick", "traces", "only"},
+}
+STUDY_OPTIONS = {"json", "out", "workers", "no_progress"}
+_UNSET = {"granularity": None, "json": False, "out": None, "workers": None, "no_progress": False, "quick": False,
+          "set": None, "traces": None, "only": None}
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = add_command(sub, "reproduce", _reproduce, "run a packaged reproduction and set published numbers beside ours",
+                    "Runs a reproduction of the catalog (`raidsim reproduce --list`: name, paper, tables and figures, "
+                    "runtime, exact or trend), or `all` of them into one HTML report of ours beside the published "
+                    "numbers with a pass/gap verdict per row. Each takes only the options that apply to it.")
+    p.add_argument("name", nargs="?", metavar="NAME",
+                   help="a reproduction of `raidsim reproduce --list`, or `all`: every one, one report")
+    p.add_argument("--list", action="store_true",
+                   help="list the reproductions, one a line: name, paper, tables and figures, runtime, exact or trend "
+                        "(--json: a list of objects)")
+    p.add_argument("--only", metavar="NAME[,NAME]", help="all: only these reproductions")
+    p.add_argument("--granularity", choices=["page", "whole_unit", "disksim"],
+                   help="stripe-unit-tables: parity decision granularity (default page)")
+    add_json(p, "print rows as JSON")
+    add_out(p, f"output directory (the studies that run simulations; all: default {DEFAULT_OUT}/reproduce-all)")
+    p.add_argument("--quick", action="store_true",
+                   help="striping-coefficients: one disk, fewer points, ±10 %% stopping rule; cr5m: SSD1 only, "
+                        "10,000 requests, fewer points; rais: fewer queue depths and sizes, one replicate, shorter "
+                        "runs; all: each one's quick grid")
+    add_set(p, " for every run of the sweeping reproductions (the output directory then holds a variant, not the "
+               "reproduction)", dest="set")
+    p.add_argument("--traces", metavar="DIR",
+                   help="cr5m, erasure-code-study, all: directory of the shared traces to replay beside the "
+                        "stand-ins (default ../shared/traces when it exists)")
+    add_workers(p)
+    add_no_progress(p)
+
+
+def _check_reproduce_options(args: argparse.Namespace) -> None:
+    takes = REPRODUCE_OPTIONS.get(args.name, STUDY_OPTIONS)
+    given = [k for k, unset in _UNSET.items() if getattr(args, k) != unset]
+    wrong = [k for k in given if k not in takes]
+    if wrong:
+        flags = ", ".join("--" + k.replace("_", "-") for k in wrong)
+        listed = ", ".join(sorted("--" + k.replace("_", "-") for k in takes)) or "none"
+        raise UsageError(f"reproduce {args.name} does not take {flags} (it takes: {listed})")
+
+
+def _reproduce(args: argparse.Namespace) -> int:
+    from .. import catalog  # light: --list imports no pandas
+
+    if args.list:
+        return _reproduce_list(args)
+    if args.name is None:
+        raise UsageError("reproduce needs a reproduction's name, `all`, or --list")
+    # The names are the catalog's (one per packaged study file with a [catalog] table), read only here:
+    # parsing them for every command would slow each one down.
+    if args.name != "all" and args.name not in catalog.names():
+        raise UsageError(f"unknown reproduction `{args.name}`; valid: {', '.join(catalog.names())}, all "
+                         "(`raidsim reproduce --list` says what each covers)")
+    _check_reproduce_options(args)
+    if args.name == "all":
+        return _reproduce_all(args)
+    from .. import reproduce
+
+    if args.name == "stripe-unit-tables":
+        rows = reproduce.stripe_unit_tables(args.granularity or "page")
+        print(json.dumps(rows, indent=2) if args.json else reproduce.stripe_unit_tables_text(rows))
+        return 0
+    if args.name == "erasure-code-updates":
+        rows = reproduce.erasure_code_updates()
+        print(json.dumps(rows, indent=2) if args.json else reproduce.erasure_code_updates_text(rows))
+        return 0
+    if args.name == "erasure-code-tables":
+        from .. import erasure_code_tables as ect
+
+        rows = ect.erasure_code_tables()
+        print(json.dumps(rows, indent=2) if args.json else ect.erasure_code_tables_text(rows))
+        return 0
+    if args.name == "stripe-unit-study":
+        return demo(args)
+    if args.name in ("disk-parameters", "striping-coefficients", "hdd-stripe-unit-tables"):
+        return _reproduce_hdd(args)
+    if args.name == "cr5m":
+        from .. import cr5m
+
+        return _reproduce_with_traces(args, cr5m, "cr5m")
+    if args.name == "erasure-code-study":
+        from .. import erasure_code_study
+
+        return _reproduce_with_traces(args, erasure_code_study, "erasure-code-study")
+    if args.name == "rais":
+        return _reproduce_rais(args)
+    return _reproduce_study(args)
+
+
+def _reproduce_list(args: argparse.Namespace) -> int:
+    """``reproduce --list [--json]``: the catalog, one reproduction a line (or a list of objects)."""
+    from .. import catalog
+
+    given = [k for k, unset in _UNSET.items() if k != "json" and getattr(args, k) != unset]
+    if args.name is not None or given:
+        extra = ([args.name] if args.name is not None else []) + ["--" + k.replace("_", "-") for k in given]
+        raise UsageError(f"reproduce --list takes only --json, not {', '.join(extra)}")
+    print(json.dumps(catalog.list_json(), indent=2) if args.json else "\n".join(catalog.list_lines()))
+    return 0
+
+
+def _reproduce_all(args: argparse.Namespace) -> int:
+    """``reproduce all``: every reproduction (or --only some), one report; a failed one is reported, the rest
+    still run, and the status is EXIT_SWEEP at the end."""
+    from .. import catalog, reproduce_all
+
+    names = catalog.names()
+    if args.only is not None:
+        chosen = list(dict.fromkeys(n.strip() for n in args.only.split(",") if n.strip()))
+        unknown = [n for n in chosen if n not in names]
+        if not chosen or unknown:
+            raise UsageError(f"--only {args.only!r}: {'unknown ' + ', '.join(unknown) if unknown else 'no name'}; "
+                             f"valid: {', '.join(names)}")
+        names = chosen
+    out = args.out or os.path.join(DEFAULT_OUT, "reproduce-all")
+    refuse_out_file(out, "the report")
+    from ..sweep import JOURNAL
+
+    if os.path.exists(os.path.join(out, JOURNAL)):  # its report.html would be replaced by this one
+        raise UsageError(f"--out {out} holds a sweep's results ({JOURNAL}), not a `reproduce all` report: "
+                         "choose another directory")
+    results = reproduce_all.run_all(names, out, quick=args.quick, workers=args.workers, progress=progress(args),
+                                    traces_dir=_traces_dir(args), echo=lambda line: print(line, flush=True))
+    print(f"report: {os.path.join(out, 'report.html')} (every row: rows.csv, rows.json)")
+    failed = [r.entry.name for r in results if r.status != "ok"]
+    if failed:
+        return error(f"{len(failed)} of {len(results)} reproductions failed: {', '.join(failed)} (the report says "
+                     "why)", EXIT_SWEEP)
+    return 0
+
+
+def _reproduce_study(args: argparse.Namespace) -> int:
+    """A catalog entry with no reproduction module: its study file runs as a sweep; rows as `reproduce all`'s."""
+    from .. import catalog, reproduce_all
+
+    out = args.out or os.path.join(DEFAULT_OUT, args.name)
+    ctx = reproduce_all.RunContext(out, workers=args.workers, progress=progress(args))
+    e = catalog.entry(args.name)
+    rows = reproduce_all.judged(e, reproduce_all.ordinary_study(e, ctx).rows)
+    if args.json:
+        print(json.dumps(rows, indent=2))
+    else:
+        print(f"{len(rows)} rows ({sum(r['published'] is not None for r in rows)} beside a published value); "
+              f"the study's results and report in {out}")
+    return 0
+
+
+def _reproduce_hdd(args: argparse.Namespace) -> int:
+    from .. import hdd_stripe_unit, striping
+
+    if args.name == "disk-parameters":
+        rows = striping.disk_parameters()
+        print(json.dumps(rows, indent=2) if args.json else striping.disk_parameters_text(rows))
+        return 0
+    if args.name == "hdd-stripe-unit-tables":
+        out = args.out or os.path.join(DEFAULT_OUT, "hdd-stripe-unit-tables")
+        rows = hdd_stripe_unit.hdd_stripe_unit_tables(out, workers=args.workers, progress=progress(args),
+                                                      overrides=args.set or ())
+        figures = hdd_stripe_unit.plot_hdd_tables(rows, out)
+        if args.json:
+            print(json.dumps({"rows": rows, "findings": hdd_stripe_unit.findings(rows), "overrides": list(args.set or ())},
+                             indent=2))
+        else:
+            print(hdd_stripe_unit.hdd_stripe_unit_tables_text(rows))
+            print(f"\nfigures: {', '.join(figures)}")
+        return 0
+    out = args.out or os.path.join(DEFAULT_OUT, "striping-coefficients" + ("-quick" if args.quick else ""))
+    result = striping.striping_coefficients(out, quick=args.quick, workers=args.workers, progress=progress(args),
+                                            overrides=args.set or ())
+    figures = striping.plot_striping(result, out)
+    if args.json:
+        print(json.dumps({"rows": result["rows"], "figure7": result["by_disks"], "quick": result["quick"],
+                          "overrides": result["overrides"]}, indent=2))
+    else:
+        print(striping.striping_coefficients_text(result))
+        print(f"\nfigures: {', '.join(figures)}")
+    return 0
+
+
+def _traces_dir(args: argparse.Namespace) -> Optional[str]:
+    """``--traces``, checked, or the default shared traces beside the checkout."""
+    if args.traces is not None and not os.path.isdir(args.traces):
+        raise UsageError(f"--traces {args.traces}: not a directory (the shared traces, e.g. ../shared/traces)")
+    return args.traces if args.traces is not None else _default_traces_dir()
+
+
+def _reproduce_with_traces(args: argparse.Namespace, module: Any, name: str) -> int:
+    """A reproduction that runs shared traces beside its stand-ins (``cr5m``, ``erasure-code-study``):
+    ``module`` has ``run``, ``plot`` and ``text`` (which may take the terminal's ``width``)."""
+    out = args.out or os.path.join(DEFAULT_OUT, name + ("-quick" if args.quick else ""))
+    refuse_out_file(out, "the study's results")
+    traces = _traces_dir(args)
+    result = module.run(out, quick=args.quick, traces_dir=traces, workers=args.workers, progress=progress(args))
+    figures = module.plot(result, out)
+    if args.json:
+        if result["missing_traces"]:  # the text says so in its header; JSON rows cannot
+            print(f"raidsim: shared traces not found in {traces or '(no traces directory)'}, skipped: "
+                  + ", ".join(result["missing_traces"]), file=sys.stderr)
+        print(json.dumps(result["rows"], indent=2))
+    else:
+        print(module.text(result, width=terminal_width()) if name == "cr5m" else module.text(result))
+        print(f"\nfigures: {', '.join(figures)}")
+    return 0
+
+
+def _reproduce_rais(args: argparse.Namespace) -> int:
+    from .. import rais
+
+    out = args.out or os.path.join(DEFAULT_OUT, "rais" + ("-quick" if args.quick else ""))
+    result = rais.run(out, quick=args.quick, workers=args.workers, progress=progress(args))
+    figures = rais.plot(result, out)
+    if args.json:
+        print(json.dumps(result["rows"], indent=2))
+    else:
+        print(rais.text(result))
+        print(f"\nfigures: {', '.join(figures)}")
+    return 0
+
+
+def _default_traces_dir() -> Optional[str]:
+    """``../shared/traces`` beside the working directory, where a clone of raidsim sits; else none."""
+    path = os.path.join(os.pardir, "shared", "traces")
+    return path if os.path.isdir(path) else None
