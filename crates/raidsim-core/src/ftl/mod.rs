@@ -28,7 +28,10 @@ use crate::flash::{FlashLayout, NO_PAGE};
 use std::collections::VecDeque;
 
 mod fill;
+mod static_allocation;
+
 use fill::FillLayout;
+use static_allocation::{static_digits, static_planes};
 
 /// A map entry that holds what the in-order fill left there ([`fill`]);
 /// zero, so a fresh map costs no memory until written.
@@ -672,72 +675,5 @@ fn copy_spaces(mirroring_chips_per_channel: u32) -> u64 {
     }
 }
 
-/// The plane of each residue of `lpn` modulo the digits' product:
-/// consecutive pages stripe across the digits, fastest first.
-fn static_planes(digits: &[(u32, u32); 4]) -> Vec<u32> {
-    let period: u64 = digits.iter().map(|&(radix, _)| u64::from(radix)).product();
-    (0..period)
-        .map(|residue| {
-            let (mut rest, mut plane) = (residue, 0u64);
-            for &(radix, stride) in digits {
-                plane += (rest % u64::from(radix)) * u64::from(stride);
-                rest /= u64::from(radix);
-            }
-            plane as u32
-        })
-        .collect()
-}
-
-/// Static allocation's digits over the data chips (mirroring chips take no data).
-fn static_digits(order: &str, l: &FlashLayout) -> [(u32, u32); 4] {
-    let mut digits = [(1, 0); 4];
-    for (i, c) in order.chars().enumerate().take(4) {
-        digits[i] = match c {
-            'C' => (l.channels, l.chips_per_channel * l.dies_per_chip * l.planes_per_die),
-            'W' => (l.data_chips_per_channel(), l.dies_per_chip * l.planes_per_die),
-            'D' => (l.dies_per_chip, l.planes_per_die),
-            _ => (l.planes_per_die, 1),
-        };
-    }
-    digits
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn small_drive() -> Ftl {
-        let ssd = SsdConfig::default();
-        let d = ssd.validate().expect("valid");
-        Ftl::new(&ssd, &d)
-    }
-
-    /// A rewrite refuses to replace a page whose reverse entry names
-    /// another logical page, or whose block counts no valid page, for pages
-    /// the fill left and pages written since; a consistent drive rewrites.
-    #[test]
-    fn a_rewrite_catches_maps_that_disagree() {
-        let mut ftl = small_drive();
-        ftl.fill_in_order(100, false).expect("fills");
-        let rewrite = |ftl: &mut Ftl, lpn: u64| {
-            let plane = ftl.static_plane(lpn);
-            ftl.write(lpn, plane, 0)
-        };
-        let filled = ftl.read_lookup(7).expect("filled");
-        let written = rewrite(&mut ftl, 9).expect("consistent").ppn;
-        assert_eq!(ftl.read_lookup(9), Some(written));
-        ftl.set_id(filled, 8);
-        assert!(matches!(rewrite(&mut ftl, 7), Err(Error::Internal(_))));
-        ftl.set_id(written, 10);
-        assert!(matches!(rewrite(&mut ftl, 9), Err(Error::Internal(_))));
-        ftl.set_id(written, 9);
-        let block = ftl.layout.block_of(written) as usize;
-        let valid = std::mem::replace(&mut ftl.valid[block], 0);
-        assert!(matches!(rewrite(&mut ftl, 9), Err(Error::Internal(_))));
-        ftl.valid[block] = valid;
-        assert!(rewrite(&mut ftl, 9).is_ok());
-        ftl.p2l[filled as usize] = AS_FILLED;
-        assert!(rewrite(&mut ftl, 7).is_ok());
-        assert_eq!(ftl.check_invariants(), Ok(()));
-    }
-}
+mod tests;

@@ -38,8 +38,14 @@
 //! its queue in arrival order. With `write_buffer_bytes` a write is
 //! acknowledged once its data is in the drive's DRAM ([`write_buffer`]).
 
+mod gc;
+mod placement;
+mod precondition;
+mod stats;
 pub mod timeline;
 pub mod write_buffer;
+
+pub use precondition::PreconditionPlan;
 
 use crate::config::{bus_bytes, transfer_ns, Allocation, DerivedGeometry, ParallelUnit, SsdConfig, TimingConfig, WriteAck};
 use crate::device::{Cause, CauseCounters, DeviceRequest, Dispatch, MemberDevice, Op};
@@ -50,45 +56,6 @@ use crate::metrics::{Stat, Stats};
 use rand::Rng;
 use std::collections::VecDeque;
 use timeline::Timeline;
-
-/// The page writes that precondition one drive, in order: `filled`
-/// logical pages from the first, `random_overwrites` uniformly random
-/// filled pages, `sequential_overwrites` filled pages in order again from
-/// the first (wrapping). See [`crate::config::PreconditionConfig`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct PreconditionPlan {
-    /// Logical pages written in order from the first.
-    pub filled: u64,
-    /// Uniformly random overwrites of filled pages that follow.
-    pub random_overwrites: u64,
-    /// Filled pages rewritten in order after those (wrapping).
-    pub sequential_overwrites: u64,
-}
-
-impl PreconditionPlan {
-    /// The plan for a drive of `logical_pages`.
-    pub fn new(logical_pages: u64, cfg: &crate::config::PreconditionConfig) -> Self {
-        let filled = (logical_pages as f64 * cfg.fill_fraction).floor() as u64;
-        let times = |factor: f64| if filled > 0 { (filled as f64 * factor).round() as u64 } else { 0 };
-        Self { filled, random_overwrites: times(cfg.random_overwrite_factor), sequential_overwrites: times(cfg.sequential_overwrite_factor) }
-    }
-
-    /// Page writes in all.
-    pub fn total(&self) -> u64 {
-        self.filled + self.random_overwrites + self.sequential_overwrites
-    }
-
-    /// The logical page of write `i` (`i < total()`).
-    pub fn lpn<R: Rng>(&self, i: u64, rng: &mut R) -> u64 {
-        if i < self.filled {
-            i
-        } else if i < self.filled + self.random_overwrites {
-            rng.gen_range(0..self.filled)
-        } else {
-            (i - self.filled - self.random_overwrites) % self.filled
-        }
-    }
-}
 
 /// One SSD.
 pub struct Ssd {
@@ -210,60 +177,6 @@ impl Ssd {
     /// The FTL (for invariant checks and wear figures).
     pub fn ftl(&self) -> &Ftl {
         &self.ftl
-    }
-
-    /// Preconditioning ages the drive without simulated time (see
-    /// [`PreconditionPlan`]); [`Ssd::precondition_write`] does write `i` of
-    /// the plan, so a long preconditioning can be done in slices.
-    pub fn precondition_plan(&self, cfg: &crate::config::PreconditionConfig) -> PreconditionPlan {
-        PreconditionPlan::new(self.ftl.logical_pages(), cfg)
-    }
-
-    /// Writes `writes` of preconditioning by `plan`. The in-order fill is
-    /// set up at once ([`Ftl::fill_in_order`]) when `writes` holds all of
-    /// it; otherwise, and for the overwrites, page by page.
-    pub fn precondition_writes<R: Rng>(&mut self, writes: std::ops::Range<u64>, plan: &PreconditionPlan, rng: &mut R) -> Result<()> {
-        let mut next = writes.start;
-        if next == 0 && writes.end >= plan.filled && plan.filled > 0 {
-            let in_turn = self.allocation == Allocation::StaticDie;
-            self.ftl.fill_in_order(plan.filled, in_turn)?;
-            if in_turn {
-                self.next_plane_in_die = self.ftl.turns_after_fill(self.next_plane_in_die.len() as u32);
-            }
-            next = plan.filled;
-        }
-        for i in next..writes.end {
-            // Collection makes a slice of overwrites take seconds: Ctrl-C may come in the middle.
-            self.poll_stop(i - next)?;
-            self.precondition_write(i, plan, rng)?;
-        }
-        Ok(())
-    }
-
-    /// Write `i` of preconditioning by `plan`.
-    pub fn precondition_write<R: Rng>(&mut self, i: u64, plan: &PreconditionPlan, rng: &mut R) -> Result<()> {
-        let lpn = plan.lpn(i, rng);
-        let plane = self.precondition_plane(lpn);
-        self.ftl.write(lpn, plane, 0).map(|_| ())
-    }
-
-    /// Ends preconditioning: counters restart; erase counts (wear) are kept.
-    pub fn precondition_done(&mut self) {
-        self.counters = CauseCounters::default();
-        self.chip_pages_written.iter_mut().for_each(|c| *c = 0);
-        self.chip_pages_read.iter_mut().for_each(|c| *c = 0);
-        self.gc_runs = 0;
-        self.forced_gc_runs = 0;
-        self.summary_pages_written = 0;
-    }
-
-    /// Where preconditioning puts a page: dynamic allocation has no busy
-    /// dies to choose by, so it fills as static allocation would.
-    fn precondition_plane(&mut self, lpn: u64) -> u32 {
-        match self.allocation {
-            Allocation::StaticDie => self.most_free_plane(lpn),
-            Allocation::Static | Allocation::Dynamic => self.ftl.static_plane(lpn),
-        }
     }
 
     fn dispatch(&mut self, start_ns: Ns, req: DeviceRequest) -> Result<Dispatch> {
@@ -531,163 +444,6 @@ impl Ssd {
         Ok(PageDone { transferred_ns: x + work.transfer, programmed_ns: programmed })
     }
 
-    fn place(&mut self, lpn: u64) -> Result<u32> {
-        match self.allocation {
-            Allocation::Static => Ok(self.ftl.static_plane(lpn)),
-            Allocation::StaticDie => Ok(self.most_free_plane(lpn)),
-            Allocation::Dynamic => self.least_busy_plane(),
-        }
-    }
-
-    /// `static_die`: the die static allocation gives `lpn`, and in it the
-    /// plane with the most free pages; ties go round robin from the plane
-    /// after the last one chosen (DiskSim's `ssd_pick_parunits`).
-    fn most_free_plane(&mut self, lpn: u64) -> u32 {
-        let layout = self.ftl.layout();
-        let ppd = layout.planes_per_die as usize;
-        let die = layout.die_of_plane(self.ftl.static_plane(lpn)) as usize;
-        let free = &self.ftl.free_pages_by_plane()[die * ppd..(die + 1) * ppd];
-        let from = self.next_plane_in_die[die] as usize;
-        // From `from` round the die; the first of the most free wins.
-        let (mut best, mut best_free) = (from, 0);
-        for i in (from..ppd).chain(0..from) {
-            if free[i] > best_free {
-                (best, best_free) = (i, free[i]);
-            }
-        }
-        self.next_plane_in_die[die] = if best + 1 == ppd { 0 } else { best as u32 + 1 };
-        (die * ppd + best) as u32
-    }
-
-    /// The unit (die or chip) that serves `plane`.
-    fn unit_of_die(&self, die: u32) -> usize {
-        match self.parallel_unit {
-            ParallelUnit::Die => die as usize,
-            ParallelUnit::Chip => self.ftl.layout().chip_of_die(die) as usize,
-        }
-    }
-
-    /// When the unit serving `plane` has nothing booked any more.
-    fn unit_free_at(&self, plane: u32) -> Ns {
-        self.units[self.unit_of_die(self.ftl.layout().die_of_plane(plane))].last_end()
-    }
-
-    /// Chip `chip` of this drive fails; a spare chip takes its place and
-    /// receives the reconstruction's writes. Returns what was lost.
-    pub fn fail_chip(&mut self, chip: u32) -> Result<crate::ftl::ChipLoss> {
-        let loss = self.ftl.fail_chip(chip)?;
-        self.replacement_chip = Some(chip);
-        Ok(loss)
-    }
-
-    /// True when every mirroring chip is idle at `now_ns` (CR5M writes a
-    /// mirror copy only then, §3.1.2) and has room for a copy; false when
-    /// the drive has none.
-    pub fn mirroring_chips_idle(&self, now_ns: Ns) -> bool {
-        let layout = self.ftl.layout();
-        let mut dies = (0..layout.dies).filter(|&d| layout.is_mirroring_die(d)).peekable();
-        dies.peek().is_some() && dies.all(|d| self.units[self.unit_of_die(d)].last_end() <= now_ns) && self.mirroring_chip_has_room()
-    }
-
-    /// Where the paper is silent: a mirroring chip too full to collect
-    /// takes no more copies, and the data chips keep old copies only while
-    /// they hold no more valid pages than the host's logical pages (the
-    /// room over-provisioning was sized for), so the write updates parity
-    /// instead.
-    fn mirroring_chip_has_room(&self) -> bool {
-        let layout = self.ftl.layout();
-        let mirroring_room = (0..layout.planes).any(|p| layout.is_mirroring_die(layout.die_of_plane(p)) && !self.ftl.plane_is_full(p));
-        mirroring_room && self.ftl.data_valid_pages() < self.ftl.logical_pages()
-    }
-
-    /// Dynamic allocation: the data die whose unit frees first (lowest
-    /// index on ties), planes round robin inside it, skipping planes too
-    /// full to collect.
-    fn least_busy_plane(&mut self) -> Result<u32> {
-        self.least_busy_plane_of(false)
-    }
-
-    /// Where a mirror copy goes: the mirroring chip's least busy die.
-    fn mirroring_plane(&mut self) -> Result<u32> {
-        self.least_busy_plane_of(true)
-    }
-
-    fn least_busy_plane_of(&mut self, mirroring: bool) -> Result<u32> {
-        self.least_busy_plane_where(|l, d| l.is_mirroring_die(d) == mirroring).map_err(|e| match e {
-            Error::Device(_) if mirroring => Error::Device("the mirroring chip is full: more pages are mirrored than it holds".into()),
-            other => other,
-        })
-    }
-
-    /// The least busy plane among the dies `eligible` accepts (see
-    /// [`Ssd::least_busy_plane`]).
-    fn least_busy_plane_where(&mut self, eligible: impl Fn(&crate::flash::FlashLayout, u32) -> bool) -> Result<u32> {
-        let layout = self.ftl.layout();
-        let (ppd, n) = (layout.planes_per_die, layout.dies as usize);
-        let eligible = |d: usize| eligible(layout, d as u32);
-        let best = (0..n).filter(|&d| eligible(d)).min_by_key(|&d| (self.units[self.unit_of_die(d as u32)].last_end(), d));
-        let best = best.ok_or_else(|| Error::Internal("no die of the kind asked for on this drive".into()))?;
-        for die in std::iter::once(best).chain((0..n).filter(|&d| d != best && eligible(d))) {
-            for _ in 0..ppd {
-                let slot = self.next_plane_in_die[die];
-                self.next_plane_in_die[die] = (slot + 1) % ppd;
-                let plane = die as u32 * ppd + slot;
-                if !self.ftl.plane_is_full(plane) {
-                    return Ok(plane);
-                }
-            }
-        }
-        Err(Error::Device("every plane is full: the workload writes more than the drive's logical capacity".into()))
-    }
-
-    fn gc_time(&self, gc: GcWork) -> Ns {
-        let t = &self.timing;
-        gc.pages_copied * (2 * t.t_command_ns + t.t_read_ns + t.t_program_ns)
-            + gc.summary_pages * self.summary_page_ns
-            + gc.blocks_erased * (t.t_command_ns + t.t_erase_ns)
-    }
-
-    fn count_gc(&mut self, gc: GcWork) {
-        if gc.blocks_erased > 0 {
-            self.gc_runs += 1;
-            self.counters.pages_read[Cause::GcRead.index()] += gc.pages_copied;
-            self.counters.pages_written[Cause::GcWrite.index()] += gc.pages_copied;
-            self.counters.erases += gc.blocks_erased;
-            self.summary_pages_written += gc.summary_pages;
-        }
-    }
-
-    /// Collections this drive started itself, ever (see `own_gc_starts`).
-    pub fn own_gc_starts(&self) -> u64 {
-        self.own_gc_starts
-    }
-
-    /// Harmonia's forced collection (Kim et al., MSST 2011): at `now_ns`,
-    /// every plane with fewer than `free_fraction` of its blocks free is
-    /// collected up to it, each on its unit from now on (ahead of whatever
-    /// is booked later). Returns the blocks erased.
-    pub fn force_gc(&mut self, now_ns: Ns, free_fraction: f64) -> Result<u64> {
-        let layout = self.ftl.layout();
-        let (planes, target) = (layout.planes, (f64::from(layout.blocks_per_plane) * free_fraction).ceil() as usize);
-        let mut erased = 0;
-        for plane in 0..planes {
-            if self.ftl.free_blocks(plane) >= target {
-                continue;
-            }
-            let gc = self.ftl.collect_until(plane, target, now_ns)?;
-            if gc.blocks_erased == 0 {
-                continue;
-            }
-            // Counted even when it takes no time (a zero erase time): the blocks were erased.
-            let (route, gc_ns) = (self.route(now_ns, plane), self.gc_time(gc));
-            self.units[route.unit].book(now_ns, gc_ns);
-            self.count_gc(gc);
-            self.forced_gc_runs += 1;
-            erased += gc.blocks_erased;
-        }
-        Ok(erased)
-    }
-
     /// CR5M, before a mirrored write of `[offset, offset + len)`: each
     /// page's current copy stays valid as the parity-consistent old copy
     /// (see [`Ftl::keep_as_expired`]). Bookkeeping only: no flash time.
@@ -704,89 +460,6 @@ impl Ssd {
     fn pages_of(&self, offset_bytes: u64, len_bytes: u64) -> std::ops::Range<u64> {
         let page = self.page_size_bytes;
         offset_bytes / page..(offset_bytes + len_bytes).div_ceil(page).min(self.ftl.logical_pages())
-    }
-
-    /// Bytes of one flash page.
-    pub fn page_size_bytes(&self) -> u64 {
-        self.page_size_bytes
-    }
-
-    /// Requests started and not yet completed.
-    pub fn in_flight(&self) -> u32 {
-        self.in_flight
-    }
-
-    /// Pages programmed on each chip of the SSD, GC aside.
-    pub fn chip_pages_written(&self) -> &[u64] {
-        &self.chip_pages_written
-    }
-
-    /// Garbage-collection runs (writes that triggered at least one erase).
-    pub fn gc_runs(&self) -> u64 {
-        self.gc_runs
-    }
-
-    /// Flash pages written per page the host (or array) asked to write.
-    pub fn write_amplification(&self) -> f64 {
-        let all: u64 = self.counters.pages_written.iter().sum();
-        let gc = self.counters.pages_written[Cause::GcWrite.index()];
-        if all == gc {
-            return 0.0;
-        }
-        all as f64 / (all - gc) as f64
-    }
-
-    /// This drive's statistics under `prefix` (e.g. `ssd` or `member[3]`).
-    pub fn stats(&self, prefix: &str, out: &mut Stats) {
-        for cause in Cause::ALL {
-            let (r, w) = (self.counters.pages_read[cause.index()], self.counters.pages_written[cause.index()]);
-            if r > 0 {
-                out.push(Stat::new(format!("{prefix}.flash.pages_read.{}", cause.name()), r as f64, "pages", "flash pages read for this cause"));
-            }
-            if w > 0 {
-                out.push(Stat::new(
-                    format!("{prefix}.flash.pages_written.{}", cause.name()),
-                    w as f64,
-                    "pages",
-                    "flash pages programmed for this cause",
-                ));
-            }
-        }
-        // Per-chip wear matters where chips differ: a mirroring chip, a replaced chip.
-        if self.ftl.layout().mirroring_chips_per_channel > 0 || self.replacement_chip.is_some() {
-            for (chip, &n) in self.chip_pages_written.iter().enumerate() {
-                out.push(Stat::new(format!("{prefix}.chip[{chip}].pages_written"), n as f64, "pages", "pages programmed on this chip, GC aside"));
-            }
-            for (chip, &n) in self.chip_pages_read.iter().enumerate() {
-                out.push(Stat::new(format!("{prefix}.chip[{chip}].pages_read"), n as f64, "pages", "pages read on this chip, GC aside"));
-            }
-        }
-        out.push(Stat::new(format!("{prefix}.flash.erases"), self.counters.erases as f64, "blocks", "blocks erased during the run"));
-        out.push(Stat::new(format!("{prefix}.ftl.gc.runs"), self.gc_runs as f64, "runs", "writes that triggered garbage collection"));
-        out.push(Stat::new(
-            format!("{prefix}.ftl.gc.forced_runs"),
-            self.forced_gc_runs as f64,
-            "runs",
-            "planes collected because another member began a collection (array.gc_coordination = \"global\")",
-        ));
-        out.push(Stat::new(
-            format!("{prefix}.ftl.gc.pages_copied"),
-            self.counters.pages_written[Cause::GcWrite.index()] as f64,
-            "pages",
-            "valid pages moved by garbage collection",
-        ));
-        out.push(Stat::new(
-            format!("{prefix}.ftl.summary_pages_written"),
-            self.summary_pages_written as f64,
-            "pages",
-            "block summary pages programmed (not counted as data pages)",
-        ));
-        out.push(Stat::new(
-            format!("{prefix}.ftl.write_amplification"),
-            self.write_amplification(),
-            "ratio",
-            "flash pages written / pages written by the host",
-        ));
     }
 }
 

@@ -1,0 +1,54 @@
+//! Garbage collection's time and counts, and collection forced from
+//! outside (Harmonia's globally coordinated GC).
+
+use super::*;
+
+impl Ssd {
+    pub(super) fn gc_time(&self, gc: GcWork) -> Ns {
+        let t = &self.timing;
+        gc.pages_copied * (2 * t.t_command_ns + t.t_read_ns + t.t_program_ns)
+            + gc.summary_pages * self.summary_page_ns
+            + gc.blocks_erased * (t.t_command_ns + t.t_erase_ns)
+    }
+
+    pub(super) fn count_gc(&mut self, gc: GcWork) {
+        if gc.blocks_erased > 0 {
+            self.gc_runs += 1;
+            self.counters.pages_read[Cause::GcRead.index()] += gc.pages_copied;
+            self.counters.pages_written[Cause::GcWrite.index()] += gc.pages_copied;
+            self.counters.erases += gc.blocks_erased;
+            self.summary_pages_written += gc.summary_pages;
+        }
+    }
+
+    /// Collections this drive started itself, ever (see `own_gc_starts`).
+    pub fn own_gc_starts(&self) -> u64 {
+        self.own_gc_starts
+    }
+
+    /// Harmonia's forced collection (Kim et al., MSST 2011): at `now_ns`,
+    /// every plane with fewer than `free_fraction` of its blocks free is
+    /// collected up to it, each on its unit from now on (ahead of whatever
+    /// is booked later). Returns the blocks erased.
+    pub fn force_gc(&mut self, now_ns: Ns, free_fraction: f64) -> Result<u64> {
+        let layout = self.ftl.layout();
+        let (planes, target) = (layout.planes, (f64::from(layout.blocks_per_plane) * free_fraction).ceil() as usize);
+        let mut erased = 0;
+        for plane in 0..planes {
+            if self.ftl.free_blocks(plane) >= target {
+                continue;
+            }
+            let gc = self.ftl.collect_until(plane, target, now_ns)?;
+            if gc.blocks_erased == 0 {
+                continue;
+            }
+            // Counted even when it takes no time (a zero erase time): the blocks were erased.
+            let (route, gc_ns) = (self.route(now_ns, plane), self.gc_time(gc));
+            self.units[route.unit].book(now_ns, gc_ns);
+            self.count_gc(gc);
+            self.forced_gc_runs += 1;
+            erased += gc.blocks_erased;
+        }
+        Ok(erased)
+    }
+}

@@ -1,0 +1,116 @@
+//! Where a written page goes: the allocation policy's plane, the least busy
+//! plane, and (RAID inside the SSD, the CR5M paper) the mirroring chips and
+//! chip failures.
+
+use super::*;
+
+impl Ssd {
+    pub(super) fn place(&mut self, lpn: u64) -> Result<u32> {
+        match self.allocation {
+            Allocation::Static => Ok(self.ftl.static_plane(lpn)),
+            Allocation::StaticDie => Ok(self.most_free_plane(lpn)),
+            Allocation::Dynamic => self.least_busy_plane(),
+        }
+    }
+
+    /// `static_die`: the die static allocation gives `lpn`, and in it the
+    /// plane with the most free pages; ties go round robin from the plane
+    /// after the last one chosen (DiskSim's `ssd_pick_parunits`).
+    pub(super) fn most_free_plane(&mut self, lpn: u64) -> u32 {
+        let layout = self.ftl.layout();
+        let ppd = layout.planes_per_die as usize;
+        let die = layout.die_of_plane(self.ftl.static_plane(lpn)) as usize;
+        let free = &self.ftl.free_pages_by_plane()[die * ppd..(die + 1) * ppd];
+        let from = self.next_plane_in_die[die] as usize;
+        // From `from` round the die; the first of the most free wins.
+        let (mut best, mut best_free) = (from, 0);
+        for i in (from..ppd).chain(0..from) {
+            if free[i] > best_free {
+                (best, best_free) = (i, free[i]);
+            }
+        }
+        self.next_plane_in_die[die] = if best + 1 == ppd { 0 } else { best as u32 + 1 };
+        (die * ppd + best) as u32
+    }
+
+    /// The unit (die or chip) that serves `plane`.
+    pub(super) fn unit_of_die(&self, die: u32) -> usize {
+        match self.parallel_unit {
+            ParallelUnit::Die => die as usize,
+            ParallelUnit::Chip => self.ftl.layout().chip_of_die(die) as usize,
+        }
+    }
+
+    /// When the unit serving `plane` has nothing booked any more.
+    pub(super) fn unit_free_at(&self, plane: u32) -> Ns {
+        self.units[self.unit_of_die(self.ftl.layout().die_of_plane(plane))].last_end()
+    }
+
+    /// Chip `chip` of this drive fails; a spare chip takes its place and
+    /// receives the reconstruction's writes. Returns what was lost.
+    pub fn fail_chip(&mut self, chip: u32) -> Result<crate::ftl::ChipLoss> {
+        let loss = self.ftl.fail_chip(chip)?;
+        self.replacement_chip = Some(chip);
+        Ok(loss)
+    }
+
+    /// True when every mirroring chip is idle at `now_ns` (CR5M writes a
+    /// mirror copy only then, §3.1.2) and has room for a copy; false when
+    /// the drive has none.
+    pub fn mirroring_chips_idle(&self, now_ns: Ns) -> bool {
+        let layout = self.ftl.layout();
+        let mut dies = (0..layout.dies).filter(|&d| layout.is_mirroring_die(d)).peekable();
+        dies.peek().is_some() && dies.all(|d| self.units[self.unit_of_die(d)].last_end() <= now_ns) && self.mirroring_chip_has_room()
+    }
+
+    /// Where the paper is silent: a mirroring chip too full to collect
+    /// takes no more copies, and the data chips keep old copies only while
+    /// they hold no more valid pages than the host's logical pages (the
+    /// room over-provisioning was sized for), so the write updates parity
+    /// instead.
+    pub(super) fn mirroring_chip_has_room(&self) -> bool {
+        let layout = self.ftl.layout();
+        let mirroring_room = (0..layout.planes).any(|p| layout.is_mirroring_die(layout.die_of_plane(p)) && !self.ftl.plane_is_full(p));
+        mirroring_room && self.ftl.data_valid_pages() < self.ftl.logical_pages()
+    }
+
+    /// Dynamic allocation: the data die whose unit frees first (lowest
+    /// index on ties), planes round robin inside it, skipping planes too
+    /// full to collect.
+    pub(super) fn least_busy_plane(&mut self) -> Result<u32> {
+        self.least_busy_plane_of(false)
+    }
+
+    /// Where a mirror copy goes: the mirroring chip's least busy die.
+    pub(super) fn mirroring_plane(&mut self) -> Result<u32> {
+        self.least_busy_plane_of(true)
+    }
+
+    pub(super) fn least_busy_plane_of(&mut self, mirroring: bool) -> Result<u32> {
+        self.least_busy_plane_where(|l, d| l.is_mirroring_die(d) == mirroring).map_err(|e| match e {
+            Error::Device(_) if mirroring => Error::Device("the mirroring chip is full: more pages are mirrored than it holds".into()),
+            other => other,
+        })
+    }
+
+    /// The least busy plane among the dies `eligible` accepts (see
+    /// [`Ssd::least_busy_plane`]).
+    pub(super) fn least_busy_plane_where(&mut self, eligible: impl Fn(&crate::flash::FlashLayout, u32) -> bool) -> Result<u32> {
+        let layout = self.ftl.layout();
+        let (ppd, n) = (layout.planes_per_die, layout.dies as usize);
+        let eligible = |d: usize| eligible(layout, d as u32);
+        let best = (0..n).filter(|&d| eligible(d)).min_by_key(|&d| (self.units[self.unit_of_die(d as u32)].last_end(), d));
+        let best = best.ok_or_else(|| Error::Internal("no die of the kind asked for on this drive".into()))?;
+        for die in std::iter::once(best).chain((0..n).filter(|&d| d != best && eligible(d))) {
+            for _ in 0..ppd {
+                let slot = self.next_plane_in_die[die];
+                self.next_plane_in_die[die] = (slot + 1) % ppd;
+                let plane = die as u32 * ppd + slot;
+                if !self.ftl.plane_is_full(plane) {
+                    return Ok(plane);
+                }
+            }
+        }
+        Err(Error::Device("every plane is full: the workload writes more than the drive's logical capacity".into()))
+    }
+}

@@ -1,0 +1,89 @@
+//! What a drive reports: its counters by cause, per chip, GC and write
+//! amplification, named by component path.
+
+use super::*;
+
+impl Ssd {
+    /// Bytes of one flash page.
+    pub fn page_size_bytes(&self) -> u64 {
+        self.page_size_bytes
+    }
+
+    /// Requests started and not yet completed.
+    pub fn in_flight(&self) -> u32 {
+        self.in_flight
+    }
+
+    /// Pages programmed on each chip of the SSD, GC aside.
+    pub fn chip_pages_written(&self) -> &[u64] {
+        &self.chip_pages_written
+    }
+
+    /// Garbage-collection runs (writes that triggered at least one erase).
+    pub fn gc_runs(&self) -> u64 {
+        self.gc_runs
+    }
+
+    /// Flash pages written per page the host (or array) asked to write.
+    pub fn write_amplification(&self) -> f64 {
+        let all: u64 = self.counters.pages_written.iter().sum();
+        let gc = self.counters.pages_written[Cause::GcWrite.index()];
+        if all == gc {
+            return 0.0;
+        }
+        all as f64 / (all - gc) as f64
+    }
+
+    /// This drive's statistics under `prefix` (e.g. `ssd` or `member[3]`).
+    pub fn stats(&self, prefix: &str, out: &mut Stats) {
+        for cause in Cause::ALL {
+            let (r, w) = (self.counters.pages_read[cause.index()], self.counters.pages_written[cause.index()]);
+            if r > 0 {
+                out.push(Stat::new(format!("{prefix}.flash.pages_read.{}", cause.name()), r as f64, "pages", "flash pages read for this cause"));
+            }
+            if w > 0 {
+                out.push(Stat::new(
+                    format!("{prefix}.flash.pages_written.{}", cause.name()),
+                    w as f64,
+                    "pages",
+                    "flash pages programmed for this cause",
+                ));
+            }
+        }
+        // Per-chip wear matters where chips differ: a mirroring chip, a replaced chip.
+        if self.ftl.layout().mirroring_chips_per_channel > 0 || self.replacement_chip.is_some() {
+            for (chip, &n) in self.chip_pages_written.iter().enumerate() {
+                out.push(Stat::new(format!("{prefix}.chip[{chip}].pages_written"), n as f64, "pages", "pages programmed on this chip, GC aside"));
+            }
+            for (chip, &n) in self.chip_pages_read.iter().enumerate() {
+                out.push(Stat::new(format!("{prefix}.chip[{chip}].pages_read"), n as f64, "pages", "pages read on this chip, GC aside"));
+            }
+        }
+        out.push(Stat::new(format!("{prefix}.flash.erases"), self.counters.erases as f64, "blocks", "blocks erased during the run"));
+        out.push(Stat::new(format!("{prefix}.ftl.gc.runs"), self.gc_runs as f64, "runs", "writes that triggered garbage collection"));
+        out.push(Stat::new(
+            format!("{prefix}.ftl.gc.forced_runs"),
+            self.forced_gc_runs as f64,
+            "runs",
+            "planes collected because another member began a collection (array.gc_coordination = \"global\")",
+        ));
+        out.push(Stat::new(
+            format!("{prefix}.ftl.gc.pages_copied"),
+            self.counters.pages_written[Cause::GcWrite.index()] as f64,
+            "pages",
+            "valid pages moved by garbage collection",
+        ));
+        out.push(Stat::new(
+            format!("{prefix}.ftl.summary_pages_written"),
+            self.summary_pages_written as f64,
+            "pages",
+            "block summary pages programmed (not counted as data pages)",
+        ));
+        out.push(Stat::new(
+            format!("{prefix}.ftl.write_amplification"),
+            self.write_amplification(),
+            "ratio",
+            "flash pages written / pages written by the host",
+        ));
+    }
+}
