@@ -241,3 +241,14 @@ def test_full_stripe_writes_on_raid5_of_4_amplify_writes_4_to_3(tmp_path):
     assert array_line(p.stdout, "flash bytes programmed").startswith(f"{20 * 4 * SU:,} (1,280 pages: ")
     assert "user 960" in p.stdout and "parity 320" in p.stdout
     assert array_line(p.stdout, "parity / data page writes") == "0.3333"
+
+
+@pytest.mark.parametrize("option", [["--time-scale", "2"], ["--format", "msr_csv"], ["--device", "1"]])
+def test_endurance_takes_runs_trace_options_and_refuses_them_beside_a_report(tmp_path, option):
+    # The options `run` builds a config from are endurance's too: ignored beside a finished report, refused.
+    report = tmp_path / "r.json"
+    report.write_text("{}")
+    p = run_cli("endurance", str(report), *option)
+    assert p.returncode == 2 and "REPORT, or a config to run" in p.stderr and "not both" in p.stderr, p.stderr
+    p = run_cli("endurance", *option, "--pe-cycles", "10")
+    assert p.returncode == 2 and p.stderr.startswith(f"raidsim: usage error: {option[0]} applies only with --trace")

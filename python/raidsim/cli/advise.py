@@ -56,8 +56,10 @@ def _advise(args: argparse.Namespace) -> int:
     refuse_empty(args, {"preset": "--preset", "drive": "--drive", "config": "--config", "trace": "TRACE"})
     given = [flag for dest, flag in _TRACE_OPTIONS.items() if getattr(args, dest) is not None]
     if given and args.trace is None:
-        raise UsageError(f"{', '.join(given)} shape{'s' if len(given) == 1 else ''} the replay of TRACE; without "
-                         "TRACE they would be ignored (for a config's own trace workload, use --set workload.KEY=VALUE)")
+        one = len(given) == 1
+        raise UsageError(f"{', '.join(given)} shape{'s' if one else ''} the replay of TRACE; without TRACE "
+                         f"{'it' if one else 'they'} would be ignored (for a config's own trace workload, use --set "
+                         "workload.KEY=VALUE)")
     try:
         levels, members = advise.parse_levels(args.levels), advise.parse_members(args.members)
         stripe_units = advise.parse_stripe_units(args.stripe_units)
