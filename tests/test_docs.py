@@ -143,6 +143,10 @@ def test_the_guide_builds_strictly_with_its_generated_pages(tmp_path):
         assert all(f"<td>{what}</td>" in page for what, _ in paper.outside_catalog)
     architecture = (site / "architecture" / "index.html").read_text()
     assert "raidsim:code-map" not in architecture and "crates/raidsim-core" in architecture
+    # Development history (issue numbers) belongs to CHANGELOG.md, not to the guide or the README.
+    for page in [REPO / "README.md", *site.rglob("*.html")]:
+        found = re.search(r"[Ii]ssue #\d+", page.read_text())
+        assert not found, f"{page}: `{found.group(0)}`: history belongs to CHANGELOG.md"
 
 
 def test_the_readme_is_short_and_its_links_lead_somewhere():

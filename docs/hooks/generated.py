@@ -169,6 +169,17 @@ def first_sentence(text: str) -> str:
     return m.group(1).rstrip(":") if m else text
 
 
+def without_issues(toml: str) -> str:
+    """The preset as `raidsim presets NAME` prints it, less its comments' references to development issues
+    (a user guide carries no history: that is CHANGELOG.md's)."""
+    lines = []
+    for line in toml.splitlines():
+        if line.startswith("#"):
+            line = re.sub(r"\s*\(issue #\d+\)|;\s*issue #\d+| in issue #\d+|,?\s*issue #\d+", "", line)
+        lines.append(line)
+    return "\n".join(lines)
+
+
 def presets_page() -> str:
     presets = raidsim.presets()
     out = ["# Presets", "",
@@ -182,7 +193,7 @@ def presets_page() -> str:
     for name, toml in presets.items():
         out.append(f"| [`{name}`](#{name}) | {cell(first_sentence(opening_comment(toml)))} |")
     for name, toml in presets.items():
-        out += ["", f"## `{name}` {{#{name}}}", "", "```toml", toml.rstrip("\n"), "```"]
+        out += ["", f"## `{name}` {{#{name}}}", "", "```toml", without_issues(toml).rstrip("\n"), "```"]
     return "\n".join(out) + "\n"
 
 
