@@ -157,6 +157,16 @@ def test_the_readme_is_short_and_its_links_lead_somewhere():
             assert (REPO / target).exists(), f"README.md links to {target}, which does not exist"
 
 
+def test_the_files_the_pages_name_exist():
+    # The tree moves (modules split into folders, tests into one binary): a path a page names in `code`
+    # must still be there. Placeholders (NAME, *, ...) and what examples write are not paths of the tree.
+    for page in PAGES:
+        for n, line in enumerate(page.read_text().splitlines(), 1):
+            for path in re.findall(r"`((?:crates|python|tests|bench|examples|docs|\.ci|\.github)/[^`\s]*)`", line):
+                if not re.search(r"NAME|\*|\.\.\.|…|<|\[", path):
+                    assert (REPO / path).exists(), f"{page.relative_to(REPO)}:{n}: `{path}` does not exist"
+
+
 # --- every block runs, or says why not ---------------------------------------------------------------
 
 def test_every_block_that_does_not_run_says_why():
