@@ -43,6 +43,7 @@ mod error;
 pub mod flash;
 pub mod ftl;
 pub mod hdd;
+pub mod member;
 pub mod metrics;
 mod prefetch;
 pub mod report;

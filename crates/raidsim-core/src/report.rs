@@ -4,7 +4,8 @@
 
 use crate::array::MemberPages;
 use crate::config::ResolvedConfig;
-use crate::device::{Cause, Member, MemberDevice};
+use crate::device::{Cause, MemberDevice};
+use crate::member::Member;
 use crate::metrics::{EraseSpread, HostMetrics, HostReport, Stat, Stats, TimeSeries};
 use crate::workload::WorkloadReport;
 use serde::Serialize;
@@ -241,23 +242,7 @@ impl CostReport {
     }
 }
 
-/// What `sim.verify` found: every host read, and every sector written read
-/// back after the run, against the last version written.
-#[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct VerifyReport {
-    /// 512-byte sectors checked as host reads returned them.
-    pub sectors_checked_on_reads: u64,
-    /// Sectors ever written, read back through the array after the run.
-    pub sectors_checked_after_run: u64,
-    /// Parity sectors and mirror copies compared with the data they hold
-    /// after the run (CR5M's mirrored stripes, whose parity is deferred,
-    /// excepted).
-    pub redundancy_checked_after_run: u64,
-    /// Sectors whose bytes differed from their last write (expected: 0).
-    pub mismatches: u64,
-    /// The first few mismatches, described.
-    pub first_mismatches: Vec<String>,
-}
+pub use crate::array::verify::VerifyReport;
 
 /// Failures, reconstruction onto spares, and what the host saw meanwhile.
 #[derive(Clone, Debug, Serialize, PartialEq)]

@@ -53,15 +53,7 @@ pub enum MirrorAction {
     Consolidate,
 }
 
-/// Bookkeeping on a channel's mapping that CR5M's writes need (no time passes).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Remap {
-    /// Before a mirroring write: the pages' current copies stay valid as
-    /// the parity-consistent ones (unless such copies are kept already).
-    KeepAsExpired,
-    /// The stripe is parity-consistent again: mirror and old copies go.
-    DropCopies,
-}
+pub use crate::device::Remap;
 
 /// Per channel, Algorithm 1's counters.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -12,14 +12,13 @@
 pub mod cache;
 pub mod controller;
 pub mod count;
-pub mod geometry;
 pub mod mirroring;
 pub mod planner;
 pub mod read_ahead;
 pub mod rebuild;
 pub mod verify;
 
+pub use crate::config::{ArrayGeometry, UnitCopy};
 pub use controller::{ArrayController, ArrayPhase, ArrayPort};
 pub use count::{count_pages, MemberPages};
-pub use geometry::{ArrayGeometry, UnitCopy};
 pub use planner::{pages_touched, pages_touched_sum, ArrayState, MemberOp, Planner, StripePlan, StripeSet};

@@ -15,6 +15,12 @@ const BYTES_PER_PENDING_EVENT: u64 = 64;
 /// One bucket of a fixed-interval time series, from the core's counters to
 /// the report's JSON text and the Python lists parsed from it.
 const TIME_SERIES_BYTES_PER_BUCKET: u64 = 512;
+/// Most buckets `metrics.interval_ns` keeps; beyond it (a trace with a clock
+/// glitch, an interval of 1 ns) the interval is doubled until the run fits,
+/// rather than memory exhausted, and the report warns of it. A bucket costs
+/// about `TIME_SERIES_BYTES_PER_BUCKET` by the time the report has reached
+/// Python.
+pub const MAX_FIXED_BUCKETS: usize = 1 << 18;
 /// What the rest of a run needs whatever its size: histograms, buffers.
 const BASE_BYTES: u64 = 64 << 20;
 
@@ -37,7 +43,7 @@ pub fn estimate_bytes(r: &ResolvedConfig) -> u64 {
     };
     let histogram = u64::from(r.config.metrics.erase_histogram_bins).saturating_mul(8);
     // A fixed interval may fill every bucket it is allowed; an automatic one keeps a few thousand.
-    let time_series = if r.config.metrics.interval_ns > 0 { crate::metrics::MAX_FIXED_BUCKETS as u64 * TIME_SERIES_BYTES_PER_BUCKET } else { 0 };
+    let time_series = if r.config.metrics.interval_ns > 0 { MAX_FIXED_BUCKETS as u64 * TIME_SERIES_BYTES_PER_BUCKET } else { 0 };
     BASE_BYTES
         .saturating_add(members)
         .saturating_add(processes.saturating_mul(BYTES_PER_PENDING_EVENT))

@@ -11,9 +11,11 @@
 //! Python never re-declares a default: it hands tables and overrides here.
 
 mod array;
+mod array_geometry;
 mod cost;
 mod hdd;
 mod memory;
+pub use memory::MAX_FIXED_BUCKETS;
 mod presets;
 mod raw;
 mod rebuild;
@@ -24,6 +26,7 @@ pub use array::{
     ArrayConfig, CacheMode, ControllerConfig, ErasureCode, GcCoordination, MemberFailure, ParityCompute, ParityGranularity, ParityLayout,
     ParityPlacement, RaidLevel, ReadAheadPolicy, ReadPolicy, StripeOrder, WriteMethod,
 };
+pub use array_geometry::{ArrayGeometry, UnitCopy};
 pub use cost::Prices;
 pub use hdd::{fit_seek_curve, seek_moments, seek_moments_closed_form, HddConfig, HddGeometry, HddZone, QueuePolicy};
 pub use presets::{preset, preset_names, PRESETS};
@@ -366,7 +369,7 @@ impl ResolvedConfig {
         let capacity_bytes = if config.array.level == RaidLevel::Single {
             member_capacity
         } else {
-            let g = crate::array::ArrayGeometry::new(&config.array, member_capacity);
+            let g = ArrayGeometry::new(&config.array, member_capacity);
             if g.rows == 0 {
                 return Err(Error::config("array.stripe_unit_bytes", "is larger than a member"));
             }

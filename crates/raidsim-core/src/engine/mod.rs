@@ -14,7 +14,9 @@
 //! hundred nanoseconds per request.
 
 mod slab;
+pub mod timeline;
 pub use slab::Slab;
+pub use timeline::Timeline;
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;

@@ -148,12 +148,7 @@ struct Bucket {
 
 /// Most buckets kept before they are merged pairwise (automatic interval).
 const MAX_BUCKETS: usize = 4096;
-/// Most buckets kept with a fixed interval; beyond it (a trace with a clock
-/// glitch, an interval of 1 ns) the interval is doubled until the run fits,
-/// rather than memory exhausted, and the report warns of it. A bucket costs
-/// about the memory estimate's `TIME_SERIES_BYTES_PER_BUCKET` by the
-/// time the report has reached Python.
-pub const MAX_FIXED_BUCKETS: usize = 1 << 18;
+pub use crate::config::MAX_FIXED_BUCKETS;
 /// Buckets an automatically sized series aims for.
 const AUTO_BUCKETS: u64 = 100;
 
@@ -230,7 +225,7 @@ impl HostMetrics {
     }
 
     /// The array entered `phase`: later completions are recorded under it.
-    pub fn set_phase(&mut self, phase: crate::array::ArrayPhase) {
+    pub fn set_phase(&mut self, phase: ArrayPhase) {
         self.phase = Some(phase as usize);
     }
 
@@ -240,7 +235,7 @@ impl HostMetrics {
     }
 
     /// Response times of requests that completed while the array was in `phase`.
-    pub fn phase_response(&self, phase: crate::array::ArrayPhase) -> LatencySummary {
+    pub fn phase_response(&self, phase: ArrayPhase) -> LatencySummary {
         self.phases[phase as usize].summary()
     }
 
@@ -484,4 +479,18 @@ mod tests {
         let total: f64 = ts.iops.iter().map(|x| x * ts.interval_ns as f64 / 1e9).sum();
         assert!((total - 100_000.0).abs() < 1e-6);
     }
+}
+
+/// The array's condition, for response times before, during and after a
+/// rebuild (the array controller sets it; the host's metrics split by it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArrayPhase {
+    /// No member has failed yet.
+    Healthy,
+    /// A member is failed and no rebuild runs (no spare, or its delay).
+    Degraded,
+    /// A rebuild runs.
+    Rebuilding,
+    /// Every rebuild has finished.
+    Rebuilt,
 }

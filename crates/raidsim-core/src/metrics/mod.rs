@@ -13,7 +13,7 @@ mod host;
 pub mod stop;
 mod wear;
 
-pub use host::{HostMetrics, HostReport, LatencySummary, Steadiness, TimeSeries, MAX_FIXED_BUCKETS};
+pub use host::{ArrayPhase, HostMetrics, HostReport, LatencySummary, Steadiness, TimeSeries, MAX_FIXED_BUCKETS};
 pub use stop::{BatchMeans, StopReport};
 pub use wear::{EraseSpread, Histogram};
 

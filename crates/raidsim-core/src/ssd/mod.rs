@@ -15,7 +15,7 @@
 //!
 //! The host link, each channel and each parallel unit (a die, or a chip
 //! whose dies share one busy state, as in SSDsim) keep a calendar of busy
-//! intervals ([`timeline::Timeline`]): an operation takes the earliest idle
+//! intervals ([`crate::engine::Timeline`]): an operation takes the earliest idle
 //! gap at or after the instant its input is ready, so it waits only for the
 //! resources it needs, as in an event-driven simulator. A unit holds a read
 //! page in its register until the channel has moved it. Only the sectors
@@ -42,20 +42,19 @@ mod gc;
 mod placement;
 mod precondition;
 mod stats;
-pub mod timeline;
 pub mod write_buffer;
 
 pub use precondition::PreconditionPlan;
 
 use crate::config::{bus_bytes, transfer_ns, Allocation, DerivedGeometry, ParallelUnit, SsdConfig, TimingConfig, WriteAck};
 use crate::device::{Cause, CauseCounters, DeviceRequest, Dispatch, MemberDevice, Op};
+use crate::engine::Timeline;
 use crate::engine::{Ns, StopFlag};
 use crate::error::{Error, Result};
 use crate::ftl::{Ftl, GcWork};
 use crate::metrics::{Stat, Stats};
 use rand::Rng;
 use std::collections::VecDeque;
-use timeline::Timeline;
 
 /// One SSD.
 pub struct Ssd {

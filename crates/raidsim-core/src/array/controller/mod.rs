@@ -37,6 +37,7 @@ use crate::config::{ArrayConfig, RebuildConfig, StripeOrder};
 use crate::device::{Cause, DeviceRequest, Op};
 use crate::engine::{Ns, Slab};
 use crate::error::{Error, Result};
+pub use crate::metrics::ArrayPhase;
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
 
@@ -61,19 +62,6 @@ pub trait ArrayPort {
     /// `cr5`/`cr5m`: chip `chip` of device `device` (an SSD channel) fails
     /// and a spare chip takes its place; returns the pages it took.
     fn fail_chip(&mut self, device: u32, chip: u32) -> Result<crate::ftl::ChipLoss>;
-}
-
-/// The array's condition, for response times before, during and after a rebuild.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ArrayPhase {
-    /// No member has failed yet.
-    Healthy,
-    /// A member is failed and no rebuild runs (no spare, or its delay).
-    Degraded,
-    /// A rebuild runs.
-    Rebuilding,
-    /// Every rebuild has finished.
-    Rebuilt,
 }
 
 /// Stripe jobs in flight; asking for one that is not is an internal error.
@@ -284,14 +272,14 @@ impl ArrayController {
     }
 
     /// `sim.verify`: what the byte check found (absent when it is off).
-    pub fn verify_report(&self) -> Option<crate::report::VerifyReport> {
+    pub fn verify_report(&self) -> Option<super::verify::VerifyReport> {
         let (v, _) = self.verifier.as_ref()?;
         let deferred = |s: u64| self.mirroring.as_ref().is_some_and(|mw| mw.mirrored(s) != 0);
         let end = v.final_check(&self.state, &self.rebuild.lost, deferred);
         let mut examples = v.examples.clone();
         examples.extend(end.examples);
         examples.truncate(5);
-        Some(crate::report::VerifyReport {
+        Some(super::verify::VerifyReport {
             sectors_checked_on_reads: v.sectors_checked,
             sectors_checked_after_run: end.sectors_checked,
             redundancy_checked_after_run: end.redundancy_checked,

@@ -36,7 +36,7 @@ pub(super) struct ParityEngine {
     pub(super) mode: crate::config::ParityCompute,
     pub(super) xor_bytes_per_s: u64,
     pub(super) gf_mul_bytes_per_s: u64,
-    pub(super) timeline: crate::ssd::timeline::Timeline,
+    pub(super) timeline: crate::engine::Timeline,
     /// Per purpose: (busy ns, bytes XORed, bytes multiplied), since the
     /// counters were last restarted.
     pub(super) tally: [(u64, u64, u64); 3],
@@ -48,7 +48,7 @@ impl ParityEngine {
             mode: cfg.parity_compute,
             xor_bytes_per_s: cfg.xor_bytes_per_s,
             gf_mul_bytes_per_s: cfg.gf_mul_bytes_per_s,
-            timeline: crate::ssd::timeline::Timeline::default(),
+            timeline: crate::engine::Timeline::default(),
             tally: [(0, 0, 0); 3],
         }
     }

@@ -37,8 +37,8 @@ mod reconstruction;
 
 pub use plan::{ArrayState, ComputeWork, MemberOp, StripePlan, StripeSet};
 
-use super::geometry::{ArrayGeometry, UnitCopy};
 use crate::config::{ArrayConfig, ParityGranularity, ReadPolicy, WriteMethod};
+use crate::config::{ArrayGeometry, UnitCopy};
 use crate::device::{Cause, Op};
 use crate::error::{Error, Result};
 

@@ -672,5 +672,23 @@ impl FinalCheck {
     }
 }
 
+/// What `sim.verify` found: every host read, and every sector written read
+/// back after the run, against the last version written.
+#[derive(Clone, Debug, serde::Serialize, PartialEq)]
+pub struct VerifyReport {
+    /// 512-byte sectors checked as host reads returned them.
+    pub sectors_checked_on_reads: u64,
+    /// Sectors ever written, read back through the array after the run.
+    pub sectors_checked_after_run: u64,
+    /// Parity sectors and mirror copies compared with the data they hold
+    /// after the run (CR5M's mirrored stripes, whose parity is deferred,
+    /// excepted).
+    pub redundancy_checked_after_run: u64,
+    /// Sectors whose bytes differed from their last write (expected: 0).
+    pub mismatches: u64,
+    /// The first few mismatches, described.
+    pub first_mismatches: Vec<String>,
+}
+
 #[cfg(test)]
 mod tests;

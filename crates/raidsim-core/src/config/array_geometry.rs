@@ -23,7 +23,7 @@
 //! member). RAID-10 is md's "near" layout: unit j's copy i sits at position
 //! `p = j × copies + i`, on member `p mod n`, row `p div n`.
 
-use crate::config::{ArrayConfig, ParityLayout, ParityPlacement, RaidLevel};
+use super::{ArrayConfig, ParityLayout, ParityPlacement, RaidLevel};
 
 /// One copy of a data unit: which member, and the member offset where the unit starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
