@@ -111,6 +111,7 @@ impl RawConfig {
         // saved config can be run again as it is.
         table.remove("derived");
         default_workload_kind(&mut table);
+        sizes_to_bytes(&mut table, "")?;
         check_workload_paths(&table)?;
         check_member_tables(&table)?;
         let value = toml::Value::Table(table);
@@ -242,4 +243,52 @@ pub(super) fn merge_tables(base: &mut toml::Table, over: &toml::Table) {
             }
         }
     }
+}
+
+/// Binary size suffixes a byte-valued key accepts (`64K`, `64KiB`, `3GiB`).
+const SIZE_SUFFIXES: [(&str, u32); 8] = [("KiB", 10), ("MiB", 20), ("GiB", 30), ("TiB", 40), ("K", 10), ("M", 20), ("G", 30), ("T", 40)];
+
+/// Every key named `..._bytes` given as text with a size suffix becomes
+/// its number of bytes, wherever it is set (preset, file, dict, `--set`).
+fn sizes_to_bytes(table: &mut toml::Table, prefix: &str) -> Result<()> {
+    for (key, value) in table.iter_mut() {
+        let path = if prefix.is_empty() { key.clone() } else { format!("{prefix}.{key}") };
+        match value {
+            toml::Value::Table(t) => sizes_to_bytes(t, &path)?,
+            toml::Value::Array(items) => {
+                for (i, item) in items.iter_mut().enumerate() {
+                    if let toml::Value::Table(t) = item {
+                        sizes_to_bytes(t, &format!("{path}[{i}]"))?;
+                    }
+                }
+            }
+            toml::Value::String(text) if key.ends_with("_bytes") => *value = toml::Value::Integer(parse_size(&path, text)?),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// `"64K"` or `"64KiB"` → 65536: binary suffixes K, M, G, T (with or
+/// without `iB`). `KB`, `MB`... are refused: they mean powers of 1000 to
+/// some and of 1024 to others.
+pub fn parse_size(key: &str, text: &str) -> Result<i64> {
+    let t = text.trim();
+    let digits_end = t.find(|c: char| !(c.is_ascii_digit() || c == '_')).unwrap_or(t.len());
+    let (number, suffix) = t.split_at(digits_end);
+    let suffix = suffix.trim();
+    let form = "a number of bytes, or one with a binary suffix: 4096, 64K, 64KiB, 1M, 3GiB (K = 1024)";
+    let number: i64 = number.replace('_', "").parse().map_err(|_| Error::config(key, format!("`{text}` is not {form}")))?;
+    let shift = if suffix.is_empty() {
+        0
+    } else {
+        match SIZE_SUFFIXES.iter().find(|(s, _)| *s == suffix) {
+            Some(&(_, shift)) => shift,
+            None if suffix.ends_with('B') => {
+                return Err(Error::config(key, format!("`{text}`: `{suffix}` means 1000 to some and 1024 to others; write {form}")))
+            }
+            None => return Err(Error::config(key, format!("`{text}` is not {form}"))),
+        }
+    };
+    number.checked_mul(1i64 << shift).ok_or_else(|| Error::config(key, format!("`{text}` does not fit in a 64-bit signed number of bytes")))
 }

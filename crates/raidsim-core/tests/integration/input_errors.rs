@@ -177,3 +177,31 @@ fn a_negative_or_infinite_precondition_overwrite_is_refused_by_name() {
         assert!(err.contains(key) && err.contains("fill_fraction = 0"), "{err}");
     }
 }
+
+#[test]
+fn byte_valued_keys_take_binary_size_suffixes_wherever_they_are_set() {
+    let unit = |o: &[&str]| resolve(o).map(|r| r.config.array.stripe_unit_bytes);
+    let raid5 = ["array.level=raid5", "array.members=4"];
+    for (text, bytes) in [("64K", 65536), ("64KiB", 65536), ("1M", 1 << 20), ("4096", 4096), ("1_024K", 1 << 20)] {
+        let set = format!("array.stripe_unit_bytes={text}");
+        assert_eq!(unit(&[raid5[0], raid5[1], &set]), Ok(bytes), "{text}");
+    }
+    // In a TOML layer as text, and in a nested table (the controller's cache).
+    let mut raw = RawConfig::from_preset("rais-ssd-a").expect("preset");
+    let layer = RawConfig::from_toml_str(
+        "[array]\nlevel = \"raid5\"\nmembers = 4\nstripe_unit_bytes = \"16K\"\n[array.controller]\ncache = \"write_back\"\ncache_bytes = \"512MiB\"",
+        "test",
+    )
+    .expect("toml");
+    raw.merge(&layer);
+    let r = raw.resolve().expect("resolves");
+    assert_eq!((r.config.array.stripe_unit_bytes, r.config.array.controller.cache_bytes), (16384, 512 << 20));
+}
+
+#[test]
+fn a_size_whose_unit_is_ambiguous_or_unknown_is_refused_naming_the_key() {
+    for (text, says) in [("64KB", "1000 to some"), ("64kb", "is not"), ("64X", "is not"), ("K", "is not"), ("9999999999T", "does not fit")] {
+        let e = resolve(&["array.level=raid5", "array.members=4", &format!("array.stripe_unit_bytes={text}")]).expect_err(text);
+        assert!(e.contains("array.stripe_unit_bytes") && e.contains(says), "{text}: {e}");
+    }
+}
