@@ -71,3 +71,62 @@ fn counting_in_slices_gives_the_same_counts_as_at_once() {
     assert_eq!(sliced.report().to_json(), whole);
     assert!(whole.contains("\"requests\": 5000"), "{whole}");
 }
+
+/// One configuration of each path a run can take: levels, codes, failures
+/// and rebuilds, the controller's caches, RAID inside one SSD.
+const PATHS: [(&str, &[&str]); 8] = [
+    ("stripe-unit-table5", &["array.level=raid5", "array.members=5", "array.write_method=\"rmw\""]),
+    ("stripe-unit-table5", &["array.level=raid6", "array.members=6", "array.code=\"evenodd\""]),
+    ("stripe-unit-table5", &["array.level=raid10", "array.members=4"]),
+    ("stripe-unit-table5", &["array.level=raid5", "array.members=5", "array.spares=1", "array.failures=[{member = 2, at_ns = 1000000}]"]),
+    (
+        "stripe-unit-table5",
+        &[
+            "array.level=raid6",
+            "array.members=6",
+            "array.spares=2",
+            "array.failures=[{member = 1, at_ns = 500000}, {member = 4, at_random_mean_ns = 2000000}]",
+            "rebuild.policy=\"sor\"",
+        ],
+    ),
+    ("rais-ssd-a", &["array.level=raid5", "array.members=4", "array.controller.cache=\"write_back\"", "array.controller.cache_bytes=1M"]),
+    (
+        "rais-ssd-a",
+        &[
+            "array.level=raid5",
+            "array.members=4",
+            "array.controller.read_ahead=\"adaptive\"",
+            "array.controller.cache_bytes=8M",
+            "array.controller.read_ahead_bytes=256K",
+            "workload.read_fraction=0.8",
+        ],
+    ),
+    ("cr5m-ssd1", &["array.failures=[{member = 0, chip = 1, at_ns = 1000000}]"]),
+];
+
+fn run_path(preset: &str, overrides: &[&str], seed: u64, slice: Option<u64>) -> String {
+    let seed = format!("sim.seed={seed}");
+    let mut o = vec![seed.as_str(), "workload.requests=3000", "sim.verify=true"];
+    if preset == "stripe-unit-table5" {
+        // A small drive: a rebuild, byte-verified, covers every stripe of it.
+        o.extend(["ssd.geometry.channels=2", "ssd.geometry.planes_per_die=1", "ssd.geometry.blocks_per_plane=64", "ssd.geometry.pages_per_block=64"]);
+    }
+    o.extend_from_slice(overrides);
+    let mut sim = raidsim_core::Simulation::new(config(preset, &o)).expect("builds");
+    match slice {
+        None => sim.run().expect("runs"),
+        Some(n) => while !sim.step(n).expect("steps").finished {},
+    }
+    sim.report().to_json()
+}
+
+#[test]
+fn every_path_gives_the_same_report_for_the_same_seed_run_whole_or_in_steps() {
+    for (preset, overrides) in PATHS {
+        let whole = run_path(preset, overrides, 7, None);
+        assert_eq!(whole, run_path(preset, overrides, 7, None), "{preset} {overrides:?}: rerun");
+        assert_eq!(whole, run_path(preset, overrides, 7, Some(97)), "{preset} {overrides:?}: in steps of 97 events");
+        assert_ne!(whole, run_path(preset, overrides, 8, None), "{preset} {overrides:?}: the seed must matter");
+        assert!(whole.contains("\"mismatches\": 0"), "{preset} {overrides:?}: verified bytes");
+    }
+}
