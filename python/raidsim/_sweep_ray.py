@@ -50,7 +50,7 @@ from .config import Config
 # Long enough for a head across a WAN; a refused connection fails at once anyway.
 CONNECT_TIMEOUT_S = 10.0
 _SHARED_PATH_RULE = ("on a Ray cluster a trace must be at the same path on every node and where the sweep runs, "
-                     "e.g. on NFS (README: \"Running sweeps on a Ray cluster\")")
+                     "e.g. on NFS (the user guide, docs/studies.md: \"Running sweeps on a Ray cluster\")")
 
 _ANSI_COLOUR = re.compile(r"\x1b\[[0-9;]*m")
 
