@@ -11,6 +11,8 @@ import pytest
 
 from raidsim import cr5m
 
+pytestmark = pytest.mark.slow  # reproductions or a Ray head: minutes; `pytest -m 'not slow'` skips them
+
 PAPERS = pathlib.Path(os.environ.get("RAIDSIM_SHARED_PAPERS",
                                      pathlib.Path(__file__).resolve().parent.parent.parent / "shared" / "papers"))
 

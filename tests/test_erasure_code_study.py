@@ -14,6 +14,8 @@ import pytest
 
 from raidsim import erasure_code_study as ecs
 
+pytestmark = pytest.mark.slow  # reproductions or a Ray head: minutes; `pytest -m 'not slow'` skips them
+
 TRACES = os.path.join(os.path.dirname(__file__), os.pardir, os.pardir, "shared", "traces")
 STAND_INS = [w["name"] for w in ecs.spec()["workloads"]]
 

@@ -12,6 +12,8 @@ import pytest
 
 from raidsim import hdd_stripe_unit, striping
 
+pytestmark = pytest.mark.slow  # reproductions or a Ray head: minutes; `pytest -m 'not slow'` skips them
+
 PAPERS = pathlib.Path(os.environ.get("RAIDSIM_SHARED_PAPERS",
                                      pathlib.Path(__file__).resolve().parent.parent.parent / "shared" / "papers"))
 KB = 1024

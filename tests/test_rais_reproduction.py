@@ -11,6 +11,8 @@ import pytest
 
 from raidsim import rais
 
+pytestmark = pytest.mark.slow  # reproductions or a Ray head: minutes; `pytest -m 'not slow'` skips them
+
 
 
 @pytest.fixture(scope="module")

@@ -254,6 +254,8 @@ import sys, time
 import ray
 from raidsim import sweep
 
+pytestmark = pytest.mark.slow  # reproductions or a Ray head: minutes; `pytest -m 'not slow'` skips them
+
 address, spec, out = sys.argv[1:]
 ray.init(address=address, logging_level="ERROR")  # the caller's own connection: the sweep leaves it open
 
