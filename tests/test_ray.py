@@ -22,6 +22,8 @@ from raidsim import Config, _sweep_ray, sweep
 from raidsim._sweep_ray import outcome, run_point_on_node, task_error_text
 from raidsim.cli import main
 
+pytestmark = pytest.mark.slow  # reproductions or a Ray head: minutes; `pytest -m 'not slow'` skips them
+
 HAVE_RAY = importlib.util.find_spec("ray") is not None
 needs_ray = pytest.mark.skipif(not HAVE_RAY, reason="ray is not installed (pip install 'raidsim[ray]'): "
                                                     "no local Ray head to run sweeps on")
@@ -253,8 +255,6 @@ INTERRUPTED = """
 import sys, time
 import ray
 from raidsim import sweep
-
-pytestmark = pytest.mark.slow  # reproductions or a Ray head: minutes; `pytest -m 'not slow'` skips them
 
 address, spec, out = sys.argv[1:]
 ray.init(address=address, logging_level="ERROR")  # the caller's own connection: the sweep leaves it open
