@@ -186,6 +186,11 @@ fn byte_valued_keys_take_binary_size_suffixes_wherever_they_are_set() {
         let set = format!("array.stripe_unit_bytes={text}");
         assert_eq!(unit(&[raid5[0], raid5[1], &set]), Ok(bytes), "{text}");
     }
+    // The larger suffixes, on a key that takes any size of at least the run's estimate.
+    let limit = |text: &str| resolve(&[&format!("sim.memory_limit_bytes={text}")]).map(|r| r.config.sim.memory_limit_bytes);
+    for (text, shift) in [("3G", 30), ("3T", 40), ("3GiB", 30), ("3TiB", 40)] {
+        assert_eq!(limit(text), Ok(3u64 << shift), "{text}");
+    }
     // In a TOML layer as text, and in a nested table (the controller's cache).
     let mut raw = RawConfig::from_preset("rais-ssd-a").expect("preset");
     let layer = RawConfig::from_toml_str(
