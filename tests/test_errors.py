@@ -1,6 +1,9 @@
 """Bad arguments to the Python API are raidsim errors that say what is wrong, never tracebacks from
 inside a conversion, silent truncation or a corrupt result (issue #8)."""
 
+import importlib
+import pkgutil
+
 import pytest
 
 import raidsim
@@ -185,3 +188,41 @@ def test_integer_requests_still_work_including_numpy_integers():
     w = Workload.requests([(np.int64(0), "W", np.uint32(4096), 8192), (10, "read", 0, 4096)])
     assert w.to_dict()["requests"] == [[0, "W", 4096, 8192], [10, "R", 0, 4096]]
     assert all(type(v) is int for row in w.to_dict()["requests"] for v in (row[0], row[2], row[3]))
+
+
+# --- one hierarchy ---------------------------------------------------------------------------------
+
+# Argparse's concern, not raidsim's: a command line that parses but makes no sense (exit 2, as argparse's
+# own errors). The library never raises it; `except raidsim.RaidsimError` around the API need not see it.
+OUTSIDE_THE_HIERARCHY = {"raidsim.cli._common.UsageError"}
+
+
+def public_exception_classes():
+    """{module.Name: class} of every exception class a module of the package defines under a public name,
+    found by importing every module (private ones too: their public classes are raised through the API)."""
+    found = {}
+    for info in pkgutil.walk_packages(raidsim.__path__, "raidsim."):
+        if info.name.endswith(".__main__"):  # running it would parse this process's command line
+            continue
+        module = importlib.import_module(info.name)
+        for name, obj in vars(module).items():
+            if (not name.startswith("_") and isinstance(obj, type) and issubclass(obj, BaseException)
+                    and obj.__module__ == module.__name__):
+                found[f"{module.__name__}.{name}"] = obj
+    return found
+
+
+def test_every_public_exception_of_the_package_is_a_raidsim_error():
+    found = public_exception_classes()
+    # Guards the walk itself: it reaches the errors of the studies, the catalog and the tools.
+    assert {"SweepError", "StudyError", "CatalogError", "AdviseError", "RangeError"} <= {k.rsplit(".", 1)[1] for k in found}
+    outside = {name for name, cls in found.items() if not issubclass(cls, raidsim.RaidsimError)}
+    assert outside == OUTSIDE_THE_HIERARCHY
+
+
+def test_errors_that_were_value_errors_still_are():
+    # `except ValueError` around a study, a catalog entry or advise's options keeps working.
+    found = public_exception_classes()
+    for name in ("StudyError", "CatalogError", "AdviseError", "RangeError"):
+        cls = next(c for k, c in found.items() if k.endswith("." + name))
+        assert issubclass(cls, ValueError), name

@@ -7,11 +7,13 @@ from __future__ import annotations
 import difflib
 from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence
 
+from ._native import RaidsimError
+
 if TYPE_CHECKING:
     import pandas as pd
 
 
-class SweepError(Exception):
+class SweepError(RaidsimError):
     """A sweep could not finish (the CLI exits 3; a wrong spec, :class:`StudyError`, exits 1 as bad input does)."""
 
 

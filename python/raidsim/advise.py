@@ -74,11 +74,11 @@ _STRIPE_FORM = ("SIZE or SIZE-SIZE, powers of two in bytes with an optional bina
 _LEVELS_FORM = f"a comma-separated list of {', '.join(LEVELS)}, e.g. raid5,raid6"
 
 
-class AdviseError(ValueError):
+class AdviseError(_native.RaidsimError, ValueError):
     """A request advise cannot carry out as asked (the CLI: exit 1, one line)."""
 
 
-class RangeError(ValueError):
+class RangeError(_native.RaidsimError, ValueError):
     """An option's range or list is malformed; the message names the option and the expected form."""
 
 

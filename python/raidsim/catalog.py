@@ -59,6 +59,8 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from ._native import RaidsimError
+
 PASS, GAP, NO_VERDICT, NOT_RUN = "pass", "gap", "—", "not run"
 PASS_MAPPED = "pass (mapped)"  # a pass under an interpretation of the paper its study file states (`mapping`)
 #: The key, beside a published number (or a group of them) in a study file, of the mapping it passes under.
@@ -74,7 +76,7 @@ VERDICT_KEYS = ("figure", "case", "metric", "rule", "why")
 PAPER_KEYS = ("order", "file", "short", "cite", "outside_catalog")
 
 
-class CatalogError(ValueError):
+class CatalogError(RaidsimError, ValueError):
     """A catalog table, a papers.toml entry or a verdict rule that is wrong: names the file and the key."""
 
 

@@ -61,12 +61,18 @@ def main(argv: Optional[List[str]] = None) -> int:
                 else "choose another --out (or remove that directory)")
         print(f"raidsim: usage error: {e}: {hint}", file=sys.stderr)
         return EXIT_USAGE
-    except (StudyError, _native.RaidsimError, OSError, ValueError) as e:
-        # One line: the core's parser messages end in "\nin `table`" and blank lines.
-        return error(" ".join(line.strip() for line in str(e).splitlines() if line.strip()), EXIT_INPUT)
-    except SweepError as e:  # after StudyError, which is one too but means bad input
+    except StudyError as e:  # a sweep's error, but a wrong spec: bad input
+        return _input_error(e)
+    except SweepError as e:  # before RaidsimError, which it is: the sweep could not finish
         return error(str(e), EXIT_SWEEP)  # failed points are listed one per line
+    except (_native.RaidsimError, OSError, ValueError) as e:  # any other raidsim error is bad input
+        return _input_error(e)
     except BaseException as e:  # pyo3's PanicException derives from BaseException
         if type(e).__name__ != "PanicException":
             raise
         return error(f"internal error (a raidsim bug; please report it with the command): {e}", EXIT_INPUT)
+
+
+def _input_error(e: BaseException) -> int:
+    # One line: the core's parser messages end in "\nin `table`" and blank lines.
+    return error(" ".join(line.strip() for line in str(e).splitlines() if line.strip()), EXIT_INPUT)

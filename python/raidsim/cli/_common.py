@@ -17,7 +17,7 @@ DEFAULT_OUT = "raidsim-out"
 
 # Exit statuses: the one table, also in the epilog and the README.
 EXIT_OK = 0
-EXIT_INPUT = 1  # a bad config, trace, study spec or other input (any raidsim.RaidsimError)
+EXIT_INPUT = 1  # a bad config, trace, study spec or other input (a raidsim.RaidsimError but a sweep's below)
 EXIT_USAGE = 2  # bad arguments: argparse's own status
 EXIT_SWEEP = 3  # a sweep could not finish: failed points, its --out in use by another sweep, a file not written
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports Ctrl-C
