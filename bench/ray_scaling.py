@@ -5,7 +5,7 @@ For each CPU count this starts a Ray head of its own on this machine
 connects once, warms the workers up (each imports raidsim once), then times
 ``--runs`` sweeps of ``--points`` points of identical cost -- one config,
 seeds 1, 2, ... -- each into a fresh output directory, so every point runs.
-A sweep's time is :func:`raidsim.sweep.run_study` from call to return: the
+A sweep's time is :func:`raidsim.study.sweep.run_study` from call to return: the
 driver's resolving, journal and tables included, the connection not.
 Points/s is points over that time; the speedup is the median points/s over
 the first CPU count's. Medians, since the machine is shared and noisy.
@@ -52,7 +52,7 @@ workload = {{ kind = "synthetic", requests = {requests}, read_fraction = 0.3 }}
 
 
 def study(points: int, requests: int):
-    from raidsim.sweep import Study
+    from raidsim.study import Study
 
     return Study.from_dict(tomllib.loads(SPEC.format(requests=requests, seeds=list(range(1, points + 1)))))
 
@@ -90,7 +90,7 @@ def stop_head(group: int) -> None:
 
 
 def time_sweeps(points: int, requests: int, runs: int, **where) -> list[float]:
-    from raidsim.sweep import run_study
+    from raidsim.study import run_study
 
     times = []
     for _ in range(runs):

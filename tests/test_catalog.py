@@ -105,7 +105,7 @@ def test_every_name_the_cli_accepts_has_an_entry_and_every_entry_is_a_name():
     # Each name has its own options declared, or (a new study file) the ordinary study's.
     assert set(cli._REPRODUCE_OPTIONS) - {"all"} == NAMES
     # Each name runs in `reproduce all`: its own runner, or as an ordinary study that loads.
-    from raidsim.sweep import Study
+    from raidsim.study import Study
 
     for name in NAMES - set(reproduce_all.RUNNERS):
         Study.from_file(catalog.entry(name).path)

@@ -14,7 +14,7 @@ import pytest
 
 from raidsim import erasure_code_tables as ect
 from raidsim.cli import main
-from raidsim.sweep import packaged_spec
+from raidsim.study.spec import packaged_spec
 
 SPEC = packaged_spec("erasure-code-tables")
 ARRAYS = SPEC["arrays"]

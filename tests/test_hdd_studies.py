@@ -189,7 +189,7 @@ def test_share_of_best_reads_shares_from_response_times_and_refuses_unusable_run
 
 
 def test_the_study_refuses_overrides_of_what_it_controls():
-    from raidsim.sweep import StudyError
+    from raidsim.study.errors import StudyError
 
     for key in ("array.members=5", "array.stripe_unit_bytes=8192", "workload.read_fraction=0.5",
                 "sim.stop.relative_half_width=0.2"):
@@ -202,7 +202,8 @@ def test_the_study_refuses_overrides_of_what_it_controls():
 
 
 def test_overrides_reach_every_run_and_bad_ones_are_refused():
-    from raidsim.sweep import StudyError, override_settings
+    from raidsim.study.errors import StudyError
+    from raidsim.study.spec import override_settings
 
     t = hdd_stripe_unit.spec()["tables"][0]
     s = hdd_stripe_unit.study(t, ["hdd.interface_sector_transfer_ns=0"])

@@ -6,7 +6,7 @@ import pytest
 
 from raidsim import Config, rais
 from raidsim.api import simulate
-from raidsim.sweep import Study, run_study
+from raidsim.study import Study, run_study
 
 
 

@@ -18,8 +18,10 @@ import time
 
 import pytest
 
-from raidsim import Config, _sweep_ray, sweep
-from raidsim._sweep_ray import outcome, run_point_on_node, task_error_text
+from raidsim import Config
+from raidsim.study import journal, local
+from raidsim.study import ray as study_ray
+from raidsim.study.ray import outcome, run_point_on_node, task_error_text
 from raidsim.cli import main
 
 pytestmark = pytest.mark.slow  # reproductions or a Ray head: minutes; `pytest -m 'not slow'` skips them
@@ -210,7 +212,7 @@ def test_unreachable_cluster_fails_in_seconds_naming_the_address(head, tmp_path,
 LOCAL_RAY = """
 import os, sys, time
 import ray
-from raidsim.sweep import Study, run_study
+from raidsim.study import Study, run_study
 
 addresses = []
 init = ray.init
@@ -254,7 +256,7 @@ def test_ray_address_empty_starts_a_ray_of_its_own_and_stops_it(head, tmp_path):
 INTERRUPTED = """
 import sys, time
 import ray
-from raidsim import sweep
+from raidsim.study import journal, spec as study_spec, sweep
 
 address, spec, out = sys.argv[1:]
 ray.init(address=address, logging_level="ERROR")  # the caller's own connection: the sweep leaves it open
@@ -269,9 +271,9 @@ def interrupt(journal, record):
         time.sleep(0.1)
     raise KeyboardInterrupt
 
-sweep._Journal.append = interrupt
+journal.Journal.append = interrupt
 try:
-    sweep.run_study(sweep.Study.from_file(spec), out, ray_address=address, progress=False)
+    sweep.run_study(study_spec.Study.from_file(spec), out, ray_address=address, progress=False)
 except KeyboardInterrupt as e:
     held = e  # as an interactive session holds the last error, and with it the sweep's frames
 stopped = time.monotonic()
@@ -314,8 +316,8 @@ def identity(path):
 def test_a_node_runs_a_point_on_the_drivers_trace_as_a_local_process_would(tmp_path):
     trace = tmp_path / "t.csv"
     write_trace(trace, 30)
-    row = run_point_on_node(trace_layers(trace), ["host.requests"], identity(trace), sweep._build_identity())
-    assert row == sweep._run_point(trace_layers(trace), ["host.requests"]) and row["host.requests"] == 30
+    row = run_point_on_node(trace_layers(trace), ["host.requests"], identity(trace), journal.build_identity())
+    assert row == local.run_point(trace_layers(trace), ["host.requests"]) and row["host.requests"] == 30
 
 
 def test_a_node_without_the_trace_fails_the_point_naming_path_and_host(tmp_path):
@@ -323,7 +325,7 @@ def test_a_node_without_the_trace_fails_the_point_naming_path_and_host(tmp_path)
     write_trace(trace, 30)
     seen = identity(trace)
     trace.unlink()
-    row = run_point_on_node(trace_layers(trace), ["host.requests"], seen, sweep._build_identity())
+    row = run_point_on_node(trace_layers(trace), ["host.requests"], seen, journal.build_identity())
     assert row["_error"].startswith(f"InputError: trace {trace} does not exist on Ray node {socket.gethostname()};")
     assert "same path on every node" in row["_error"]
 
@@ -335,21 +337,21 @@ def test_a_node_whose_file_at_the_trace_path_is_another_fails_the_point(tmp_path
     write_trace(trace, 31)  # one request more, modified at the same time
     os.utime(trace, ns=(seen["mtime_ns"], seen["mtime_ns"]))
     longer = len(trace.read_bytes())
-    row = run_point_on_node(trace_layers(trace), ["host.requests"], seen, sweep._build_identity())
+    row = run_point_on_node(trace_layers(trace), ["host.requests"], seen, journal.build_identity())
     assert f"trace {trace} is another file than where the sweep runs ({longer} bytes" in row["_error"]
     assert f"here; {seen['size']} bytes" in row["_error"] and socket.gethostname() in row["_error"]
     write_trace(trace, 30)  # the same bytes, modified a second later: not the file the fingerprint names
     os.utime(trace, ns=(seen["mtime_ns"] + 10**9, seen["mtime_ns"] + 10**9))
-    row = run_point_on_node(trace_layers(trace), ["host.requests"], seen, sweep._build_identity())
+    row = run_point_on_node(trace_layers(trace), ["host.requests"], seen, journal.build_identity())
     assert f"trace {trace} is another file" in row["_error"]
     os.utime(trace, ns=(seen["mtime_ns"], seen["mtime_ns"]))  # and back: the driver's file again
-    assert run_point_on_node(trace_layers(trace), ["host.requests"], seen, sweep._build_identity())["host.requests"] == 30
+    assert run_point_on_node(trace_layers(trace), ["host.requests"], seen, journal.build_identity())["host.requests"] == 30
 
 
 def test_a_node_with_another_raidsim_build_refuses_the_point_naming_both():
     driver = {"version": "0.0.1", "native": "ab" * 32}
     row = run_point_on_node(LAYERS, ["host.requests"], None, driver)
-    here = sweep._build_identity()
+    here = journal.build_identity()
     assert row["_error"].startswith(f"SweepError: raidsim on Ray node {socket.gethostname()} is another build")
     assert f"raidsim {here['version']}, core {here['native'][:12]} here" in row["_error"]
     assert "raidsim 0.0.1, core abababababab there" in row["_error"]
@@ -387,7 +389,7 @@ class DroppingCancelRay:
 
 def test_an_interrupt_cancels_again_a_point_whose_first_cancel_was_dropped():
     cluster = DroppingCancelRay()
-    _sweep_ray._cancel(cluster, ["a", "b"])
+    study_ray._cancel(cluster, ["a", "b"])
     assert cluster.running == set() and cluster.cancels == ["a", "b", "b"]
 
 

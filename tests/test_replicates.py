@@ -6,8 +6,7 @@ import math
 import pandas as pd
 import pytest
 
-from raidsim import replicates
-from raidsim.sweep import Study, StudyError, run_study
+from raidsim.study import Study, StudyError, replicates, run_study
 
 
 def test_t_quantiles_match_the_published_table():

@@ -9,9 +9,12 @@ import pandas as pd
 import pytest
 
 import raidsim
-from raidsim import long_results, study_plots, sweep, units
+from raidsim import _atomic, units
+from raidsim.study import journal, local, long_results, page, plots
 from raidsim.cli import main
-from raidsim.sweep import PointsFailed, Study, StudyError, run_study
+from raidsim.study.errors import PointsFailed, StudyError
+from raidsim.study.spec import Point, Study
+from raidsim.study.sweep import run_study
 
 # Two axes, two cases (one a single SSD without the axes): 2 x 2 RAID-5 points and 1 single point.
 SPEC = """
@@ -179,7 +182,7 @@ def test_a_plot_that_misreads_a_list_metric_is_refused_before_any_point_runs(tmp
     out = tmp_path / "out"
     with pytest.raises(StudyError, match=named):
         run_study(Study.from_file(spec), out, workers=1, progress=False)
-    assert not (out / sweep.JOURNAL).exists()
+    assert not (out / journal.JOURNAL).exists()
     assert main(["sweep", str(spec), "--out", str(out), "--no-progress"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("raidsim: error:") and err.strip().count("\n") == 0 and "Traceback" not in err
@@ -314,7 +317,7 @@ def test_the_figure_draws_the_results_values_in_the_asked_units_and_the_single_s
     study = Study.from_file(spec)
     figures = {}
     rows = journal_rows(spec, out)
-    study_plots.draw(study.plots[0], rows, str(out), "here", lambda fig, path, fmt: figures.setdefault(path, fig))
+    plots.draw(study.plots[0], rows, str(out), "here", lambda fig, path, fmt: figures.setdefault(path, fig))
     fig = figures[str(out / "response.png")]
     panels = [ax for ax in fig.axes if ax.get_visible()]
     assert [ax.get_title() for ax in panels] == ["array.write_method = auto", "array.write_method = rmw"]
@@ -337,7 +340,7 @@ def test_a_member_series_draws_each_member_and_a_sum_adds_the_terms(study_run):
     rows = journal_rows(spec, out)
     figures = {}
     for plot in study.plots[1:]:
-        study_plots.draw(plot, rows, str(out), "here", lambda fig, path, fmt: figures.setdefault(path, fig))
+        plots.draw(plot, rows, str(out), "here", lambda fig, path, fmt: figures.setdefault(path, fig))
     ax = figures[str(out / "parity_per_member.png")].axes[0]
     assert [line.get_label() for line in ax.get_lines()] == ["0", "1", "2", "last"]
     rmw = wide[(wide.case == "raid5") & (wide["array.write_method"] == "rmw")].sort_values("array.stripe_unit_bytes")
@@ -352,10 +355,10 @@ def test_a_member_series_draws_each_member_and_a_sum_adds_the_terms(study_run):
 
 def journal_rows(spec, out):
     """The study's points as the journal holds them: what the report draws."""
-    journal = sweep._Journal(str(out / sweep.JOURNAL))
-    journal.load()
-    return [study_plots.PointRow(p.case, p.settings, journal.records[p.point_id]["status"],
-                                 journal.records[p.point_id]["values"], p.label) for p in Study.from_file(spec).points()]
+    points = journal.Journal(str(out / journal.JOURNAL))
+    points.load()
+    return [plots.PointRow(p.case, p.settings, points.records[p.point_id]["status"],
+                           points.records[p.point_id]["values"], p.label) for p in Study.from_file(spec).points()]
 
 
 def test_a_point_without_a_value_is_not_drawn_as_zero_and_the_page_says_so(tmp_path):
@@ -368,13 +371,13 @@ y = "array.parity_pages_written[0]"
 facet = "array.write_method"
 """)
     study = Study.from_file(spec)
-    rows = [study_plots.PointRow(p.case, p.settings, "ok" if p.case == "single" or
+    rows = [plots.PointRow(p.case, p.settings, "ok" if p.case == "single" or
                                  p.settings["array.stripe_unit_bytes"] == 4096 else "failed",
                                  {"array.parity_pages_written": None} if p.case == "single" else
                                  {f"array.parity_pages_written[{i}]": 10 + i for i in range(4)}, p.label)
             for p in study.points()]
     figures = {}
-    figure = study_plots.draw(study.plots[0], rows, str(tmp_path), "here",
+    figure = plots.draw(study.plots[0], rows, str(tmp_path), "here",
                               lambda fig, path, fmt: figures.setdefault(path, fig))
     for ax in figures[str(tmp_path / "parity.png")].axes:
         assert [(list(line.get_xdata()), list(line.get_ydata())) for line in ax.get_lines()] == [([4096], [10])]
@@ -409,7 +412,7 @@ def test_a_rerun_that_reuses_every_point_rebuilds_the_figures_tables_and_page(st
     retitled = spec_file(tmp_path, spec.read_text().replace('title = "Mean response"', 'title = "Retitled"')
                          .replace('name = "parity_per_member"', 'name = "renamed"'))
     runs = []
-    monkeypatch.setattr(sweep, "_run_point", lambda *a: runs.append(a))
+    monkeypatch.setattr(local, "run_point", lambda *a: runs.append(a))
     run_study(Study.from_file(retitled), out, workers=1, progress=False)
     assert runs == []  # every point reused
     assert (out / "figures" / "response.png").is_file() and (out / "tables" / "summary.csv").is_file()
@@ -479,7 +482,7 @@ y = "host.response.mean_ns"
     out = tmp_path / "out"
     wide = run_study(Study.from_file(spec), out, workers=1, progress=False)
     figures = {}
-    study_plots.draw(Study.from_file(spec).plots[0], journal_rows(spec, out), str(out), "here",
+    plots.draw(Study.from_file(spec).plots[0], journal_rows(spec, out), str(out), "here",
                      lambda fig, path, fmt: figures.setdefault(path, fig))
     (line,) = figures[str(out / "mean.png")].axes[0].get_lines()
     by_unit = wide.groupby("array.stripe_unit_bytes")["host.response.mean_ns"]
@@ -493,7 +496,7 @@ def synthetic_rows(study, values_of):
     rows = []
     for p in study.points():
         values = values_of(p)
-        rows.append(study_plots.PointRow(p.case, p.settings, "failed" if values is None else "ok", values or {},
+        rows.append(plots.PointRow(p.case, p.settings, "failed" if values is None else "ok", values or {},
                                          p.label))
     return rows
 
@@ -506,7 +509,7 @@ def test_a_series_keeps_its_colour_in_every_panel_and_one_legend_names_every_ser
     rows = synthetic_rows(study, lambda p: None if p.settings.get("array.write_method") == "auto" else
                           {"host.response.mean_ns": 1e6 * (1 + p.settings.get("array.stripe_unit_bytes", 0) / 4096)})
     figures = {}
-    study_plots.draw(study.plots[0], rows, str(tmp_path), "here", lambda fig, path, fmt: figures.setdefault(path, fig))
+    plots.draw(study.plots[0], rows, str(tmp_path), "here", lambda fig, path, fmt: figures.setdefault(path, fig))
     auto, rmw = figures[str(tmp_path / "response.png")].axes
     colour = {line.get_label(): colors.to_hex(line.get_color()) for ax in (auto, rmw) for line in ax.get_lines()}
     assert [line.get_label() for line in auto.get_lines()] == ["single"]
@@ -521,7 +524,7 @@ def test_values_a_log_axis_cannot_show_are_left_out_and_counted_once(tmp_path):
                                             == 16384 and p.settings["array.write_method"] == "rmw" else
                                             0.0 if p.case == "raid5" else 1e6})
     figures = {}
-    figure = study_plots.draw(study.plots[0], rows, str(tmp_path), "here",
+    figure = plots.draw(study.plots[0], rows, str(tmp_path), "here",
                               lambda fig, path, fmt: figures.setdefault(path, fig))
     assert figure.notes == ["plot `response`: 3 values ≤ 0 cannot be drawn on its log y axis and are left out"]
     auto, rmw = figures[str(tmp_path / "response.png")].axes
@@ -550,18 +553,18 @@ def test_a_metric_naming_a_section_a_probe_lacks_is_refused_before_any_point_run
     with pytest.raises(StudyError, match=r"study priced: metric `cost` is a table, not a value; pick from "
                                          r"cost.capacity_gb, cost.controller_usd, cost.drives_usd"):
         run_study(Study.from_dict(tomllib.loads(PRICED)), out, workers=1, progress=False)
-    assert not (out / sweep.JOURNAL).exists()
+    assert not (out / journal.JOURNAL).exists()
 
 
 def test_a_point_whose_report_holds_a_table_where_a_metric_was_expected_fails_naming_it():
     # A section only some points have (a failure's rebuild, a price on an axis) passes the probes; the
     # point that has it fails with what to pick instead, never a table's text in a cell.
-    layers = Study.from_dict(tomllib.loads(PRICED)).config(sweep.Point("", {})).layers
-    row = sweep._run_point(layers, ["host.requests", "cost"])
+    layers = Study.from_dict(tomllib.loads(PRICED)).config(Point("", {})).layers
+    row = local.run_point(layers, ["host.requests", "cost"])
     assert row == {"_error": "StudyError: metric `cost` is a table in this point's report, not a value; pick from "
                              "cost.capacity_gb, cost.controller_usd, cost.drives_usd, cost.gb_per_usd, "
                              "cost.iops_per_usd, cost.mb_per_s_per_usd, cost.total_usd"}
-    assert sweep._run_point(layers, ["host.requests", "cost.total_usd"])["cost.total_usd"] == 400.0
+    assert local.run_point(layers, ["host.requests", "cost.total_usd"])["cost.total_usd"] == 400.0
 
 
 def test_an_earlier_page_never_outlives_the_results_it_described(tmp_path, monkeypatch):
@@ -580,7 +583,7 @@ def test_an_earlier_page_never_outlives_the_results_it_described(tmp_path, monke
     # A run interrupted after its points changed leaves no page of the earlier results.
     def interrupted(*args):
         raise KeyboardInterrupt
-    monkeypatch.setattr(sweep, "_run_point", interrupted)
+    monkeypatch.setattr(local, "run_point", interrupted)
     with pytest.raises(KeyboardInterrupt):
         run_study(Study.from_dict(tomllib.loads(changed.replace("requests = 200", "requests = 100")), "spec.toml"),
                   out, workers=1, progress=False)
@@ -599,7 +602,7 @@ where = { case = "raid5" }
     rows = synthetic_rows(study, lambda p: {"host.response.mean_ns": 1e6 if p.settings.get("array.write_method")
                                             == "auto" else 2e6})
     figures = {}
-    study_plots.draw(study.plots[0], rows, str(tmp_path), "here", lambda fig, path, fmt: figures.setdefault(path, fig))
+    plots.draw(study.plots[0], rows, str(tmp_path), "here", lambda fig, path, fmt: figures.setdefault(path, fig))
     ax = figures[str(tmp_path / "by_method.png")].axes[0]
     assert [t.get_text() for t in ax.get_xticklabels()] == ["auto", "rmw"]
     assert [list(line.get_ydata()) for line in ax.get_lines()] == [[1e6, 2e6], [1e6, 2e6]]
@@ -609,7 +612,7 @@ def test_a_table_of_replicates_may_show_each_rows_seed(tmp_path):
     spec = SPEC.split("[[plots]]")[0].replace('description = ', 'replicates = 2\ndescription = ') + \
         '[[tables]]\ncolumns = ["case", "sim.seed", "array.stripe_unit_bytes", "host.requests"]\nwhere = { case = "single" }\n'
     study = Study.from_dict(tomllib.loads(spec), "spec.toml")
-    table = study_plots.tabulate(study.tables[0], synthetic_rows(study, lambda p: {"host.requests": 300}), "here")
+    table = plots.tabulate(study.tables[0], synthetic_rows(study, lambda p: {"host.requests": 300}), "here")
     assert table.header[1] == "sim.seed" and [row[1] for row in table.rows] == ["1", "2"]
     # Without replicates there is no seed per point to show.
     with pytest.raises(StudyError, match=r"columns\[1\]: `key` = 'sim.seed' is not among the study's metrics"):
@@ -625,8 +628,6 @@ def test_host_byte_counts_are_in_bytes():
 def test_a_figure_that_cannot_be_drawn_leaves_no_page_of_the_last_run(tmp_path):
     # Shapes only the points show (a per-failure list drawn as one value) fail as the figure is drawn, after
     # the points ran: the page and figures of the run before must not stay to pass for this one's.
-    from raidsim import study_report
-
     study = Study.from_file(spec_file(tmp_path, SPEC))
     out = tmp_path / "out"
     (out / "figures").mkdir(parents=True)
@@ -635,13 +636,13 @@ def test_a_figure_that_cannot_be_drawn_leaves_no_page_of_the_last_run(tmp_path):
     records = {p.point_id: {"status": "ok", "warnings": [], "values": {"host.response.mean_ns[0]": 1.0}}
                for p in study.points()}
     with pytest.raises(StudyError, match=r"`host.response.mean_ns` is a list per member"):
-        study_report.render(study, str(out), study.points(), records, sweep._replace_atomically)
+        page.render(study, str(out), study.points(), records, _atomic.replace_atomically)
     assert not (out / "report.html").exists() and list((out / "figures").iterdir()) == []
 
 
 def test_the_workload_sentence_reads_the_resolved_table_and_refuses_a_partial_one():
     import raidsim
-    from raidsim.study_report import describe_workload
+    from raidsim.study.page import describe_workload
 
     resolved = raidsim.Config.from_dict({"workload": {"requests": 7, "read_fraction": 0.25, "processes": 3}}).resolved()
     text = describe_workload(resolved["workload"])

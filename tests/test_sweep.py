@@ -6,7 +6,8 @@ import sys
 import pandas as pd
 import pytest
 
-from raidsim.sweep import Study, extract, run_study
+from raidsim.study import Study, run_study
+from raidsim.study.metrics import extract
 
 SPEC = """
 name = "tiny"

@@ -14,9 +14,13 @@ import pandas as pd
 import pytest
 
 import raidsim
-from raidsim import Config, sweep
+from raidsim import Config, units
+from raidsim.study import journal, local, metrics, plots
 from raidsim.cli import main
-from raidsim.sweep import JOURNAL, PointsFailed, Study, StudyError, SweepLocked, run_study
+from raidsim.study.errors import AnotherStudysResults, PointsFailed, StudyError, SweepLocked
+from raidsim.study.journal import JOURNAL
+from raidsim.study.spec import Study
+from raidsim.study.sweep import run_study
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 
@@ -76,7 +80,7 @@ class CountingRuns:
     """Stands in for `_run_point` in-process (workers=1), counting runs; may interrupt one."""
 
     def __init__(self, interrupt_at=None):
-        self.calls, self.interrupt_at, self.real = 0, interrupt_at, sweep._run_point
+        self.calls, self.interrupt_at, self.real = 0, interrupt_at, local.run_point
 
     def __call__(self, layers, metrics):
         self.calls += 1
@@ -153,7 +157,7 @@ def test_cause_names_match_the_core():
     if not source.exists():
         pytest.skip(f"{source} not found: the Rust sources are not beside this package")
     names = re.findall(r'Cause::\w+ => "(\w+)"', source.read_text())
-    assert names and set(names) == set(sweep.CAUSES)
+    assert names and set(names) == set(units.CAUSES)
 
 
 # --- 3. durability -------------------------------------------------------------------------------
@@ -161,13 +165,13 @@ def test_cause_names_match_the_core():
 def test_interrupted_sweep_keeps_finished_points_and_reruns_only_the_rest(tmp_path, monkeypatch):
     spec = spec_file(tmp_path, SPEC)
     out = tmp_path / "out"
-    monkeypatch.setattr(sweep, "_run_point", CountingRuns(interrupt_at=3))
+    monkeypatch.setattr(local, "run_point", CountingRuns(interrupt_at=3))
     with pytest.raises(KeyboardInterrupt):
         run_study(Study.from_file(spec), out, workers=1, progress=False)
     assert len(journal_records(out)) == 2
     assert len(pd.read_csv(out / "results.csv")) == 2  # what finished is visible at once
     runs = CountingRuns()
-    monkeypatch.setattr(sweep, "_run_point", runs)
+    monkeypatch.setattr(local, "run_point", runs)
     df = run_study(Study.from_file(spec), out, workers=1, progress=False)
     assert runs.calls == 2 and len(df) == 4 and (df["status"] == "ok").all()
     fresh = run_study(Study.from_file(spec), tmp_path / "fresh", workers=1, progress=False)
@@ -209,7 +213,7 @@ def test_torn_or_corrupt_rows_are_rejected_and_their_points_recomputed(tmp_path,
     lines[-1] = lines[-1][: len(lines[-1]) // 2]  # a line cut short by a kill
     (out / JOURNAL).write_text("".join(lines))
     runs = CountingRuns()
-    monkeypatch.setattr(sweep, "_run_point", runs)
+    monkeypatch.setattr(local, "run_point", runs)
     run_study(Study.from_file(spec), out, workers=1, progress=False)
     assert runs.calls == 2
     assert "2 incomplete or corrupt rows ignored" in capsys.readouterr().err
@@ -334,12 +338,12 @@ def test_point_whose_core_panics_is_recorded_as_failed_with_the_message_and_the_
 def test_point_runner_returns_a_panic_as_text_and_lets_interrupts_through(monkeypatch):
     layers = Config.preset("erasure-code-table6").layers
     monkeypatch.setattr(raidsim.api, "simulate", lambda *a, **k: (_ for _ in ()).throw(CorePanic("boom")))
-    row = sweep._run_point(layers, ["host.requests"])
+    row = local.run_point(layers, ["host.requests"])
     assert row == {"_error": "CorePanic: boom"}  # a string only: it crosses from a worker by pickle
     for stop in (KeyboardInterrupt, SystemExit):
         monkeypatch.setattr(raidsim.api, "simulate", lambda *a, stop=stop, **k: (_ for _ in ()).throw(stop()))
         with pytest.raises(stop):
-            sweep._run_point(layers, ["host.requests"])
+            local.run_point(layers, ["host.requests"])
 
 
 def test_a_program_time_that_once_panicked_the_core_is_refused_before_any_point_runs(tmp_path, capsys):
@@ -379,24 +383,22 @@ def test_metric_missing_from_a_points_report_is_empty_not_zero(tmp_path):
     # A cause with no pages is omitted from a report, and is 0 pages.
     assert single["devices.pages_read.gc_read[0]"] == 0 and (raid5["devices.pages_read.gc_read[3]"] == 0).all()
     assert "array.parity_pages_written" not in df.columns  # no bare, empty column beside the per-member ones
-    assert sweep.extract({"host": {"requests": 1}}, "array.erases") == {"array.erases": None}
-    assert sweep.extract({"devices": [{"pages_read": {}}]}, "devices.pages_read.user") == {"devices.pages_read.user[0]": 0}
+    assert metrics.extract({"host": {"requests": 1}}, "array.erases") == {"array.erases": None}
+    assert metrics.extract({"devices": [{"pages_read": {}}]}, "devices.pages_read.user") == {"devices.pages_read.user[0]": 0}
 
 
 def test_a_study_table_shows_values_a_point_lacks_as_a_dash_not_zero_or_nan():
-    from raidsim import study_plots
-
     study = Study.packaged("stripe-unit-study")
-    rows = [study_plots.PointRow("single", {"array.level": "single"}, "ok", {
+    rows = [plots.PointRow("single", {"array.level": "single"}, "ok", {
                 "array.stripe_unit_bytes": None, "array.parity_to_data_write_ratio": None, "array.extra_page_reads": None,
                 "array.data_pages_written": None, "array.parity_pages_written": None, "devices.erases[0]": 7,
                 "host.response.mean_ns": 2e6, "host.throughput_eq5_mb_per_s": 60.0}),
-            study_plots.PointRow("raid0", {"array.stripe_unit_bytes": 4096}, "ok", {
+            plots.PointRow("raid0", {"array.stripe_unit_bytes": 4096}, "ok", {
                 "array.parity_to_data_write_ratio": 0.0, "array.extra_page_reads[0]": 0,
                 "array.data_pages_written[0]": 10, "array.parity_pages_written[0]": 0, "devices.erases[0]": 3,
                 "host.response.mean_ns": 1e6, "host.throughput_eq5_mb_per_s": 120.0}),
-            study_plots.PointRow("raid0", {"array.stripe_unit_bytes": 8192}, "failed", {})]
-    table = study_plots.tabulate(study.tables[0], rows, "here")
+            plots.PointRow("raid0", {"array.stripe_unit_bytes": 8192}, "failed", {})]
+    table = plots.tabulate(study.tables[0], rows, "here")
     single, raid0, failed = (dict(zip(table.header, r)) for r in table.rows)
     for column in ("stripe unit (KiB)", "extra page reads (pages)", "data page writes (pages)",
                    "parity/data writes (ratio)"):
@@ -541,7 +543,7 @@ def test_a_different_study_into_an_out_holding_another_studys_results_is_refused
                    f"{out / JOURNAL}, which running study `other` there would discard: pass --overwrite to replace "
                    "them, or choose another --out\n")
     assert (out / JOURNAL).read_bytes() == journal and (out / "results.csv").read_bytes() == results
-    with pytest.raises(sweep.AnotherStudysResults, match="study `tiny`"):
+    with pytest.raises(AnotherStudysResults, match="study `tiny`"):
         run_study(Study.from_file(second), out, workers=1, progress=False)
     # The first study itself still resumes there, as before: nothing to run.
     assert len(run_study(Study.from_file(first), out, workers=1, progress=False)) == 4
@@ -572,10 +574,10 @@ def test_journal_rows_that_do_not_name_their_study_are_another_ones_only_if_no_p
     out = tmp_path / "out"
     run_study(Study.from_file(spec), out, workers=1, progress=False)
     rows = [json.loads(line.rsplit("\t", 1)[0]) for line in (out / JOURNAL).read_text().splitlines()]
-    (out / JOURNAL).write_text("".join(sweep._format_line({k: v for k, v in r.items() if k != "study"}) for r in rows))
+    (out / JOURNAL).write_text("".join(journal._format_line({k: v for k, v in r.items() if k != "study"}) for r in rows))
     assert len(run_study(Study.from_file(spec), out, workers=1, progress=False)) == 4
     elsewhere = spec_file(tmp_path, OTHER.replace("[4096, 16384]", "[8192]"), "other.toml")
-    with pytest.raises(sweep.AnotherStudysResults, match="another study \\(its rows do not name it"):
+    with pytest.raises(AnotherStudysResults, match="another study \\(its rows do not name it"):
         run_study(Study.from_file(elsewhere), out, workers=1, progress=False)
 
 
@@ -611,7 +613,7 @@ set = {case_set}
 
 
 class DiskFullJournal:
-    """Stands in for `open` in raidsim.sweep: an append to the journal writes half its line, then the disk is full."""
+    """Stands in for `open` in raidsim.study.journal: an append to the journal writes half its line, then the disk is full."""
 
     def __init__(self):
         self.real = open
@@ -633,7 +635,7 @@ def test_a_sweep_whose_disk_fills_exits_3_naming_the_file_and_the_same_command_r
     spec = spec_file(tmp_path, SPEC)
     out = tmp_path / "out"
     command = ["sweep", str(spec), "--out", str(out), "--workers", "1", "--no-progress"]
-    monkeypatch.setattr(sweep, "open", DiskFullJournal(), raising=False)
+    monkeypatch.setattr(journal, "open", DiskFullJournal(), raising=False)
     assert main(command) == 3  # could not finish, as the README's table says
     err = capsys.readouterr().err
     assert (f"study tiny could not finish: [Errno 28] No space left on device: '{out / JOURNAL}'; every point that "

@@ -2,7 +2,7 @@
 
 ``raidsim advise TRACE`` replays a trace (or the config's synthetic workload)
 on every combination of ``--levels`` x ``--members`` x ``--stripe-units``
-of one drive, as one study (:func:`raidsim.sweep.run_study`: points run in
+of one drive, as one study (:func:`raidsim.study.sweep.run_study`: points run in
 parallel, each recorded as it finishes, a rerun of the same command reuses
 them), and sets the configurations side by side on five criteria:
 
@@ -179,7 +179,7 @@ class Configuration:
 class Plan:
     """What advise will run: the study, its configurations, those skipped and why, the workload."""
 
-    study: Any  # raidsim.sweep.Study
+    study: Any  # raidsim.study.spec.Study
     configurations: List[Configuration]
     skipped: List[Tuple[Configuration, str]]
     workload: str
@@ -199,7 +199,7 @@ def plan(trace: Optional[str], *, drive: Optional[str] = None, config: Optional[
     """The study of every combination the core accepts. ``requests`` None: :data:`DEFAULT_REQUESTS`,
     except for a workload of explicit requests (all run). ``trace_format``, ``device`` and ``time_scale``
     shape the replay of ``trace`` as :meth:`raidsim.Workload.trace`'s ``format``, ``device`` and ``time_scale``."""
-    from .sweep import Study, override_settings
+    from .study.spec import Study, override_settings
 
     combos = [Configuration(lv, n, su) for lv in levels for n in members for su in stripe_units]
     if len(combos) > MAX_CONFIGURATIONS:
@@ -264,7 +264,7 @@ def _base(trace: Optional[str], drive: Optional[str], config: Optional[str],
 
 def _workload(study: Any, trace: Optional[str], requests: Optional[int]) -> Tuple[str, Optional[str], Optional[int]]:
     """(how the workload is described, the key that bounds its length or None, the bound)."""
-    from .sweep import Point
+    from .study.spec import Point
 
     workload = study.config(Point("", {})).resolved()["workload"]
     n = requests if requests is not None else DEFAULT_REQUESTS
@@ -290,7 +290,7 @@ def _study_name(source: str) -> str:
 def _check_combinations(study: Any, combos: Sequence[Configuration], settings: Mapping[str, Any]
                         ) -> Tuple[List[Configuration], List[Tuple[Configuration, str]]]:
     """The combinations whose config the core resolves, and the others with its reason."""
-    from .sweep import Point
+    from .study.spec import Point
 
     accepted, skipped = [], []
     for c in combos:
@@ -330,7 +330,7 @@ def _costs(study: Any, configurations: Sequence[Configuration], settings: Mappin
 
 def _cost(study: Any, c: Configuration, settings: Mapping[str, Any]) -> Optional[float]:
     from .api import simulate
-    from .sweep import Point
+    from .study.spec import Point
 
     unfilled = {"precondition.fill_fraction": 0.0, "precondition.random_overwrite_factor": 0.0,
                 "precondition.sequential_overwrite_factor": 0.0, "sim.warmup_requests": 0}
@@ -345,7 +345,7 @@ def _cost(study: Any, c: Configuration, settings: Mapping[str, Any]) -> Optional
 def run(p: Plan, out_dir: str, *, rank_by: str = "mean_ms", workers: Optional[int] = None,
         progress: Optional[bool] = None) -> Dict[str, Any]:
     """Runs (or resumes) the plan's study into ``out_dir``; returns the ranked rows and what was skipped."""
-    from .sweep import run_study
+    from .study.sweep import run_study
 
     check_rank_by(rank_by, p.priced)
     table = run_study(p.study, out_dir, workers=workers, progress=progress)

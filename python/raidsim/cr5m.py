@@ -8,7 +8,7 @@ synthetic stand-in with the statistics of its Table 2 (see
 ``experiments/cr5m.toml`` for every choice the table leaves open), and the
 shared traces of the same kinds run beside them.
 
-Every run is a point of a study (:func:`raidsim.sweep.run_study`), so an
+Every run is a point of a study (:func:`raidsim.study.sweep.run_study`), so an
 interrupted reproduction resumes where it stopped, and a changed config or
 build reruns only what changed. :func:`cr5m` returns rows
 ``{figure, case, metric, raidsim, paper}``; ``paper`` is the number the
@@ -24,8 +24,9 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence
 import pandas as pd
 
 from . import _text_table
-from .study_report import save_figure
-from .sweep import Study, packaged_spec, run_study
+from ._figures import save_figure
+from .study.spec import Study, packaged_spec
+from .study.sweep import run_study
 
 KB = 1024
 SECTOR = 512

@@ -10,7 +10,7 @@ open is stated in ``experiments/erasure-code-study.toml``; the numbers its
 text states are data there too (``[[claims]]``), each computed from our
 points by the same formula and set beside it.
 
-Every run is a point of one study (:func:`raidsim.sweep.run_study`): an
+Every run is a point of one study (:func:`raidsim.study.sweep.run_study`): an
 interrupted reproduction resumes, a changed build reruns what changed.
 Rows are ``{figure, workload, code, nod, sus_bytes, metric, raidsim, paper}``.
 """
@@ -22,8 +22,9 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 import pandas as pd
 
-from .study_report import save_figure
-from .sweep import Study, packaged_spec, run_study
+from ._figures import save_figure
+from .study.spec import Study, packaged_spec
+from .study.sweep import run_study
 
 KB = 1024
 PAGE = 4096

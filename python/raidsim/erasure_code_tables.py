@@ -28,7 +28,7 @@ from . import codes
 from .catalog import mapping_of
 from .config import Config
 from .counting import count
-from .sweep import packaged_spec
+from .study.spec import packaged_spec
 from .workload import Workload
 
 KIB = 1024

@@ -28,8 +28,9 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 import pandas as pd
 
-from .study_report import save_figure
-from .sweep import Study, override_settings, packaged_spec, refuse_controlled, run_study
+from ._figures import save_figure
+from .study.spec import Study, override_settings, packaged_spec, refuse_controlled
+from .study.sweep import run_study
 
 KB = 1024
 #: Settings the study sets itself (RAID4 4+1, its axes); ``--set`` may not override them.

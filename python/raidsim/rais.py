@@ -16,8 +16,9 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 import pandas as pd
 
-from . import replicates
-from .sweep import Study, packaged_spec, run_study
+from .study import replicates
+from .study.spec import Study, packaged_spec
+from .study.sweep import run_study
 
 
 def spec() -> Dict[str, Any]:
@@ -462,7 +463,7 @@ def plot(result: Mapping[str, Any], out_dir: str) -> List[str]:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from .study_report import save_figure
+    from ._figures import save_figure
 
     tables, paths = result["tables"], []
     for fig_no, title, keys, metric in (

@@ -403,7 +403,7 @@ def plot_rebuild(report: Report, path: str | os.PathLike, *, title: Optional[str
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from .study_report import save_figure
+    from ._figures import save_figure
 
     rb = report._rebuild_section()
     data = report.to_dict()

@@ -9,7 +9,7 @@ import pandas as pd
 from . import _native
 from .config import Config
 from .counting import count
-from .sweep import packaged_spec
+from .study.spec import packaged_spec
 from .workload import Workload
 
 MEMBERS = ["D0", "D1", "D2", "D3", "P"]

@@ -360,7 +360,8 @@ def rais_published() -> Dict[Tuple[str, str, str], float]:
 def ordinary_study(e: Entry, ctx: RunContext) -> Outcome:
     """An entry with no runner of its own (a new study file with a [catalog]; the stripe-unit study): its
     sweep, its report's figures, and one row per point, metric and member of ``results_long.csv``."""
-    from .sweep import Study, run_study
+    from .study.spec import Study
+    from .study.sweep import run_study
 
     study = Study.from_file(e.path)
     table = run_study(study, ctx.out_dir, workers=ctx.workers, progress=ctx.progress)
@@ -463,9 +464,9 @@ def run_all(names: Sequence[str], out: str, *, quick: bool = False, workers: Opt
     if unknown:
         raise catalog.CatalogError(f"no reproduction {', '.join(unknown)}; the catalog has: {', '.join(catalog.names())}")
     os.makedirs(out, exist_ok=True)
-    from .sweep import _locked
+    from .study.resume import locked
 
-    with _locked(out):  # a second run into the same OUT would interleave its report with this one's
+    with locked(out):  # a second run into the same OUT would interleave its report with this one's
         return _run_locked(chosen, out, quick, workers, progress, traces_dir, echo)
 
 

@@ -45,8 +45,9 @@ import pandas as pd
 
 from . import _native
 from .config import Config
-from .study_report import save_figure
-from .sweep import Study, override_settings, packaged_spec, refuse_controlled, run_study
+from ._figures import save_figure
+from .study.spec import Study, override_settings, packaged_spec, refuse_controlled
+from .study.sweep import run_study
 
 KB = 1024
 SECTOR = 512

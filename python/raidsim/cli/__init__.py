@@ -13,8 +13,8 @@ import sys
 from typing import List, Optional
 
 from .. import _native
-# The sweep's errors, from where they are defined: importing raidsim.sweep would slow every command.
-from .._sweep_errors import AnotherStudysResults, StudyError, SweepError
+# A study's errors alone: the sweep machinery would slow every command.
+from ..study.errors import AnotherStudysResults, StudyError, SweepError
 from . import advise, endurance, info, reproduce, run, studies, verify
 from ._common import (DEFAULT_OUT, EXIT_CODES, EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_PIPE, EXIT_SWEEP,
                       EXIT_USAGE, HelpFormatter, UsageError, VersionAction, error, stdout_closed)

@@ -145,7 +145,7 @@ def _reproduce_all(args: argparse.Namespace) -> int:
         names = chosen
     out = args.out or os.path.join(DEFAULT_OUT, "reproduce-all")
     refuse_out_file(out, "the report")
-    from ..sweep import JOURNAL
+    from ..study.journal import JOURNAL
 
     if os.path.exists(os.path.join(out, JOURNAL)):  # its report.html would be replaced by this one
         raise UsageError(f"--out {out} holds a sweep's results ({JOURNAL}), not a `reproduce all` report: "

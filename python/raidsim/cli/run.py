@@ -140,7 +140,7 @@ def header(report: Report, source: str, width: int = 80) -> str:
     member kind and size), the RAID level, members and stripe unit, the workload, and the simulated time."""
     import tomllib
 
-    from ..study_report import describe_workload
+    from ..study.page import describe_workload
 
     cfg = tomllib.loads(report.config_toml)
     data = report.to_dict()

@@ -37,7 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _sweep(args: argparse.Namespace) -> int:
-    from ..sweep import Study
+    from ..study.spec import Study
 
     if args.ray is not None and args.workers is not None:  # the cluster's CPUs run the points: it would be ignored
         raise UsageError("--workers sets the local processes; with --ray the cluster's CPUs run the points: "
@@ -47,7 +47,7 @@ def _sweep(args: argparse.Namespace) -> int:
 
 def demo(args: argparse.Namespace) -> int:
     """The packaged stripe-unit study, run as `raidsim sweep` runs any study (its plots and tables are in its spec)."""
-    from ..sweep import Study
+    from ..study.spec import Study
 
     return run_study_with_report(Study.packaged("stripe-unit-study"), args)
 
@@ -55,7 +55,8 @@ def demo(args: argparse.Namespace) -> int:
 def run_study_with_report(study: Any, args: argparse.Namespace) -> int:
     """`sweep` and `demo`: runs the study, writes its results, figures, tables and report.html, and says
     what is where (also when points failed, before the error)."""
-    from ..sweep import PointsFailed, run_study
+    from ..study.errors import PointsFailed
+    from ..study.sweep import run_study
 
     out = args.out or os.path.join(DEFAULT_OUT, study.name)
     refuse_out_file(out, "the study's results")  # a wrong argument, not a sweep that could not finish
@@ -74,7 +75,7 @@ def run_study_with_report(study: Any, args: argparse.Namespace) -> int:
 
 
 def _print_study_report(study: Any, out: str, table: Any, seconds: float) -> None:
-    from .. import study_report
+    from ..study import page
 
     report = table.attrs.get("report")
     if report is None:  # run_study always renders when asked to; not having done so is a bug, not a quiet skip
@@ -82,7 +83,7 @@ def _print_study_report(study: Any, out: str, table: Any, seconds: float) -> Non
     print(study.title or study.name)
     if study.spec.get("scaled_down"):
         print(f"Scaled down for speed: {study.spec['scaled_down']}.")
-    tables = study_report.text(report)
+    tables = page.text(report)
     if tables:
         print(f"\n{tables}")
     if report.warnings:

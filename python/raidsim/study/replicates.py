@@ -18,8 +18,8 @@ import math
 from typing import TYPE_CHECKING, Any, Dict, List, Sequence
 
 if TYPE_CHECKING:
-    # pandas and SciPy are imported where used: the sweep module imports this one, and the CLI the
-    # sweep module, so a top-level import would slow every `raidsim` command (issue #14).
+    # pandas and SciPy are imported where used: a sweep imports this module, and a top-level import would
+    # slow every sweep that has no replicates, and the commands that only read a spec.
     import pandas as pd
 
 SEED = "sim.seed"

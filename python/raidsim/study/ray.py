@@ -3,7 +3,7 @@
 Points are independent simulations, so a sweep spreads over a cluster as
 Ray tasks of one CPU each. The *driver* -- the process running the sweep --
 resolves every point, submits them all, and records each in the journal as
-it returns, exactly as it does for local processes (:mod:`raidsim.sweep`):
+it returns, exactly as it does for local processes (:mod:`raidsim.study.local`):
 a resumed sweep, its fingerprints and its tables do not depend on where the
 points ran. A sweep with nothing left to run never connects.
 
@@ -43,9 +43,10 @@ import socket
 import time
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
-from . import sweep
-from ._sweep_errors import SweepError
-from .config import Config
+from ..config import Config
+from .errors import SweepError
+from .journal import build_identity, trace_identity
+from .local import error_text, run_point
 
 # Long enough for a head across a WAN; a refused connection fails at once anyway.
 CONNECT_TIMEOUT_S = 10.0
@@ -66,7 +67,7 @@ def execute(jobs: Sequence[Tuple[Any, List]], metrics: List[str], address: str) 
     pending: List[Any] = []
     try:
         task = ray.remote(run_point_on_node)
-        build = sweep._build_identity()
+        build = build_identity()
         keys = {}
         for key, layers in jobs:
             layers, trace = anchored(layers)
@@ -108,7 +109,7 @@ def _connect(ray: Any, address: str) -> None:
         ray.init(address=address or "local", logging_level="WARNING")
     except Exception as e:  # noqa: BLE001 -- Ray raises ConnectionError, RuntimeError, ValueError... each a reason
         where = f"the Ray cluster at {address}" if address else "a local Ray instance"
-        raise SweepError(f"could not connect to {where}: {sweep._error_text(e)}") from None
+        raise SweepError(f"could not connect to {where}: {error_text(e)}") from None
 
 
 def check_reachable(address: str) -> None:
@@ -127,7 +128,7 @@ def check_reachable(address: str) -> None:
 def anchored(layers: List) -> Tuple[List, Optional[TraceIdentity]]:
     """The layers with the trace's path made absolute as the driver reads it, and the trace's identity."""
     config = Config(layers)
-    trace = sweep._trace_identity(config.resolved_toml())
+    trace = trace_identity(config.resolved_toml())
     if trace is None:
         return list(layers), None
     return config.set("workload.path", trace["path"]).layers, trace
@@ -135,8 +136,8 @@ def anchored(layers: List) -> Tuple[List, Optional[TraceIdentity]]:
 
 def run_point_on_node(layers: List, metrics: List[str], trace: Optional[TraceIdentity],
                       build: Dict[str, str]) -> Dict[str, Any]:
-    """A Ray task: :func:`raidsim.sweep._run_point`, once this node is known to compute what the driver would."""
-    here = sweep._build_identity()
+    """A Ray task: :func:`raidsim.study.local.run_point`, once this node is known to compute what the driver would."""
+    here = build_identity()
     if here != build:
         return {"_error": f"SweepError: raidsim on Ray node {socket.gethostname()} is another build than where the "
                           f"sweep runs ({_build_text(here)} here, {_build_text(build)} there); install the same "
@@ -145,7 +146,7 @@ def run_point_on_node(layers: List, metrics: List[str], trace: Optional[TraceIde
     if problem:
         return {"_error": f"InputError: trace {trace['path']} {problem} on Ray node {socket.gethostname()}; "
                           f"{_SHARED_PATH_RULE}"}
-    return sweep._run_point(layers, metrics)
+    return run_point(layers, metrics)
 
 
 def _build_text(build: Dict[str, str]) -> str:
@@ -185,7 +186,7 @@ def task_error_text(e: Exception) -> str:
     """One line for a task's failure: Ray's text is a coloured remote traceback."""
     lines = [line.strip() for line in _ANSI_COLOUR.sub("", str(e)).splitlines() if line.strip()]
     if len(lines) <= 1:
-        return sweep._error_text(e)
+        return error_text(e)
     # Its first line says where the task ran (pid, node), its last what went wrong.
     return f"{type(e).__name__}: {lines[-1]} (in {lines[0]})"
 

@@ -1,13 +1,21 @@
-"""The errors of :mod:`raidsim.sweep`, apart from it: the CLI catches them on every command, and
-importing the sweep machinery (multiprocessing, the journal, its tables) only to name them would slow
-every ``raidsim`` command (issue #14). :mod:`raidsim.sweep` exports them; import them from there."""
+"""What can go wrong with a study: a wrong spec, or a sweep that could not finish.
+
+Every error here is a :class:`raidsim.RaidsimError`. :class:`StudyError` is
+bad input (a spec naming a key, metric or axis that is not there), found
+before anything runs, and a ``ValueError`` too; every other
+:class:`SweepError` means a sweep could not finish: points failed, another
+sweep holds the output directory, a file could not be written, or the
+directory holds another study's results. The command line tells them apart
+by their exit status. Light on purpose: the CLI imports this module on
+every command, without the sweep machinery.
+"""
 
 from __future__ import annotations
 
 import difflib
 from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence
 
-from ._native import RaidsimError
+from .._native import RaidsimError
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -10,7 +10,7 @@ config, folded. Every text on the page is escaped. It is rebuilt from the
 journal on every run, reused points included, so it always shows the
 results beside it; ``figures/`` and ``tables/`` are the report's, and a file
 there that the spec no longer declares is removed. See
-:mod:`raidsim.study_plots` for what a spec declares.
+:mod:`raidsim.study.plot_specs` for what a spec declares.
 """
 
 from __future__ import annotations
@@ -23,24 +23,15 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence
 
-from . import study_plots
+from .. import _text_table
+from . import plots
 
 if TYPE_CHECKING:
-    from .sweep import Point, Study
+    from .spec import Point, Study
 
 PAGE = "report.html"
 FIGURES = "figures"
 TABLES = "tables"
-
-
-def save_figure(fig, path: str, dpi: int = 100) -> str:
-    """Lays out, writes and closes ``fig``; returns ``path``."""
-    import matplotlib.pyplot as plt
-
-    fig.tight_layout()
-    fig.savefig(path, dpi=dpi)
-    plt.close(fig)
-    return path
 
 
 @dataclass
@@ -48,8 +39,8 @@ class StudyReport:
     """What :func:`render` wrote."""
 
     page: str
-    figures: List[study_plots.Figure] = field(default_factory=list)
-    tables: List[study_plots.Table] = field(default_factory=list)
+    figures: List[plots.Figure] = field(default_factory=list)
+    tables: List[plots.Table] = field(default_factory=list)
     warnings: List[str] = field(default_factory=list)
 
 
@@ -85,14 +76,14 @@ def render(study: "Study", out: str, points: Sequence["Point"], records: Mapping
     return report
 
 
-def _point_row(p: "Point", record: Optional[Mapping[str, Any]]) -> study_plots.PointRow:
+def _point_row(p: "Point", record: Optional[Mapping[str, Any]]) -> plots.PointRow:
     if record is None:
-        return study_plots.PointRow(p.case, p.settings, "not run", {}, p.label)
-    return study_plots.PointRow(p.case, p.settings, record["status"], record["values"], p.label)
+        return plots.PointRow(p.case, p.settings, "not run", {}, p.label)
+    return plots.PointRow(p.case, p.settings, record["status"], record["values"], p.label)
 
 
-def _figures(study: "Study", out: str, rows: Sequence[study_plots.PointRow],
-             write: Callable[[str, Callable[[str], None]], None]) -> List[study_plots.Figure]:
+def _figures(study: "Study", out: str, rows: Sequence[plots.PointRow],
+             write: Callable[[str, Callable[[str], None]], None]) -> List[plots.Figure]:
     directory = os.path.join(out, FIGURES)
     if study.plots:
         os.makedirs(directory, exist_ok=True)
@@ -100,7 +91,7 @@ def _figures(study: "Study", out: str, rows: Sequence[study_plots.PointRow],
     def save(fig: Any, path: str, fmt: str) -> None:
         write(path, lambda tmp: fig.savefig(tmp, format=fmt, dpi=110))
 
-    figures = [study_plots.draw(plot, rows, directory, f"{study.origin}: plots[{plot.index}] (`{plot.name}`)", save)
+    figures = [plots.draw(plot, rows, directory, f"{study.origin}: plots[{plot.index}] (`{plot.name}`)", save)
                for plot in study.plots]
     if study.replicates > 1:
         for f in figures:
@@ -110,8 +101,8 @@ def _figures(study: "Study", out: str, rows: Sequence[study_plots.PointRow],
     return figures
 
 
-def _tables(study: "Study", out: str, rows: Sequence[study_plots.PointRow],
-            write: Callable[[str, Callable[[str], None]], None]) -> List[study_plots.Table]:
+def _tables(study: "Study", out: str, rows: Sequence[plots.PointRow],
+            write: Callable[[str, Callable[[str], None]], None]) -> List[plots.Table]:
     import csv
 
     directory = os.path.join(out, TABLES)
@@ -119,10 +110,10 @@ def _tables(study: "Study", out: str, rows: Sequence[study_plots.PointRow],
         os.makedirs(directory, exist_ok=True)
     tables, paths = [], set()
     for spec in study.tables:
-        table = study_plots.tabulate(spec, rows, f"{study.origin}: tables[{spec.index}] (`{spec.name}`)")
+        table = plots.tabulate(spec, rows, f"{study.origin}: tables[{spec.index}] (`{spec.name}`)")
         path = os.path.join(directory, spec.name + ".csv")
 
-        def fill(tmp: str, table: study_plots.Table = table) -> None:
+        def fill(tmp: str, table: plots.Table = table) -> None:
             with open(tmp, "w", newline="", encoding="utf-8") as f:
                 csv.writer(f).writerows([table.header, *table.rows])
         write(path, fill)
@@ -300,7 +291,7 @@ def _toml_value(v: Any) -> str:
     return json.dumps(v) if not isinstance(v, bool) else str(v).lower()
 
 
-def _figures_section(out: str, figures: Sequence[study_plots.Figure]) -> List[str]:
+def _figures_section(out: str, figures: Sequence[plots.Figure]) -> List[str]:
     if not figures:
         return []
     e = html.escape
@@ -316,7 +307,7 @@ def _figures_section(out: str, figures: Sequence[study_plots.Figure]) -> List[st
     return parts
 
 
-def _tables_section(out: str, tables: Sequence[study_plots.Table]) -> List[str]:
+def _tables_section(out: str, tables: Sequence[plots.Table]) -> List[str]:
     if not tables:
         return []
     e = html.escape
@@ -327,7 +318,7 @@ def _tables_section(out: str, tables: Sequence[study_plots.Table]) -> List[str]:
         head = "".join(f"<th>{e(h)}</th>" for h in t.header)
         body = "".join("<tr>" + "".join(f"<td>{e(c)}</td>" for c in row) + "</tr>" for row in t.rows)
         parts.append(f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-                     f"<p><a href=\"{e(path)}\">{e(path)}</a> (a missing value is {e(study_plots.MISSING)})</p>")
+                     f"<p><a href=\"{e(path)}\">{e(path)}</a> (a missing value is {e(plots.MISSING)})</p>")
     return parts
 
 
@@ -348,8 +339,6 @@ def _configs_section(points: Sequence["Point"], records: Mapping[str, Mapping[st
 
 def text(report: StudyReport) -> str:
     """The tables as fixed-width text, for a terminal."""
-    from . import _text_table
-
     parts = []
     for t in report.tables:
         parts += [t.title or t.name, _text_table.render(t.header, t.rows), ""]

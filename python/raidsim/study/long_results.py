@@ -33,7 +33,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from . import units
+from .. import units
 
 if TYPE_CHECKING:
     import pandas as pd
