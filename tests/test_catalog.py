@@ -14,11 +14,12 @@ import tomllib
 
 import pytest
 
-from raidsim import catalog, cli, reproduce_all
-from raidsim.catalog import GAP, NO_VERDICT, NOT_RUN, PASS, PASS_MAPPED, CatalogError, Rule, judge
+from raidsim import cli
+from raidsim.papers import catalog, reproduce_all
+from raidsim.papers.catalog import GAP, NO_VERDICT, NOT_RUN, PASS, PASS_MAPPED, CatalogError, Rule, judge
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
-EXPERIMENTS = REPO / "python" / "raidsim" / "experiments"
+EXPERIMENTS = REPO / "python" / "raidsim" / "papers" / "experiments"
 # The ten reproductions `raidsim reproduce` had before the catalog (the issue's list).
 NAMES = {"stripe-unit-tables", "erasure-code-updates", "erasure-code-tables", "stripe-unit-study", "disk-parameters",
          "striping-coefficients", "hdd-stripe-unit-tables", "cr5m", "rais", "erasure-code-study"}
@@ -82,7 +83,7 @@ def test_list_json_gives_an_object_per_reproduction():
         assert (REPO / o["file"]).is_file()
     assert objects["erasure-code-updates"]["covers"] == ["Table 3"]
     assert objects["erasure-code-updates"]["paper"] == "erasure-codes"
-    assert objects["disk-parameters"]["published_in"] == "python/raidsim/experiments/striping-coefficients.toml"
+    assert objects["disk-parameters"]["published_in"] == "python/raidsim/papers/experiments/striping-coefficients.toml"
     # Exactly the three counting reproductions are exact.
     assert {n for n, o in objects.items() if o["kind"] == "exact"} == {"stripe-unit-tables", "erasure-code-updates",
                                                                        "erasure-code-tables"}
@@ -243,8 +244,8 @@ def test_a_pass_under_a_mapping_is_counted_apart_and_a_mismatch_under_one_is_sti
 
 
 def test_a_mapping_is_read_from_the_study_file_and_a_misspelt_key_is_an_error_naming_file_and_key():
-    from raidsim import erasure_code_tables as ect
-    from raidsim import reproduce
+    from raidsim.papers import erasure_code_tables as ect
+    from raidsim.papers import reproduce
 
     spec = study_file("erasure-code-updates")
     table = reproduce._updates_published(spec, "updates.toml")
@@ -375,7 +376,7 @@ def test_the_readme_table_is_the_catalogs():
 def test_the_readme_command_rewrites_a_stale_block(tmp_path):
     readme = tmp_path / "README.md"
     readme.write_text(f"# x\n\n{catalog.BEGIN}\n| stale |\n{catalog.END}\n\nafter\n")
-    command = [sys.executable, "-m", "raidsim.catalog", "--readme", str(readme)]
+    command = [sys.executable, "-m", "raidsim.papers.catalog", "--readme", str(readme)]
     assert subprocess.run(command + ["--check"], capture_output=True).returncode == 1
     assert subprocess.run(command, capture_output=True).returncode == 0
     assert readme.read_text() == f"# x\n\n{catalog.readme_block()}\n\nafter\n"
@@ -448,7 +449,7 @@ def test_the_reports_rows_hold_the_published_numbers_of_the_study_files(fast_rep
     assert all("R1 read as our row 1" in r["mapping"] for r in published if r["verdict"] == PASS_MAPPED)
     assert all(r["mapping"] is None for r in published if r["verdict"] == PASS)
     assert {r["verdict"] for r in by("erasure-code-updates") if r["published"] is None} == {NO_VERDICT}
-    # erasure-code-tables: the README's "38 of 41 rows match"; the two Table 5 cells and Eq. 1 below a unit.
+    # erasure-code-tables: the guide's "38 of 41 rows match" (docs/reproductions/erasure-codes.md); the two Table 5 cells and Eq. 1 below a unit.
     verdicts = [r["verdict"] for r in by("erasure-code-tables")]
     assert (verdicts.count(PASS) + verdicts.count(PASS_MAPPED), verdicts.count(GAP), len(verdicts)) == (38, 3, 41)
     # Of the 38, mapped: Table 4's RS and RDP cells, drawn on Table 3's 4+2 arrays though Table 4 prints NoD = 5
@@ -529,7 +530,7 @@ def test_reproduce_all_passes_its_options_to_every_entry(tmp_path, monkeypatch):
 
 def _lightning_only(quick):
     """striping.striping_coefficients' result as --quick leaves it: the IBM Lightning's row alone."""
-    from raidsim import striping
+    from raidsim.papers import striping
 
     pub = striping.published("hdd-ibm-lightning")
     r = {"disk": pub["disk"], "preset": "hdd-ibm-lightning", "disks": 17, "ranges_read": {}, "ranges_write": {}}
@@ -543,7 +544,7 @@ def _lightning_only(quick):
 @pytest.mark.parametrize("quick", [True, False])
 def test_a_published_coefficient_the_quick_grid_leaves_out_is_not_run_and_a_full_run_must_hold_it(
         tmp_path, monkeypatch, quick):
-    from raidsim import striping
+    from raidsim.papers import striping
 
     monkeypatch.setattr(striping, "striping_coefficients", lambda *a, **k: _lightning_only(quick))
     monkeypatch.setattr(striping, "plot_striping", lambda *a, **k: [])
@@ -563,9 +564,10 @@ def test_a_published_coefficient_the_quick_grid_leaves_out_is_not_run_and_a_full
 
 
 def test_rais_sets_every_published_number_beside_its_own_or_says_it_did_not_run(tmp_path, monkeypatch):
-    from raidsim import rais
+    from raidsim.papers import rais
+    from raidsim.papers.rows import PublishedRows
 
-    published = reproduce_all.rais_published()
+    published = rais.published()
     # Every number of the study file, read with tomllib: Figure 1's six peaks, the text's 13, Tables 3-4's 28,
     # Table 5's 18 IOPS and Table 6's six cells; Figure 7's ratios are Table 5's and Table 6's, RAIS-0(B)'s own 1 left out.
     spec = study_file("rais")
@@ -575,12 +577,14 @@ def test_rais_sets_every_published_number_beside_its_own_or_says_it_did_not_run(
     assert published[("Table 6", "RAIS-0(B)", "total_usd")] == 6 * 799 + 579
     assert not any(case.startswith("RAIS-0(B)") for (fig, case, _) in published if fig == "Figure 7")
     # A quick run that reached all but Table 5's 20 % reads, plus Figure 7's reference row.
+    # Its rows as rais.rows makes them: the published numbers it did not reach come last, saying so.
     left_out = {k for k in published if "20 % reads" in k[1]}
-    rows = [{"figure": f, "case": c, "metric": m, "raidsim": v, "paper": v} for (f, c, m), v in published.items()
-            if (f, c, m) not in left_out]
-    rows.append({"figure": "Figure 7", "case": "RAIS-0(B), 0 % reads", "metric": "iops_per_usd_vs_rais0b",
-                 "raidsim": 1.0, "paper": 1.0})
-    monkeypatch.setattr(rais, "run", lambda *a, **k: {"rows": rows})
+    out = PublishedRows(published)
+    for (f, c, m), v in published.items():
+        if (f, c, m) not in left_out:
+            out.add(f, c, m, v)
+    out.add("Figure 7", "RAIS-0(B), 0 % reads", "iops_per_usd_vs_rais0b", 1.0, paper=1.0)
+    monkeypatch.setattr(rais, "run", lambda *a, **k: {"rows": out.rows()})
     monkeypatch.setattr(rais, "plot", lambda *a, **k: [])
     e = catalog.entry("rais")
     res = reproduce_all.run_entry(e, reproduce_all.RunContext(str(tmp_path), quick=True))

@@ -8,7 +8,7 @@ import pytest
 
 import raidsim
 from raidsim import Workload, _native
-from raidsim.reproduce import stripe_unit_tables
+from raidsim.papers.reproduce import stripe_unit_tables
 
 
 @pytest.mark.parametrize("granularity", ["page", "whole_unit", "disksim"])
@@ -102,7 +102,7 @@ def test_member_ssd_errors_name_the_member():
 
 
 def test_erasure_code_updates_match_table_3_and_json_shape():
-    from raidsim.reproduce import erasure_code_updates
+    from raidsim.papers.reproduce import erasure_code_updates
 
     rows = erasure_code_updates()
     published = [r for r in rows if r["published"] is not None]

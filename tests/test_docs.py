@@ -119,7 +119,7 @@ def skip_without_traces(block: Block) -> None:
 
 def test_the_guide_builds_strictly_with_its_generated_pages(tmp_path):
     import raidsim
-    from raidsim import catalog
+    from raidsim.papers import catalog
 
     site = tmp_path / "site"
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}

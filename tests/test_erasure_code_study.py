@@ -1,6 +1,6 @@
 """`raidsim reproduce erasure-code-study` (issue #13): the erasure-code paper's Figures 8-17 on stand-ins
 for its Table 7 traces. The quick grid runs once (seconds); each test checks a finding of the paper's text
-that raidsim reproduces, or pins one it does not, as the README states."""
+that raidsim reproduces, or pins one it does not, as the guide states (docs/reproductions/erasure-codes.md)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from raidsim import erasure_code_study as ecs
+from raidsim.papers import erasure_code_study as ecs
 
 pytestmark = pytest.mark.slow  # reproductions or a Ray head: minutes; `pytest -m 'not slow'` skips them
 
@@ -34,6 +34,8 @@ def _t(result):
 def test_rows_carry_the_issue_fields_and_every_figure(result):
     rows = result[1]["rows"]
     assert all(set(r) == {"figure", "workload", "code", "nod", "sus_bytes", "metric", "raidsim", "paper"} for r in rows)
+    # Every number the text states has its row (one without would say `missing`).
+    assert len([r for r in rows if r["paper"] is not None]) == len(ecs.published())
     assert {r["figure"] for r in rows} == {f"Figure {i}" for i in range(6, 18)}
     # Every point of the grid ran, for every stand-in.
     g = ecs.grid(True)
@@ -88,7 +90,7 @@ def test_parity_disks_erase_alike_under_rs_and_the_diagonal_disk_more_under_xor_
 
 def test_fifteen_disks_answer_faster_than_seven_for_every_code_on_a_fixed_footprint(result):
     """Figure 10 and §4.2: doubling NoD lowers ART for every code, small and large requests alike, when
-    the workload's footprint stays the same (the README's resolution of the third disagreement)."""
+    the workload's footprint stays the same (the guide's resolution of the third disagreement)."""
     t = _t(result)
     base = t[(t.sus_bytes == 4096) & t.reserve.isna()]
     for w in ("Iozone2", "Exchange", "Financial1", "Postmark"):

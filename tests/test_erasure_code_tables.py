@@ -12,9 +12,9 @@ import re
 
 import pytest
 
-from raidsim import erasure_code_tables as ect
+from raidsim.papers import erasure_code_tables as ect
 from raidsim.cli import main
-from raidsim.study.spec import packaged_spec
+from raidsim.papers.packaged import packaged_spec
 
 SPEC = packaged_spec("erasure-code-tables")
 ARRAYS = SPEC["arrays"]

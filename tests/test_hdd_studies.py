@@ -10,7 +10,7 @@ import sys
 import pandas as pd
 import pytest
 
-from raidsim import hdd_stripe_unit, striping
+from raidsim.papers import hdd_stripe_unit, striping
 
 pytestmark = pytest.mark.slow  # reproductions or a Ray head: minutes; `pytest -m 'not slow'` skips them
 
@@ -301,7 +301,7 @@ def test_hdd_tables_show_the_papers_three_observations(hdd_tables):
         # Response at 8 KB flat across stripe units (within ±10 %), positioning above 75 % of it.
         assert reads["response_spread_8kb"] <= 0.20, reads
         assert reads["min_share_8kb_pct"] > 75, reads
-    # Positioning below 10 % at 1600 KB for the 9LP (the Atlas III misses: see the README).
+    # Positioning below 10 % at 1600 KB for the 9LP (the Atlas III misses: see docs/reproductions/stripe-unit.md).
     assert found[("hdd-cheetah-9lp", 1.0)]["max_share_1600kb_pct"] < 10
     # Large requests are transfer-bound: for every drive and mix, the share falls with the request size.
     for f in found.values():

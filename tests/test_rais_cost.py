@@ -4,8 +4,9 @@ import re
 
 import pytest
 
-from raidsim import Config, rais
+from raidsim import Config
 from raidsim.api import simulate
+from raidsim.papers import rais
 from raidsim.study import Study, run_study
 
 
@@ -51,7 +52,7 @@ def test_figure7_claims_hold_on_the_papers_own_table5():
 
 
 def test_two_claims_of_the_text_that_its_table5_does_not_bear_out():
-    # Said in the README: "the efficiency of RAIS-0(A) increases as reads increase" is not monotone, and
+    # Said in the guide (docs/reproductions/rais.md): "the efficiency of RAIS-0(A) increases as reads increase" is not monotone, and
     # "around 60% reads ... RAIS-0(A) is more economically efficient than SSD(C)" has SSD(C) ahead there.
     per = {(r["configuration"], r["read_percent"]): r["iops_per_usd"] for r in rais.figure7_from_table5()}
     a = [per[("RAIS-0(A)", reads)] for reads in (0, 20, 40, 60)]

@@ -3,8 +3,9 @@
 
 import pytest
 
-from raidsim import Config, rais
+from raidsim import Config
 from raidsim.api import simulate
+from raidsim.papers import rais
 
 
 def _drives():

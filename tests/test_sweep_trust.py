@@ -15,8 +15,9 @@ import pytest
 
 import raidsim
 from raidsim import Config, units
-from raidsim.study import journal, local, metrics, plots
 from raidsim.cli import main
+from raidsim.papers.packaged import packaged_study
+from raidsim.study import journal, local, metrics, plots
 from raidsim.study.errors import AnotherStudysResults, PointsFailed, StudyError, SweepLocked
 from raidsim.study.journal import JOURNAL
 from raidsim.study.spec import Study
@@ -388,7 +389,7 @@ def test_metric_missing_from_a_points_report_is_empty_not_zero(tmp_path):
 
 
 def test_a_study_table_shows_values_a_point_lacks_as_a_dash_not_zero_or_nan():
-    study = Study.packaged("stripe-unit-study")
+    study = packaged_study("stripe-unit-study")
     rows = [plots.PointRow("single", {"array.level": "single"}, "ok", {
                 "array.stripe_unit_bytes": None, "array.parity_to_data_write_ratio": None, "array.extra_page_reads": None,
                 "array.data_pages_written": None, "array.parity_pages_written": None, "devices.erases[0]": 7,
@@ -435,7 +436,7 @@ def test_unknown_key_at_the_top_of_a_spec_is_refused_naming_it_and_the_valid_one
 
 
 def test_packaged_study_and_reproductions_still_load():
-    assert Study.packaged("stripe-unit-study").name == "stripe-unit-study"
+    assert packaged_study("stripe-unit-study").name == "stripe-unit-study"
     assert main(["reproduce", "stripe-unit-tables", "--json"]) == 0
     assert main(["reproduce", "erasure-code-updates", "--json"]) == 0
 
@@ -636,7 +637,7 @@ def test_a_sweep_whose_disk_fills_exits_3_naming_the_file_and_the_same_command_r
     out = tmp_path / "out"
     command = ["sweep", str(spec), "--out", str(out), "--workers", "1", "--no-progress"]
     monkeypatch.setattr(journal, "open", DiskFullJournal(), raising=False)
-    assert main(command) == 3  # could not finish, as the README's table says
+    assert main(command) == 3  # could not finish, as the guide's exit statuses say (docs/getting-started.md)
     err = capsys.readouterr().err
     assert (f"study tiny could not finish: [Errno 28] No space left on device: '{out / JOURNAL}'; every point that "
             f"finished is kept in {out / JOURNAL}") in err

@@ -26,7 +26,7 @@ def cr5m_result():
 
 
 def test_cr5m_text_has_no_nan_and_puts_averages_on_lines_of_their_own():
-    from raidsim import cr5m
+    from raidsim.papers import cr5m
 
     text = cr5m.text(cr5m_result(), width=80)
     assert not re.search(r"\bnan\b", text, re.I)
@@ -42,7 +42,7 @@ def test_cr5m_text_has_no_nan_and_puts_averages_on_lines_of_their_own():
 
 
 def test_cr5m_text_fits_the_width_and_keeps_every_column():
-    from raidsim import cr5m
+    from raidsim.papers import cr5m
 
     result = cr5m_result()
     text = cr5m.text(result, width=80)

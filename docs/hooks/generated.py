@@ -5,7 +5,7 @@ Nothing here is copied by hand, so a new key, preset or reproduction shows up in
 - ``reference/config-keys.md``: every config key, from :func:`raidsim.keys` (what ``raidsim keys`` prints);
 - ``reference/presets.md``: every preset, from :func:`raidsim.presets` (what ``raidsim presets NAME`` prints);
 - the "Reproductions" section of the navigation: the overview, then one page per paper of
-  ``papers.toml``, in its order (:func:`raidsim.catalog.papers`).
+  ``papers.toml``, in its order (:func:`raidsim.papers.catalog.papers`).
 
 In a page, placeholders become what the catalog says:
 
@@ -30,7 +30,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
 import raidsim
-from raidsim import catalog
+from raidsim.papers import catalog
 
 KEYS_PAGE = "reference/config-keys.md"
 PRESETS_PAGE = "reference/presets.md"

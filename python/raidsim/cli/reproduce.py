@@ -71,7 +71,7 @@ def _check_reproduce_options(args: argparse.Namespace) -> None:
 
 
 def _reproduce(args: argparse.Namespace) -> int:
-    from .. import catalog  # light: --list imports no pandas
+    from ..papers import catalog  # light: --list imports no pandas
 
     if args.list:
         return _reproduce_list(args)
@@ -85,7 +85,7 @@ def _reproduce(args: argparse.Namespace) -> int:
     _check_reproduce_options(args)
     if args.name == "all":
         return _reproduce_all(args)
-    from .. import reproduce
+    from ..papers import reproduce
 
     if args.name == "stripe-unit-tables":
         rows = reproduce.stripe_unit_tables(args.granularity or "page")
@@ -96,7 +96,7 @@ def _reproduce(args: argparse.Namespace) -> int:
         print(json.dumps(rows, indent=2) if args.json else reproduce.erasure_code_updates_text(rows))
         return 0
     if args.name == "erasure-code-tables":
-        from .. import erasure_code_tables as ect
+        from ..papers import erasure_code_tables as ect
 
         rows = ect.erasure_code_tables()
         print(json.dumps(rows, indent=2) if args.json else ect.erasure_code_tables_text(rows))
@@ -106,11 +106,11 @@ def _reproduce(args: argparse.Namespace) -> int:
     if args.name in ("disk-parameters", "striping-coefficients", "hdd-stripe-unit-tables"):
         return _reproduce_hdd(args)
     if args.name == "cr5m":
-        from .. import cr5m
+        from ..papers import cr5m
 
         return _reproduce_with_traces(args, cr5m, "cr5m")
     if args.name == "erasure-code-study":
-        from .. import erasure_code_study
+        from ..papers import erasure_code_study
 
         return _reproduce_with_traces(args, erasure_code_study, "erasure-code-study")
     if args.name == "rais":
@@ -120,7 +120,7 @@ def _reproduce(args: argparse.Namespace) -> int:
 
 def _reproduce_list(args: argparse.Namespace) -> int:
     """``reproduce --list [--json]``: the catalog, one reproduction a line (or a list of objects)."""
-    from .. import catalog
+    from ..papers import catalog
 
     given = [k for k, unset in _UNSET.items() if k != "json" and getattr(args, k) != unset]
     if args.name is not None or given:
@@ -133,7 +133,7 @@ def _reproduce_list(args: argparse.Namespace) -> int:
 def _reproduce_all(args: argparse.Namespace) -> int:
     """``reproduce all``: every reproduction (or --only some), one report; a failed one is reported, the rest
     still run, and the status is EXIT_SWEEP at the end."""
-    from .. import catalog, reproduce_all
+    from ..papers import catalog, reproduce_all
 
     names = catalog.names()
     if args.only is not None:
@@ -162,7 +162,7 @@ def _reproduce_all(args: argparse.Namespace) -> int:
 
 def _reproduce_study(args: argparse.Namespace) -> int:
     """A catalog entry with no reproduction module: its study file runs as a sweep; rows as `reproduce all`'s."""
-    from .. import catalog, reproduce_all
+    from ..papers import catalog, reproduce_all
 
     out = args.out or os.path.join(DEFAULT_OUT, args.name)
     ctx = reproduce_all.RunContext(out, workers=args.workers, progress=progress(args))
@@ -177,7 +177,7 @@ def _reproduce_study(args: argparse.Namespace) -> int:
 
 
 def _reproduce_hdd(args: argparse.Namespace) -> int:
-    from .. import hdd_stripe_unit, striping
+    from ..papers import hdd_stripe_unit, striping
 
     if args.name == "disk-parameters":
         rows = striping.disk_parameters()
@@ -235,7 +235,7 @@ def _reproduce_with_traces(args: argparse.Namespace, module: Any, name: str) -> 
 
 
 def _reproduce_rais(args: argparse.Namespace) -> int:
-    from .. import rais
+    from ..papers import rais
 
     out = args.out or os.path.join(DEFAULT_OUT, "rais" + ("-quick" if args.quick else ""))
     result = rais.run(out, quick=args.quick, workers=args.workers, progress=progress(args))

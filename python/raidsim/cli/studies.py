@@ -47,9 +47,9 @@ def _sweep(args: argparse.Namespace) -> int:
 
 def demo(args: argparse.Namespace) -> int:
     """The packaged stripe-unit study, run as `raidsim sweep` runs any study (its plots and tables are in its spec)."""
-    from ..study.spec import Study
+    from ..papers.packaged import packaged_study
 
-    return run_study_with_report(Study.packaged("stripe-unit-study"), args)
+    return run_study_with_report(packaged_study("stripe-unit-study"), args)
 
 
 def run_study_with_report(study: Any, args: argparse.Namespace) -> int:

@@ -42,7 +42,6 @@ import os
 import re
 import tomllib
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any, Dict, List, Mapping, Sequence, Set, Tuple
 
 from ..config import Config
@@ -50,7 +49,7 @@ from . import plot_specs
 from .errors import StudyError, check_keys
 
 # The keys a study spec may have, at its top level and in each [[cases]] table. `catalog`: a packaged
-# reproduction's entry in the catalog (raidsim/catalog.py checks it; a sweep does not read it).
+# reproduction's entry in the catalog (raidsim.papers.catalog checks it; a sweep does not read it).
 STUDY_KEYS = ("name", "title", "scaled_down", "base", "cases", "axes", "metrics", "replicates", "catalog",
               "description", "plots", "tables")
 # The most replicates a study may ask for (each is a whole run of every point).
@@ -123,10 +122,6 @@ class Study:
             except tomllib.TOMLDecodeError as e:
                 raise StudyError(f"{os.fspath(path)}: not valid TOML: {e}") from None
         return cls.from_dict(spec, os.fspath(path))
-
-    @classmethod
-    def packaged(cls, name: str) -> "Study":
-        return cls.from_dict(packaged_spec(name), name)
 
     def points(self) -> List[Point]:
         points = self._points_once()
@@ -317,16 +312,3 @@ def refuse_controlled(overrides: Sequence[str], controlled: Sequence[str], study
         if hit:
             raise StudyError(f"--set {key}: {study} sets {hit[0].rstrip('.')} itself (its published values depend "
                              f"on it); keys it controls: {', '.join(c.rstrip('.') for c in controlled)}")
-
-
-def packaged_specs() -> List[str]:
-    """Names of the studies shipped in ``raidsim/experiments``."""
-    files = resources.files("raidsim.experiments")
-    return sorted(p.name[:-5] for p in files.iterdir() if p.name.endswith(".toml"))
-
-
-def packaged_spec(name: str) -> Dict[str, Any]:
-    path = resources.files("raidsim.experiments") / f"{name}.toml"
-    if not path.is_file():
-        raise ValueError(f"no packaged study `{name}`; packaged: {', '.join(packaged_specs())}")
-    return tomllib.loads(path.read_text())

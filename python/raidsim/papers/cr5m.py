@@ -19,14 +19,16 @@ from __future__ import annotations
 
 import os
 import textwrap
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import pandas as pd
 
-from . import _text_table
-from ._figures import save_figure
-from .study.spec import Study, packaged_spec
-from .study.sweep import run_study
+from .. import _text_table
+from .._figures import save_figure
+from ..study.spec import Study
+from ..study.sweep import run_study
+from .packaged import packaged_spec
+from .rows import PublishedRows
 
 KB = 1024
 SECTOR = 512
@@ -110,7 +112,7 @@ def benchmark(requests: int, write_percent: Optional[float] = None, mean_kb: Opt
 def shared_traces(traces_dir: Optional[str], entries: Optional[Sequence[Mapping[str, Any]]] = None) -> Dict[str, Dict[str, Any]]:
     """The shared traces of the paper's kinds (``entries``, each {name, file}: this study file's
     ``[[shared_traces]]`` unless given) that are present in ``traces_dir``, with their request counts."""
-    from .api import trace_stats
+    from ..api import trace_stats
 
     out: Dict[str, Dict[str, Any]] = {}
     for t in spec()["shared_traces"] if entries is None else entries:
@@ -161,9 +163,9 @@ def span_fill(preset: str) -> float:
     """The fill fraction that writes the synthetic workloads' span before the run: SSDsim, which the
     paper extends, writes every page a trace reads before replaying it, so reads find data and a
     failed chip holds it."""
-    from .api import simulate
-    from .config import Config
-    from .workload import Workload
+    from ..api import simulate
+    from ..config import Config
+    from ..workload import Workload
 
     probe = Config.preset(preset).with_workload(Workload.requests([(0, "R", 0, SECTOR)]))
     capacity = simulate(probe, progress=False).to_dict()["array"]["capacity_bytes"]
@@ -226,24 +228,12 @@ def _pct_higher(base: float, new: float) -> float:
     return 100.0 * (new - base) / base
 
 
-class _Rows:
-    """Collects rows and puts the published value beside each."""
-
-    def __init__(self) -> None:
-        self.rows: List[Dict[str, Any]] = []
-        self.published = {(p["figure"], p["case"], p["metric"]): p["value"] for p in spec()["published"]}
-
-    def add(self, figure: str, case: str, metric: str, value: Any) -> None:
-        value = None if value is None else round(float(value), 4)
-        self.rows.append({"figure": figure, "case": case, "metric": metric, "raidsim": value,
-                          "paper": self.published.get((figure, case, metric))})
-
-    def unused_published(self) -> List[tuple]:
-        seen = {(r["figure"], r["case"], r["metric"]) for r in self.rows}
-        return [k for k in self.published if k not in seen]
+def published() -> Dict[Tuple[str, str, str], float]:
+    """The numbers the text quotes, by (figure, case, metric) as the rows name them (``[[published]]``)."""
+    return {(p["figure"], p["case"], p["metric"]): p["value"] for p in spec()["published"]}
 
 
-def _compare_levels(out: _Rows, figure: str, t: pd.DataFrame, prefix: str, cases: Sequence[str]) -> List[float]:
+def _compare_levels(out: PublishedRows, figure: str, t: pd.DataFrame, prefix: str, cases: Sequence[str]) -> List[float]:
     """Mean response CR5 vs CR5M per workload; returns the improvements."""
     cr5, cr5m = _by(t, "cr5"), _by(t, "cr5m")
     gains = []
@@ -256,7 +246,7 @@ def _compare_levels(out: _Rows, figure: str, t: pd.DataFrame, prefix: str, cases
     return gains
 
 
-def _figure8_9(out: _Rows, tables: Mapping[str, pd.DataFrame], g: Mapping[str, Any]) -> None:
+def _figure8_9(out: PublishedRows, tables: Mapping[str, pd.DataFrame], g: Mapping[str, Any]) -> None:
     names = [t["name"] for t in spec()["traces"]]
     for shape in g["shapes"]:
         t = tables[f"fig8-{shape}"]
@@ -287,7 +277,7 @@ def _figure8_9(out: _Rows, tables: Mapping[str, pd.DataFrame], g: Mapping[str, A
         out.add("Figure 9", "average", f"{metric}_saved_pct", sum(values) / len(values) if values else None)
 
 
-def _figure10(out: _Rows, t: pd.DataFrame, g: Mapping[str, Any]) -> None:
+def _figure10(out: PublishedRows, t: pd.DataFrame, g: Mapping[str, Any]) -> None:
     fills = [f"fill {f}" for f in g["fills"]]
     gains = _compare_levels(out, "Figure 10", t, "", fills)
     loaded = [x for f, x in zip(g["fills"], gains) if 0.7 <= f <= 0.85]
@@ -300,11 +290,11 @@ def _figure10(out: _Rows, t: pd.DataFrame, g: Mapping[str, Any]) -> None:
         out.add("Figure 10", w, "mw_pages", _sum(cr5m.loc[[w]], "devices.pages_written.mirror").iloc[0])
 
 
-def _figure11(out: _Rows, t: pd.DataFrame) -> None:
+def _figure11(out: PublishedRows, t: pd.DataFrame) -> None:
     _compare_levels(out, "Figure 11", t, "", list(dict.fromkeys(t["workload"])))
 
 
-def _compare_policies(out: _Rows, figure: str, t: pd.DataFrame, averaged: Sequence[str]) -> None:
+def _compare_policies(out: PublishedRows, figure: str, t: pd.DataFrame, averaged: Sequence[str]) -> None:
     dor, mcr = _by(t, "dor"), _by(t, "mcr")
     sums: Dict[str, List[float]] = {"during_improvement_pct": [], "recovery_gain_pct": []}
     for w in dict.fromkeys(t["workload"]):
@@ -333,7 +323,7 @@ def _compare_policies(out: _Rows, figure: str, t: pd.DataFrame, averaged: Sequen
 
 def rows(tables: Mapping[str, pd.DataFrame], g: Mapping[str, Any]) -> List[Dict[str, Any]]:
     """The rows of every figure from the studies' tables."""
-    out = _Rows()
+    out = PublishedRows(published())
     _figure8_9(out, tables, g)
     _figure10(out, tables["fig10"], g)
     _figure11(out, tables["fig11"])
@@ -342,7 +332,7 @@ def rows(tables: Mapping[str, pd.DataFrame], g: Mapping[str, Any]) -> List[Dict[
     writes = t["workload"].str.startswith("write")
     _compare_policies(out, "Figure 13", t[writes], list(dict.fromkeys(t[writes]["workload"])))
     _compare_policies(out, "Figure 14", t[~writes], list(dict.fromkeys(t[~writes]["workload"])))
-    return out.rows
+    return out.rows()
 
 
 # --- text and figures ----------------------------------------------------------------------------

@@ -43,11 +43,12 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 import pandas as pd
 
-from . import _native
-from .config import Config
-from ._figures import save_figure
-from .study.spec import Study, override_settings, packaged_spec, refuse_controlled
-from .study.sweep import run_study
+from .. import _native
+from .._figures import save_figure
+from ..config import Config
+from ..study.spec import Study, override_settings, refuse_controlled
+from ..study.sweep import run_study
+from .packaged import packaged_spec
 
 KB = 1024
 SECTOR = 512

@@ -23,8 +23,8 @@ numbers it compares against, and a ``[catalog]`` table that says what it is::
 A key the table does not know is an error naming the valid ones, as is a missing one; a study file
 without ``[catalog]`` is a study, not a reproduction. Each entry is one name of ``raidsim reproduce
 NAME`` (a new study file with a ``[catalog]`` is a new name); ``raidsim reproduce --list`` prints the
-catalog, ``raidsim reproduce all`` runs it (:mod:`raidsim.reproduce_all`), and README.md's table of what
-raidsim reproduces is rendered from it: ``python -m raidsim.catalog --readme`` rewrites that block.
+catalog, ``raidsim reproduce all`` runs it (:mod:`raidsim.papers.reproduce_all`), and README.md's table of what
+raidsim reproduces is rendered from it: ``python -m raidsim.papers.catalog --readme`` rewrites that block.
 
 Verdicts. A reproduction's results are rows of one shape: (table or figure, case, metric, raidsim's
 value, the published value or None, unit), each with a verdict:
@@ -59,7 +59,8 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from ._native import RaidsimError
+from .._native import RaidsimError
+from .packaged import FOLDER, study_file
 
 PASS, GAP, NO_VERDICT, NOT_RUN = "pass", "gap", "—", "not run"
 PASS_MAPPED = "pass (mapped)"  # a pass under an interpretation of the paper its study file states (`mapping`)
@@ -67,7 +68,9 @@ PASS_MAPPED = "pass (mapped)"  # a pass under an interpretation of the paper its
 MAPPING_KEY = "mapping"
 KINDS = ("exact", "trend")
 BEGIN, END = "<!-- catalog:begin -->", "<!-- catalog:end -->"
-README_COMMAND = "python -m raidsim.catalog --readme"
+#: The papers, as the repository holds their file.
+PAPERS_FILE = "python/raidsim/papers/papers.toml"
+README_COMMAND = "python -m raidsim.papers.catalog --readme"
 
 # The keys of a [catalog] table: required, then optional.
 REQUIRED_KEYS = ("paper", "covers", "kind", "quick_seconds", "full_seconds", "summary")
@@ -248,7 +251,7 @@ class Entry:
 
     @property
     def file(self) -> str:
-        return f"python/raidsim/experiments/{self.name}.toml"
+        return study_file(self.name)
 
     def rule_for(self, figure: str, case: str, metric: str) -> Rule:
         """The rule that judges a row with a published value (see the module doc)."""
@@ -266,14 +269,14 @@ class Entry:
                 "quick_seconds": self.quick_seconds, "full_seconds": self.full_seconds, "summary": self.summary,
                 "gaps": list(self.gaps), "file": self.file,
                 "published_in": None if self.published_in is None else
-                f"python/raidsim/experiments/{self.published_in}.toml"}
+                study_file(self.published_in)}
 
 
 @functools.lru_cache(maxsize=None)
 def papers() -> Dict[str, Paper]:
     """The papers of ``papers.toml`` by key, in their order."""
-    where = "python/raidsim/papers.toml"
-    data = tomllib.loads((resources.files("raidsim") / "papers.toml").read_text())
+    data = tomllib.loads((resources.files(__package__) / "papers.toml").read_text())
+    where = PAPERS_FILE
     out = {}
     for key, table in data.items():
         _check_keys(table, PAPER_KEYS, PAPER_KEYS, f"{where}: [{key}]")
@@ -289,7 +292,7 @@ def papers() -> Dict[str, Paper]:
 @functools.lru_cache(maxsize=None)
 def entries() -> Tuple[Entry, ...]:
     """Every reproduction: by paper (papers.toml's order), then by the first table or figure it covers."""
-    return load_entries(str(resources.files("raidsim.experiments")))
+    return load_entries(str(resources.files(f"{__package__}.experiments")))
 
 
 def load_entries(folder: str) -> Tuple[Entry, ...]:
@@ -466,8 +469,8 @@ def list_json() -> List[Dict[str, Any]]:
 def readme_block() -> str:
     """The README's generated block, markers included: what raidsim reproduces, and what it does not."""
     out = [BEGIN,
-           f"<!-- generated from the [catalog] tables of python/raidsim/experiments/*.toml and "
-           f"python/raidsim/papers.toml by `{README_COMMAND}`: edit those, then run it -->",
+           f"<!-- generated from the [catalog] tables of {FOLDER}/*.toml and "
+           f"{PAPERS_FILE} by `{README_COMMAND}`: edit those, then run it -->",
            "| reproduction | paper | tables and figures | kind | runtime here (2 cores) | what it runs |",
            "|---|---|---|---|---|---|"]
     for e in entries():
@@ -501,12 +504,15 @@ def current_block(readme: str) -> str:
 
 
 def default_readme() -> str:
-    """The checkout's README.md (this package sits in its python/ folder)."""
-    return os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "README.md")
+    """The checkout's README.md: this module is python/raidsim/papers/catalog.py in it."""
+    root = os.path.abspath(__file__)
+    for _ in range(4):
+        root = os.path.dirname(root)
+    return os.path.join(root, "README.md")
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m raidsim.catalog", description="The catalog of reproductions.")
+    parser = argparse.ArgumentParser(prog="python -m raidsim.papers.catalog", description="The catalog of reproductions.")
     parser.add_argument("--readme", nargs="?", const=default_readme(), metavar="PATH",
                         help="rewrite the catalog's block of README.md (default: the checkout's)")
     parser.add_argument("--check", action="store_true",
@@ -527,7 +533,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             return 0 if same else 1
         updated = replace_block(text, block)
     except (OSError, CatalogError) as e:
-        print(f"python -m raidsim.catalog: error: {e}", file=sys.stderr)
+        print(f"python -m raidsim.papers.catalog: error: {e}", file=sys.stderr)
         return 1
     if updated != text:
         with open(args.readme, "w") as f:

@@ -22,9 +22,11 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 import pandas as pd
 
-from ._figures import save_figure
-from .study.spec import Study, packaged_spec
-from .study.sweep import run_study
+from .._figures import save_figure
+from ..study.spec import Study
+from ..study.sweep import run_study
+from .packaged import packaged_spec
+from .rows import PublishedRows
 
 KB = 1024
 PAGE = 4096
@@ -153,14 +155,31 @@ def measures(t: pd.DataFrame) -> pd.DataFrame:
 # --- rows ----------------------------------------------------------------------------------------
 
 _METRIC = {"now": "now", "noc": "noc", "art": "art_ms", "wa": "wa"}
+#: What a row is, in order, and the fields of it that name a number the paper states.
+ROW_FIELDS = ("figure", "workload", "code", "nod", "sus_bytes", "metric")
+PUBLISHED_KEY = ("figure", "workload", "code", "metric")
 
 
-def _row(figure: str, workload: str, code: str, nod: Optional[int], sus: Optional[int], metric: str, value: Any,
-         paper: Any = None) -> Dict[str, Any]:
-    ok = value is not None and value == value
-    return {"figure": figure, "workload": str(workload), "code": str(code), "nod": None if nod is None else int(nod),
-            "sus_bytes": None if sus is None else int(sus), "metric": metric,
-            "raidsim": round(float(value), 4) if ok else None, "paper": None if paper is None else float(paper)}
+def published() -> List[Tuple[Tuple[str, str, str, str], float]]:
+    """The numbers the text states, by (figure, workload, code, metric) as the rows name them: Figure 6's
+    EVENODD over RS, and each ``[[claims]]`` for each code it names."""
+    sp = spec()
+    out = [(("Figure 6", "one request", "evenodd", f"evenodd_over_rs_pct_midpoint_sor_{kib}k"), value)
+           for kib, value in sp["figure6"]["evenodd_over_rs_pct"].items()]
+    out += [((c["figure"], c["workload"], code, _claim_metric(c)), value)
+            for c in sp["claims"] for code, value in c["paper"].items()]
+    return out
+
+
+def _claim_metric(claim: Mapping[str, Any]) -> str:
+    return f"{claim['metric']}_pct: " + claim["text"]
+
+
+def _add(out: PublishedRows, figure: str, workload: str, code: str, nod: Optional[int], sus: Optional[int],
+         metric: str, value: Any) -> None:
+    # Plain types: a row goes to JSON, and the table's cells are numpy's.
+    out.add(figure, str(workload), str(code), None if nod is None else int(nod), None if sus is None else int(sus),
+            metric, value)
 
 
 def _at(table: pd.DataFrame, workload: str, code: str, nod: int, sus: int, reserve: Optional[float] = None) -> Optional[pd.Series]:
@@ -175,40 +194,39 @@ def rows(table: pd.DataFrame) -> List[Dict[str, Any]]:
     parity disks' share of erases."""
     sp = spec()
     nod0, sus0 = sp["nod_default"], sp["sus_default"]
-    out: List[Dict[str, Any]] = []
+    out = PublishedRows(published(), fields=ROW_FIELDS, key=PUBLISHED_KEY)
     for _, r in table.iterrows():
         by_nod, by_sus = r.sus_bytes == sus0 and pd.isna(r.reserve), r.nod == nod0 and pd.isna(r.reserve)
         for fig, metric, col, show in (("Figure 8", "now", "now", by_nod), ("Figure 9", "noc", "noc", by_nod),
                                        ("Figure 10", "art_ms", "art_ms", by_nod), ("Figure 11", "now", "now", by_sus),
                                        ("Figure 12", "noc", "noc", by_sus), ("Figure 13", "art_ms", "art_ms", by_sus)):
             if show:
-                out.append(_row(fig, r.workload, r.code, r.nod, r.sus_bytes, metric, r[col]))
+                _add(out, fig, r.workload, r.code, r.nod, r.sus_bytes, metric, r[col])
         if r.nod == nod0 and r.sus_bytes == sus0:
             reserve = "preset" if pd.isna(r.reserve) else f"{r.reserve:g}"
-            out.append(_row("Figure 14", r.workload, r.code, r.nod, r.sus_bytes, f"wa_reserve_{reserve}", r.wa))
-            out.append(_row("Figure 14", r.workload, r.code, r.nod, r.sus_bytes, f"wa_flash_reserve_{reserve}", r.wa_flash))
+            _add(out, "Figure 14", r.workload, r.code, r.nod, r.sus_bytes, f"wa_reserve_{reserve}", r.wa)
+            _add(out, "Figure 14", r.workload, r.code, r.nod, r.sus_bytes, f"wa_flash_reserve_{reserve}", r.wa_flash)
         if pd.isna(r.reserve):
             fig = "Figure 15" if (r.nod, r.sus_bytes) == (nod0, sus0) else ("Figure 16" if r.sus_bytes == sus0 else "Figure 17")
-            out.append(_row(fig, r.workload, r.code, r.nod, r.sus_bytes, "noc_q_over_noc_p",
-                            r.noc_q / r.noc_p if r.noc_p else None))
+            _add(out, fig, r.workload, r.code, r.nod, r.sus_bytes, "noc_q_over_noc_p", r.noc_q / r.noc_p if r.noc_p else None)
     for w in sp["figure7_workloads"]:
         for code in sp["codes"]:
             r = _at(table, w, code, nod0, sus0)
             if r is not None:
-                out.append(_row("Figure 7", w, code, nod0, sus0, "wa", r.wa))
-    out += figure6_rows()
-    out += claim_rows(table)
-    return out
+                _add(out, "Figure 7", w, code, nod0, sus0, "wa", r.wa)
+    _figure6(out)
+    _claims(out, table)
+    return out.rows()
 
 
-def figure6_rows() -> List[Dict[str, Any]]:
+def _figure6(out: PublishedRows) -> None:
     """Figure 6 by counting: parity units per request of each size, over every start inside a codeword of
     Table 3's arrays, as the mean and as the midpoint of the range; EVENODD over RS beside the text's."""
     from . import erasure_code_tables as ect
 
     f = spec()["figure6"]
     sus = spec()["sus_default"]
-    out, avg = [], {}
+    avg = {}
     for kib in f["sor_kib"]:
         for code, a in f["arrays"].items():
             k, p = a["data_disks"], a["prime"]
@@ -216,30 +234,25 @@ def figure6_rows() -> List[Dict[str, Any]]:
                      for r, d, inside in ect.starts(code, k, p, sus, kib * KB) if inside]
             avg[(kib, code)] = {"mean": sum(units) / len(units), "midpoint": (min(units) + max(units)) / 2}
             for how, v in avg[(kib, code)].items():
-                out.append(_row("Figure 6", "one request", code, k + 2, sus, f"now_units_{how}_sor_{kib}k", v))
+                _add(out, "Figure 6", "one request", code, k + 2, sus, f"now_units_{how}_sor_{kib}k", v)
     for kib in f["sor_kib"]:
-        for how in ("midpoint", "mean"):
+        for how in ("midpoint", "mean"):  # the text's number is the midpoint's
             v = (avg[(kib, "evenodd")][how] / avg[(kib, "rs")][how] - 1) * 100
-            out.append(_row("Figure 6", "one request", "evenodd", None, sus, f"evenodd_over_rs_pct_{how}_sor_{kib}k", v,
-                            f["evenodd_over_rs_pct"].get(str(kib)) if how == "midpoint" else None))
-    return out
+            _add(out, "Figure 6", "one request", "evenodd", None, sus, f"evenodd_over_rs_pct_{how}_sor_{kib}k", v)
 
 
-def claim_rows(table: pd.DataFrame) -> List[Dict[str, Any]]:
+def _claims(out: PublishedRows, table: pd.DataFrame) -> None:
     """Each number the text states, from our points by its formula: (a / b - 1) x 100."""
     sp = spec()
     nod0, sus0 = sp["nod_default"], sp["sus_default"]
-    out = []
     for c in sp["claims"]:
-        for code, paper in c["paper"].items():
+        for code in c["paper"]:
             def point(side: Mapping[str, Any]) -> Optional[pd.Series]:
                 return _at(table, c["workload"], side.get("code", code), side.get("nod", nod0), side.get("sus_bytes", sus0))
             a, b = point(c["a"]), point(c["b"])
             col = _METRIC[c["metric"]]
             value = None if a is None or b is None or not b[col] else (a[col] / b[col] - 1) * 100
-            metric = f"{c['metric']}_pct: " + c["text"]
-            out.append(_row(c["figure"], c["workload"], code, None, None, metric, value, paper))
-    return out
+            _add(out, c["figure"], c["workload"], code, None, None, _claim_metric(c), value)
 
 
 # --- text and figures ----------------------------------------------------------------------------

@@ -1,11 +1,11 @@
 """``raidsim reproduce all``: every reproduction of the catalog, one report of ours beside the published.
 
-Each entry of :mod:`raidsim.catalog` is run by the module that reproduces it, exactly as ``raidsim
+Each entry of :mod:`raidsim.papers.catalog` is run by the module that reproduces it, exactly as ``raidsim
 reproduce NAME`` runs it (its own function, its own figures), into ``OUT/NAME`` (``OUT/NAME-quick`` for
 the quick grid of an entry that has one: a full run beside it is not overwritten). Its results are then put in the catalog's one
 shape, a row per (table or figure, case, metric) with raidsim's value, the published one or none, the
 unit, the rule that judges it, the study file's mapping note if the published number is read under one,
-and the verdict (:func:`raidsim.catalog.judge`; a pass under a mapping is ``pass (mapped)``, counted apart). An entry that fails is
+and the verdict (:func:`raidsim.papers.catalog.judge`; a pass under a mapping is ``pass (mapped)``, counted apart). An entry that fails is
 recorded, with its error, and the others still run; the caller exits non-zero at the end.
 
 ``OUT/report.html`` has one section per entry (the paper, what it covers, the rules that judged it, its
@@ -29,6 +29,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from . import catalog
 from .catalog import GAP, NO_VERDICT, NOT_RUN, PASS, PASS_MAPPED, Entry, Rule
+from .packaged import study_file
 
 KB = 1024
 #: Each verdict's key in an entry's counts.
@@ -270,15 +271,9 @@ def _cr5m(ctx: RunContext) -> Outcome:
 
     result = _with_traces(cr5m, ctx)
     figures = cr5m.plot(result, ctx.out_dir)
-    rows = [row(r["figure"], r["case"], r["metric"], r["raidsim"], r["paper"], module_unit(r["metric"]))
+    rows = [_without_a_row("cr5m", r, r["case"], ctx) if r.get("missing") else
+            row(r["figure"], r["case"], r["metric"], r["raidsim"], r["paper"], module_unit(r["metric"]))
             for r in result["rows"]]
-    seen = {(r["figure"], r["case"], r["metric"]) for r in result["rows"]}
-    for p in cr5m.spec()["published"]:
-        if (p["figure"], p["case"], p["metric"]) not in seen:
-            if not ctx.quick:  # the full grid runs every published case
-                raise RuntimeError(f"cr5m: no row for the published {p['figure']} / {p['case']} / {p['metric']}")
-            rows.append(row(p["figure"], p["case"], p["metric"], None, p["value"], module_unit(p["metric"]),
-                            not_run=True, note="not in the --quick grid"))
     return Outcome(rows, figures, _traces_note(result))
 
 
@@ -291,6 +286,9 @@ def _erasure_code_study(ctx: RunContext) -> Outcome:
     for r in result["rows"]:
         parts = [r["workload"], r["code"]] + ([f"NoD {r['nod']}"] if r["nod"] is not None else []) \
             + ([f"SUS {r['sus_bytes'] // KB} KB"] if r["sus_bytes"] is not None else [])
+        if r.get("missing"):
+            rows.append(_without_a_row("erasure-code-study", r, ", ".join(parts), ctx))
+            continue
         rows.append(row(r["figure"], ", ".join(parts), r["metric"], r["raidsim"], r["paper"], module_unit(r["metric"]),
                         note="" if r["raidsim"] is not None or r["paper"] is None else
                         "no value: a point of the claim is missing or its denominator is 0"))
@@ -304,64 +302,33 @@ def _rais(ctx: RunContext) -> Outcome:
     figures = rais.plot(result, ctx.out_dir)
     rows = []
     for r in result["rows"]:
-        if r["metric"].endswith("_vs_rais0b") and r["case"].startswith("RAIS-0(B)"):
+        if r.get("missing"):
+            rows.append(_without_a_row("rais", r, r["case"], ctx))
+        elif r["metric"].endswith("_vs_rais0b") and r["case"].startswith("RAIS-0(B)"):
             # Figure 7 is normalised to RAIS-0(B): its own 1 beside the paper's 1 holds by definition, not a pass.
             rows.append(row(r["figure"], r["case"], r["metric"], r["raidsim"], None, module_unit(r["metric"]),
                             note="the reference of the normalisation: 1 by definition"))
         else:
             rows.append(row(r["figure"], r["case"], r["metric"], r["raidsim"], r["paper"], module_unit(r["metric"])))
-    seen = {(r["figure"], r["case"], r["metric"]) for r in result["rows"]}
-    for (figure, case, metric), value in rais_published().items():
-        if (figure, case, metric) not in seen:
-            if not ctx.quick:  # the full grid runs every published case
-                raise RuntimeError(f"rais: no row for the published {figure} / {case} / {metric}")
-            rows.append(row(figure, case, metric, None, value, module_unit(metric), not_run=True,
-                            note="not in the --quick grid"))
     return Outcome(rows, figures)
 
 
-def rais_published() -> Dict[Tuple[str, str, str], float]:
-    """Every number of the RAIS paper that ``rais.run`` sets beside its own, by (figure, case, metric), as its
-    rows name them (the normalising RAIS-0(B) of Figure 7 left out): what a full run must hold."""
-    from . import rais
-
-    sp = rais.spec()
-    out: Dict[Tuple[str, str, str], float] = {}
-    for d in sp["drives"]:
-        for op in ("read", "write"):
-            out[("Figure 1", f"{d['label']} sequential {op}", "peak_mb_per_s")] = d[f"seq_{op}_mb_per_s"]
-    for p in sp["published"]:
-        out[(p["figure"], p["case"], p["metric"])] = p["value"]
-    t3, t4, t5 = sp["table3"], sp["table4"], sp["table5"]
-    for label in ("SSD(A)", "SSD(B)"):
-        for i, w in enumerate(t3["write_percent"]):
-            for stat in ("avg", "stdev"):
-                out[("Table 3", f"{label}, {w} % writes", f"{stat}_mb_per_s")] = t3[label][stat][i]
-        for i, level in enumerate(t4["levels"]):
-            for stat in ("avg", "stdev"):
-                out[("Table 4", f"{level}({label[-2]})", f"{stat}_mb_per_s")] = t4[f"RAIS({label[-2]})"][stat][i]
-    costs = rais.configuration_costs()
-    for c in sp["configurations"]:
-        for i, reads in enumerate(t5["read_percent"]):
-            out[("Table 5", f"{c['name']}, {reads} % reads", "iops")] = t5["iops"][c["name"]][i]
-        out[("Table 6", c["name"], "capacity_gb")] = c["capacity_gb"]
-        out[("Table 6", c["name"], "total_usd")] = costs[c["name"]]
-    for r in rais.figure7_from_table5():
-        if r["configuration"] != "RAIS-0(B)":
-            out[("Figure 7", f"{r['configuration']}, {r['read_percent']} % reads", "iops_per_usd_vs_rais0b")] = \
-                r["iops_per_usd_vs_rais0b"]
-    gb = {c["name"]: c["capacity_gb"] / costs[c["name"]] for c in sp["configurations"]}
-    for name in gb:
-        if name != "RAIS-0(B)":
-            out[("Figure 7", name, "gb_per_usd_vs_rais0b")] = gb[name] / gb["RAIS-0(B)"]
-    return out
+def _without_a_row(name: str, r: Dict[str, Any], case: str, ctx: RunContext) -> Dict[str, Any]:
+    """A published number no row of the module's run took (its :class:`raidsim.papers.rows.PublishedRows` says
+    which): not run on a --quick grid, which leaves cases out; on the full grid, which runs every published
+    case, the entry fails, naming it."""
+    if not ctx.quick:
+        raise RuntimeError(f"{name}: no row for the published {r['figure']} / {case} / {r['metric']} "
+                           f"({r['missing']})")
+    return row(r["figure"], case, r["metric"], None, r["paper"], module_unit(r["metric"]), not_run=True,
+               note="not in the --quick grid")
 
 
 def ordinary_study(e: Entry, ctx: RunContext) -> Outcome:
     """An entry with no runner of its own (a new study file with a [catalog]; the stripe-unit study): its
     sweep, its report's figures, and one row per point, metric and member of ``results_long.csv``."""
-    from .study.spec import Study
-    from .study.sweep import run_study
+    from ..study.spec import Study
+    from ..study.sweep import run_study
 
     study = Study.from_file(e.path)
     table = run_study(study, ctx.out_dir, workers=ctx.workers, progress=ctx.progress)
@@ -464,7 +431,7 @@ def run_all(names: Sequence[str], out: str, *, quick: bool = False, workers: Opt
     if unknown:
         raise catalog.CatalogError(f"no reproduction {', '.join(unknown)}; the catalog has: {', '.join(catalog.names())}")
     os.makedirs(out, exist_ok=True)
-    from .study.resume import locked
+    from ..study.resume import locked
 
     with locked(out):  # a second run into the same OUT would interleave its report with this one's
         return _run_locked(chosen, out, quick, workers, progress, traces_dir, echo)
@@ -524,7 +491,7 @@ figure{display:inline-block;margin:6px}img{width:520px}section{border-top:2px so
 
 
 def _page(results: Sequence[EntryResult], out: str, quick: bool, seconds: float, planned: int) -> str:
-    from . import __version__
+    from .. import __version__
 
     e = html.escape
     when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
@@ -584,7 +551,7 @@ def _section(res: EntryResult, out: str) -> str:
     parts = [f"<section id='{e(x.name)}'><h2>{e(x.name)}</h2>",
              f"<p><b>{e(x.paper.cite)}</b>. {e(catalog.covers_text(x.covers))} ({x.kind}): {e(x.summary)}.</p>",
              f"<p class='small'>Study file: <code>{e(x.file)}</code>"
-             + (f"; published numbers in <code>python/raidsim/experiments/{e(x.published_in)}.toml</code>"
+             + (f"; published numbers in <code>{e(study_file(x.published_in))}</code>"
                 if x.published_in else "") + f"; {res.seconds:.1f} s here.</p>"]
     if res.status != "ok":
         parts.append(f"<div class='failed'><b>This entry failed</b>: {e(res.error)}"
@@ -665,5 +632,5 @@ def _outside_catalog() -> str:
     rows = "".join(f"<tr><td>{html.escape(p.short)}</td><td>{html.escape(what)}</td><td>{html.escape(why)}</td></tr>"
                    for p in catalog.papers().values() for what, why in p.outside_catalog)
     return ("<section><h2>Not in the catalog</h2><p>The papers' tables and figures with numbers that no entry sets "
-            "raidsim's numbers beside, and why (<code>python/raidsim/papers.toml</code>).</p>"
+            f"raidsim's numbers beside, and why (<code>{catalog.PAPERS_FILE}</code>).</p>"
             f"<table><tr><th>paper</th><th>table or figure</th><th>why</th></tr>{rows}</table></section>")

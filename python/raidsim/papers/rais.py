@@ -10,15 +10,16 @@ drawn, so that its claims can be checked against its numbers.
 
 from __future__ import annotations
 
-import math
 import os
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import pandas as pd
 
-from .study import replicates
-from .study.spec import Study, packaged_spec
-from .study.sweep import run_study
+from ..study import replicates
+from ..study.spec import Study
+from ..study.sweep import run_study
+from .packaged import packaged_spec
+from .rows import PublishedRows
 
 
 def spec() -> Dict[str, Any]:
@@ -51,6 +52,41 @@ def figure7_from_table5() -> List[Dict[str, Any]]:
     return rows
 
 
+def published() -> Dict[Tuple[str, str, str], float]:
+    """Every number of the paper that :func:`run` sets beside its own, by (figure, case, metric) as its rows
+    name them (the normalising RAIS-0(B) of Figure 7 left out): what a full run must hold."""
+    sp = spec()
+    out: Dict[Tuple[str, str, str], float] = {}
+    for d in sp["drives"]:
+        for op in ("read", "write"):
+            out[("Figure 1", f"{d['label']} sequential {op}", "peak_mb_per_s")] = d[f"seq_{op}_mb_per_s"]
+    for p in sp["published"]:
+        out[(p["figure"], p["case"], p["metric"])] = p["value"]
+    t3, t4, t5 = sp["table3"], sp["table4"], sp["table5"]
+    for label in ("SSD(A)", "SSD(B)"):
+        for i, w in enumerate(t3["write_percent"]):
+            for stat in ("avg", "stdev"):
+                out[("Table 3", f"{label}, {w} % writes", f"{stat}_mb_per_s")] = t3[label][stat][i]
+        for i, level in enumerate(t4["levels"]):
+            for stat in ("avg", "stdev"):
+                out[("Table 4", f"{level}({label[-2]})", f"{stat}_mb_per_s")] = t4[f"RAIS({label[-2]})"][stat][i]
+    costs = configuration_costs()
+    for c in sp["configurations"]:
+        for i, reads in enumerate(t5["read_percent"]):
+            out[("Table 5", f"{c['name']}, {reads} % reads", "iops")] = t5["iops"][c["name"]][i]
+        out[("Table 6", c["name"], "capacity_gb")] = c["capacity_gb"]
+        out[("Table 6", c["name"], "total_usd")] = costs[c["name"]]
+    for r in figure7_from_table5():
+        if r["configuration"] != "RAIS-0(B)":
+            out[("Figure 7", f"{r['configuration']}, {r['read_percent']} % reads", "iops_per_usd_vs_rais0b")] = \
+                r["iops_per_usd_vs_rais0b"]
+    gb = {c["name"]: c["capacity_gb"] / costs[c["name"]] for c in sp["configurations"]}
+    for name in gb:
+        if name != "RAIS-0(B)":
+            out[("Figure 7", name, "gb_per_usd_vs_rais0b")] = gb[name] / gb["RAIS-0(B)"]
+    return out
+
+
 def figure1_peaks(labels: Optional[List[str]] = None) -> List[Dict[str, Any]]:
     """Each drive preset's peak sequential read and write bandwidth beside
     the paper's (§5.1.1), as rows {figure, case, metric, raidsim, paper}:
@@ -60,8 +96,8 @@ def figure1_peaks(labels: Optional[List[str]] = None) -> List[Dict[str, Any]]:
     The drives start fresh (no preconditioning): a sequential run of this
     length never collects garbage, and neither does a drive warmed with
     the same sequential pattern, whose overwrites free whole blocks."""
-    from .api import simulate
-    from .config import Config
+    from ..api import simulate
+    from ..config import Config
 
     f = spec()["figure1_peak"]
     rows = []
@@ -260,17 +296,6 @@ def run(out_dir: str, *, quick: bool = False, workers: Optional[int] = None, pro
 
 # --- rows --------------------------------------------------------------------------------------------
 
-class _Rows:
-    def __init__(self) -> None:
-        self.rows: List[Dict[str, Any]] = []
-
-    def add(self, figure: str, case: str, metric: str, value: Any, paper: Any = None) -> None:
-        ok = value is not None and not (isinstance(value, float) and math.isnan(value))
-        self.rows.append({"figure": figure, "case": case, "metric": metric,
-                          "raidsim": round(float(value), 4) if ok else None,
-                          "paper": None if paper is None else float(paper)})
-
-
 def _size_label(size: int) -> str:
     return f"{size // MIB} MiB" if size >= MIB else f"{size // 1024} KiB"
 
@@ -283,18 +308,17 @@ def _mean(t: pd.DataFrame, keys: Sequence[str], metric: str) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
-def _figure1(out: _Rows, tables: Mapping[str, pd.DataFrame]) -> None:
+def _figure1(out: PublishedRows, tables: Mapping[str, pd.DataFrame]) -> None:
     for d in spec()["drives"]:
         t = tables[f"fig1 {d['label']}"]
         for _, r in t.iterrows():
             out.add("Figure 1", f"{d['label']} sequential {r.k1}, {_size_label(int(r.k2))}, QD {r.k3}", "mb_per_s",
                     r["host.mb_per_s"])
         for op in ("read", "write"):
-            out.add("Figure 1", f"{d['label']} sequential {op}", "peak_mb_per_s",
-                    t[t.k1 == op]["host.mb_per_s"].max(), d[f"seq_{op}_mb_per_s"])
+            out.add("Figure 1", f"{d['label']} sequential {op}", "peak_mb_per_s", t[t.k1 == op]["host.mb_per_s"].max())
 
 
-def _random_rows(out: _Rows, figure: str, t: pd.DataFrame) -> None:
+def _random_rows(out: PublishedRows, figure: str, t: pd.DataFrame) -> None:
     """IOPS (mean of the replicates, with its 95 % half-width) by operation and queue depth, and how
     far each scales from the shallowest queue to the deepest."""
     m = _mean(t, ["k0", "k1", "k3"], "host.iops")
@@ -309,64 +333,49 @@ def _random_rows(out: _Rows, figure: str, t: pd.DataFrame) -> None:
                 part["mean"].iloc[-1] / part["mean"].iloc[0])
 
 
-def _figure2_4(out: _Rows, tables: Mapping[str, pd.DataFrame]) -> None:
+def _figure2_4(out: PublishedRows, tables: Mapping[str, pd.DataFrame]) -> None:
     for label in DRIVES:
         _random_rows(out, "Figure 2", tables[f"fig2 {label}"])
     for label in ("SSD(A)", "SSD(B)"):
         _random_rows(out, "Figure 4", tables[f"fig4 {label}"])
 
 
-def _figure3(out: _Rows, tables: Mapping[str, pd.DataFrame]) -> None:
-    published = _published()
+def _figure3(out: PublishedRows, tables: Mapping[str, pd.DataFrame]) -> None:
     for label in ("SSD(A)", "SSD(B)"):
         t = tables[f"fig3 {label}"]
         for _, r in t.iterrows():
             out.add("Figure 3", f"{r.k0} sequential {r.k1}, 1 MiB, QD {r.k3}", "mb_per_s", r["host.mb_per_s"])
         for (name, op), part in t.groupby(["k0", "k1"], sort=False):
             case = f"{name} sequential {op}"
-            out.add("Figure 3", case, "peak_mb_per_s", part["host.mb_per_s"].max(),
-                    published.get(("Figure 3", case, "peak_mb_per_s")))
+            out.add("Figure 3", case, "peak_mb_per_s", part["host.mb_per_s"].max())
 
 
-def _published() -> Dict[tuple, float]:
-    return {(p["figure"], p["case"], p["metric"]): p["value"] for p in spec()["published"]}
-
-
-def _interval_range(out: _Rows, figure: str, case: str, r: pd.Series, columns: Sequence[str]) -> None:
+def _interval_range(out: PublishedRows, figure: str, case: str, r: pd.Series, columns: Sequence[str]) -> None:
     """The lowest and highest whole 1 s interval of a run's bandwidth (the last, partial one left out)."""
     series = [r[c] for c in columns if r[c] == r[c]][:-1]
-    pub = _published()
     for metric, value in (("min_interval_mb_per_s", min(series, default=None)), ("max_interval_mb_per_s", max(series, default=None))):
-        out.add(figure, case, metric, value, pub.get((figure, case, metric)))
+        out.add(figure, case, metric, value)
 
 
-def _tables3_4(out: _Rows, tables: Mapping[str, pd.DataFrame]) -> None:
-    sp = spec()
-    t3, t4 = sp["table3"], sp["table4"]
+def _tables3_4(out: PublishedRows, tables: Mapping[str, pd.DataFrame]) -> None:
     for label in ("SSD(A)", "SSD(B)"):
         t = tables[f"fig5 {label}"]
         for _, r in t.iterrows():
-            w = int(r.k1.split()[1])
-            i = t3["write_percent"].index(w) if w in t3["write_percent"] else None
-            case = f"{label}, {w} % writes"
-            out.add("Table 3", case, "avg_mb_per_s", r["time_series.steadiness.mb_per_s_mean"],
-                    None if i is None else t3[label]["avg"][i])
-            out.add("Table 3", case, "stdev_mb_per_s", r["time_series.steadiness.mb_per_s_std"],
-                    None if i is None else t3[label]["stdev"][i])
+            case = f"{label}, {int(r.k1.split()[1])} % writes"
+            out.add("Table 3", case, "avg_mb_per_s", r["time_series.steadiness.mb_per_s_mean"])
+            out.add("Table 3", case, "stdev_mb_per_s", r["time_series.steadiness.mb_per_s_std"])
             out.add("Table 3", case, "intervals", r["time_series.steadiness.intervals"])
             out.add("Table 3", case, "gc_runs", r["devices.gc_runs[0]"])
             _interval_range(out, "Figure 5", case, r, [c for c in t.columns if c.startswith("time_series.mb_per_s[")])
         t = tables[f"fig6 {label}"]
-        key = f"RAIS({label[-2]})"
         for _, r in t.iterrows():
-            i = t4["levels"].index(r.k0.split("(")[0])
-            out.add("Table 4", r.k0, "avg_mb_per_s", r["time_series.steadiness.mb_per_s_mean"], t4[key]["avg"][i])
-            out.add("Table 4", r.k0, "stdev_mb_per_s", r["time_series.steadiness.mb_per_s_std"], t4[key]["stdev"][i])
+            out.add("Table 4", r.k0, "avg_mb_per_s", r["time_series.steadiness.mb_per_s_mean"])
+            out.add("Table 4", r.k0, "stdev_mb_per_s", r["time_series.steadiness.mb_per_s_std"])
             out.add("Table 4", r.k0, "intervals", r["time_series.steadiness.intervals"])
             _interval_range(out, "Figure 6", r.k0, r, [c for c in t.columns if c.startswith("time_series.mb_per_s[")])
 
 
-def _harmonia_rows(out: _Rows, tables: Mapping[str, pd.DataFrame]) -> None:
+def _harmonia_rows(out: PublishedRows, tables: Mapping[str, pd.DataFrame]) -> None:
     """Mean and deviation of the 1 s bandwidth with each SSD collecting on its own or all together."""
     for label in ("SSD(A)", "SSD(B)"):
         for _, r in tables[f"harmonia {label}"].iterrows():
@@ -377,16 +386,15 @@ def _harmonia_rows(out: _Rows, tables: Mapping[str, pd.DataFrame]) -> None:
             out.add(HARMONIA, case, "stdev_over_avg", std / mean if mean and std == std else None)
 
 
-def _read_ahead_rows(out: _Rows, tables: Mapping[str, pd.DataFrame]) -> None:
+def _read_ahead_rows(out: PublishedRows, tables: Mapping[str, pd.DataFrame]) -> None:
     """Read bandwidth by read-ahead policy."""
     for _, r in tables["read-ahead"].iterrows():
         case = f"{r.k0} {r.k1} {_size_label(int(r.k2))} reads, depth {r.k3}, read-ahead {r.k4}"
         out.add(READ_AHEAD, case, "mb_per_s", r["host.mb_per_s"])
 
 
-def _cost_rows(out: _Rows, tables: Mapping[str, pd.DataFrame]) -> None:
+def _cost_rows(out: PublishedRows, tables: Mapping[str, pd.DataFrame]) -> None:
     sp = spec()
-    t5 = sp["table5"]
     paper7 = {(r["configuration"], r["read_percent"]): r for r in figure7_from_table5()}
     costs = configuration_costs()
     iops, mbps, total, capacity = {}, {}, {}, {}
@@ -398,32 +406,31 @@ def _cost_rows(out: _Rows, tables: Mapping[str, pd.DataFrame]) -> None:
         capacity[name] = float(tables[f"table5 {name}"]["cost.capacity_gb"].iloc[0])
         for _, r in m.iterrows():
             reads = int(r.k1)
-            paper = t5["iops"][name][t5["read_percent"].index(reads)] if reads in t5["read_percent"] else None
-            out.add("Table 5", f"{name}, {reads} % reads", "iops", r["mean"], paper)
+            out.add("Table 5", f"{name}, {reads} % reads", "iops", r["mean"])
             out.add("Table 5", f"{name}, {reads} % reads", "iops_ci95_half_width", r["ci_half_width"])
             iops[(name, reads)] = r["mean"]
             mbps[(name, reads)] = float(s.loc[r.k1, "host.mb_per_s"])
             out.add("Table 5", f"{name}, {reads} % reads", "mb_per_s", mbps[(name, reads)])
-        out.add("Table 6", name, "capacity_gb", capacity[name], c["capacity_gb"])
-        out.add("Table 6", name, "total_usd", total[name], costs[name])
+        out.add("Table 6", name, "capacity_gb", capacity[name])
+        out.add("Table 6", name, "total_usd", total[name])
     for (name, reads), v in iops.items():
         base = ("RAIS-0(B)", reads)
         case = f"{name}, {reads} % reads"
-        p = paper7.get((name, reads))
+        p = paper7.get((name, reads))  # RAIS-0(B)'s own 1 too: the reference of the normalisation
         out.add("Figure 7", case, "iops_per_usd_vs_rais0b", (v / total[name]) / (iops[base] / total["RAIS-0(B)"]),
-                p["iops_per_usd_vs_rais0b"] if p else None)
+                paper=p["iops_per_usd_vs_rais0b"] if p else None)
         out.add("Figure 7", case, "mb_per_s_per_usd_vs_rais0b",
                 (mbps[(name, reads)] / total[name]) / (mbps[base] / total["RAIS-0(B)"]))
     paper_gb = {c["name"]: c["capacity_gb"] / costs[c["name"]] for c in sp["configurations"]}
     for name in total:
         out.add("Figure 7", name, "gb_per_usd_vs_rais0b",
                 (capacity[name] / total[name]) / (capacity["RAIS-0(B)"] / total["RAIS-0(B)"]),
-                paper_gb[name] / paper_gb["RAIS-0(B)"])
+                paper=paper_gb[name] / paper_gb["RAIS-0(B)"])
 
 
 def rows(tables: Mapping[str, pd.DataFrame], g: Mapping[str, Any]) -> List[Dict[str, Any]]:
     """The rows of every figure and table: {figure, case, metric, raidsim, paper}."""
-    out = _Rows()
+    out = PublishedRows(published())
     _figure1(out, tables)
     _figure2_4(out, tables)
     _figure3(out, tables)
@@ -433,7 +440,7 @@ def rows(tables: Mapping[str, pd.DataFrame], g: Mapping[str, Any]) -> List[Dict[
     _cost_rows(out, tables)
     order = ["Figure 1", "Figure 2", "Figure 3", "Figure 4", "Figure 5", "Table 3", "Figure 6", "Table 4", HARMONIA, READ_AHEAD,
              "Table 5", "Table 6", "Figure 7"]
-    return sorted(out.rows, key=lambda r: order.index(r["figure"]))
+    return sorted(out.rows(), key=lambda r: order.index(r["figure"]))
 
 
 # --- text and figures --------------------------------------------------------------------------------
@@ -463,7 +470,7 @@ def plot(result: Mapping[str, Any], out_dir: str) -> List[str]:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from ._figures import save_figure
+    from .._figures import save_figure
 
     tables, paths = result["tables"], []
     for fig_no, title, keys, metric in (

@@ -28,9 +28,10 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 import pandas as pd
 
-from ._figures import save_figure
-from .study.spec import Study, override_settings, packaged_spec, refuse_controlled
-from .study.sweep import run_study
+from .._figures import save_figure
+from ..study.spec import Study, override_settings, refuse_controlled
+from ..study.sweep import run_study
+from .packaged import packaged_spec
 
 KB = 1024
 #: Settings the study sets itself (RAID4 4+1, its axes); ``--set`` may not override them.

@@ -24,17 +24,17 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import pandas as pd
 
-from . import codes
+from .. import codes
+from ..config import Config
+from ..counting import count
+from ..workload import Workload
 from .catalog import mapping_of
-from .config import Config
-from .counting import count
-from .study.spec import packaged_spec
-from .workload import Workload
+from .packaged import packaged_spec, study_file
 
 KIB = 1024
 
 
-STUDY_FILE = "python/raidsim/experiments/erasure-code-tables.toml"
+STUDY_FILE = study_file("erasure-code-tables")
 # The keys of each record of published numbers: all valid ones, then the required ones.
 RECORD_KEYS = {
     "cells": (("table", "code", "sor_kib", "nod", "sus_kib", "array", "starts", "paper", "paper_units",
@@ -319,8 +319,7 @@ def erasure_code_tables_text(rows: List[Dict[str, Any]]) -> str:
             for r in rows if r["table"] == "Eq. 1"]
     out += ["Eq. 1: SUP = NoRO x SUS + min{SoR, UD x SUS}", pd.DataFrame(recs).to_string(index=False), ""]
     n = sum(1 for r in rows if r["match"])
-    out.append(f"{n} of {len(rows)} rows match. Arrays, start positions and conventions: "
-               "python/raidsim/experiments/erasure-code-tables.toml")
+    out.append(f"{n} of {len(rows)} rows match. Arrays, start positions and conventions: {STUDY_FILE}")
     if notes:
         out += ["", "Notes (mappings and mismatches):"] + [f"[{i}] {t}" for i, t in enumerate(notes, 1)]
     mappings = dict.fromkeys(r["mapping"] for r in rows if r.get("mapping"))

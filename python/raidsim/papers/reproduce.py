@@ -6,11 +6,11 @@ from typing import Any, Dict, List
 
 import pandas as pd
 
-from . import _native
-from .config import Config
-from .counting import count
-from .study.spec import packaged_spec
-from .workload import Workload
+from .. import _native
+from ..config import Config
+from ..counting import count
+from ..workload import Workload
+from .packaged import packaged_spec, study_file
 
 MEMBERS = ["D0", "D1", "D2", "D3", "P"]
 
@@ -76,8 +76,8 @@ def erasure_code_updates() -> List[Dict[str, Any]]:
     (RS 4+2, EVENODD 5+2, RDP 4+2; 4 KiB units, dedicated parity), from counting mode, beside Table 3."""
     spec = packaged_spec("erasure-code-updates")
     sus = spec["stripe_unit_bytes"]
-    published = _updates_published(spec, "python/raidsim/experiments/erasure-code-updates.toml")
-    from . import codes
+    published = _updates_published(spec, study_file("erasure-code-updates"))
+    from .. import codes
 
     rows = []
     for c in spec["codes"]:
