@@ -6,7 +6,7 @@ import json
 import pytest
 from conftest import raidsim_cli, write_msr_trace
 
-from raidsim import advise
+from raidsim.tools import advise
 
 # Small drives that erase within a few hundred requests: 8 channels x 1 plane x 16 blocks of 64 pages,
 # a quarter spare, overwritten once before the run so garbage collection runs from the start.

@@ -7,7 +7,7 @@ import pytest
 from conftest import SHARED_PAPERS, raidsim_cli, write_msr_trace
 
 from raidsim import ConfigError, InputError
-from raidsim import endurance
+from raidsim.tools import endurance
 
 DAY_NS = 86_400 * 10**9
 YEAR_DAYS = 365.25
@@ -339,7 +339,7 @@ def test_endurance_of_a_report_with_negative_erases_exits_1_printing_no_life(tmp
 def test_the_runs_warnings_qualify_the_projection(traces_dir):
     # hm_0 folded onto scaled-down drives: the life projected is of the folded workload, and says so.
     import raidsim
-    from raidsim.endurance import project
+    from raidsim.tools.endurance import project
 
     cfg = raidsim.Config.preset("stripe-unit-table5").with_overrides(
         {"array.level": "raid5", "array.members": 5, "ssd.geometry.blocks_per_plane": 32,

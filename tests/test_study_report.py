@@ -10,8 +10,8 @@ import pytest
 
 import raidsim
 from raidsim import _atomic, units
-from raidsim.study import journal, local, long_results, page, plots
 from raidsim.cli import main
+from raidsim.study import journal, local, long_results, page, plots
 from raidsim.study.errors import PointsFailed, StudyError
 from raidsim.study.spec import Point, Study
 from raidsim.study.sweep import run_study

@@ -13,7 +13,7 @@ from ._common import (DEFAULT_OUT, POSITIVE_COUNT, UsageError, add_command, add_
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from .. import advise  # light (no pandas, no sweep): its defaults are named once, there
+    from ..tools import advise  # light (no pandas, no sweep): its defaults are named once, there
 
     p = add_command(sub, "advise", _advise, "rank RAID levels x members x stripe units for a workload: response, "
                                             "wear, capacity, cost", (
@@ -51,7 +51,7 @@ _TRACE_OPTIONS = {"format": "--format", "device": "--device", "time_scale": "--t
 
 
 def _advise(args: argparse.Namespace) -> int:
-    from .. import advise
+    from ..tools import advise
 
     refuse_empty(args, {"preset": "--preset", "drive": "--drive", "config": "--config", "trace": "TRACE"})
     given = [flag for dest, flag in _TRACE_OPTIONS.items() if getattr(args, dest) is not None]

@@ -27,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _endurance(args: argparse.Namespace) -> int:
-    from .. import endurance
+    from ..tools import endurance
 
     refuse_empty(args, {"report": "REPORT"})  # read as no report, the default config would run
     run_options = [args.preset, args.config, args.trace, args.overrides,

@@ -56,7 +56,7 @@ import math
 import os
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
-from ._native import ConfigError, InputError
+from .._native import ConfigError, InputError
 
 SECONDS_PER_DAY = 86_400
 DAYS_PER_YEAR = 365.25
@@ -364,7 +364,7 @@ def _rebuild_seconds(report: Mapping[str, Any]) -> Optional[float]:
 
 def text(result: Mapping[str, Any]) -> str:
     """The projection as a person reads it: a table per member, then the window and the assumptions."""
-    from . import _text_table
+    from .. import _text_table
 
     lines = [f"Rated P/E cycles {result['pe_cycles']:,} ({result['pe_cycles_source']}); "
              f"run of {result['run_seconds']:,.3f} s simulated", ""]

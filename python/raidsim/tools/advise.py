@@ -36,9 +36,9 @@ import tomllib
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from . import _native
-from .config import Config
-from .workload import Workload
+from .. import _native
+from ..config import Config
+from ..workload import Workload
 
 #: The levels advise compares: arrays of whole drives. (``single`` is one drive; ``cr5``/``cr5m`` put
 #: RAID inside one SSD, whose "members" are its channels.)
@@ -199,7 +199,7 @@ def plan(trace: Optional[str], *, drive: Optional[str] = None, config: Optional[
     """The study of every combination the core accepts. ``requests`` None: :data:`DEFAULT_REQUESTS`,
     except for a workload of explicit requests (all run). ``trace_format``, ``device`` and ``time_scale``
     shape the replay of ``trace`` as :meth:`raidsim.Workload.trace`'s ``format``, ``device`` and ``time_scale``."""
-    from .study.spec import Study, override_settings
+    from ..study.spec import Study, override_settings
 
     combos = [Configuration(lv, n, su) for lv in levels for n in members for su in stripe_units]
     if len(combos) > MAX_CONFIGURATIONS:
@@ -264,7 +264,7 @@ def _base(trace: Optional[str], drive: Optional[str], config: Optional[str],
 
 def _workload(study: Any, trace: Optional[str], requests: Optional[int]) -> Tuple[str, Optional[str], Optional[int]]:
     """(how the workload is described, the key that bounds its length or None, the bound)."""
-    from .study.spec import Point
+    from ..study.spec import Point
 
     workload = study.config(Point("", {})).resolved()["workload"]
     n = requests if requests is not None else DEFAULT_REQUESTS
@@ -290,7 +290,7 @@ def _study_name(source: str) -> str:
 def _check_combinations(study: Any, combos: Sequence[Configuration], settings: Mapping[str, Any]
                         ) -> Tuple[List[Configuration], List[Tuple[Configuration, str]]]:
     """The combinations whose config the core resolves, and the others with its reason."""
-    from .study.spec import Point
+    from ..study.spec import Point
 
     accepted, skipped = [], []
     for c in combos:
@@ -329,8 +329,8 @@ def _costs(study: Any, configurations: Sequence[Configuration], settings: Mappin
 
 
 def _cost(study: Any, c: Configuration, settings: Mapping[str, Any]) -> Optional[float]:
-    from .api import simulate
-    from .study.spec import Point
+    from ..api import simulate
+    from ..study.spec import Point
 
     unfilled = {"precondition.fill_fraction": 0.0, "precondition.random_overwrite_factor": 0.0,
                 "precondition.sequential_overwrite_factor": 0.0, "sim.warmup_requests": 0}
@@ -345,7 +345,7 @@ def _cost(study: Any, c: Configuration, settings: Mapping[str, Any]) -> Optional
 def run(p: Plan, out_dir: str, *, rank_by: str = "mean_ms", workers: Optional[int] = None,
         progress: Optional[bool] = None) -> Dict[str, Any]:
     """Runs (or resumes) the plan's study into ``out_dir``; returns the ranked rows and what was skipped."""
-    from .study.sweep import run_study
+    from ..study.sweep import run_study
 
     check_rank_by(rank_by, p.priced)
     table = run_study(p.study, out_dir, workers=workers, progress=progress)
@@ -453,7 +453,7 @@ def ranking_rule(rank_by: str, criteria: Sequence[Tuple[str, str]]) -> str:
 
 def text(result: Mapping[str, Any]) -> str:
     """The ranking as a table, the rule above it, skipped configurations and warnings below."""
-    from . import _text_table
+    from .. import _text_table
 
     rows = result["rows"]
     completed = sorted({r["requests"] for r in rows})
