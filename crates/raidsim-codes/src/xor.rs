@@ -17,13 +17,6 @@ pub fn xor_into(dst: &mut [u8], src: &[u8]) {
     }
 }
 
-/// `dst = a ^ b`.
-#[inline]
-pub fn xor_of(dst: &mut [u8], a: &[u8], b: &[u8]) {
-    dst.copy_from_slice(a);
-    xor_into(dst, b);
-}
-
 /// Bytes per block: the accumulators of one block stay in registers.
 pub const BLOCK: usize = 64;
 

@@ -58,6 +58,7 @@ pub fn count_pages(
         let (op, offset, len) = r?;
         plans.clear();
         planner.plan(op, offset, len, state, &mut plans)?;
+        state.commit(&plans);
         for plan in &plans {
             MemberPages::add_plan(&mut members, plan, page_bytes);
         }

@@ -21,4 +21,4 @@ pub mod verify;
 pub use crate::config::{ArrayGeometry, UnitCopy};
 pub use controller::{ArrayController, ArrayPhase, ArrayPort};
 pub use count::{count_pages, MemberPages};
-pub use planner::{pages_touched, pages_touched_sum, ArrayState, MemberOp, Planner, StripePlan, StripeSet};
+pub use planner::{pages_touched, pages_touched_sum, ArrayState, MemberOp, PlanOptions, Planner, StripePlan, StripeSet};

@@ -12,90 +12,70 @@ use crate::config::{DerivedGeometry, GeometryConfig};
 /// Sentinel for "no page".
 pub const NO_PAGE: u32 = u32::MAX;
 
-/// Address arithmetic for one drive's flash array.
+/// Address arithmetic for one drive's flash array: its geometry as
+/// configured, and the totals derived from it.
 #[derive(Clone, Debug)]
 pub struct FlashLayout {
-    /// Channels.
-    pub channels: u32,
-    /// Chips per channel.
-    pub chips_per_channel: u32,
-    /// Dies per chip.
-    pub dies_per_chip: u32,
-    /// Planes per die.
-    pub planes_per_die: u32,
-    /// Blocks per plane.
-    pub blocks_per_plane: u32,
-    /// Pages per block.
-    pub pages_per_block: u32,
+    /// Channels, chips, dies, planes, blocks and pages, as configured
+    /// (with the CR5M mirroring chips, when the array sets them).
+    pub geometry: GeometryConfig,
     /// Total planes.
     pub planes: u32,
     /// Total dies.
     pub dies: u32,
-    /// The last chips of each channel hold mirror copies (CR5M), not data.
-    pub mirroring_chips_per_channel: u32,
 }
 
 impl FlashLayout {
     /// The layout of a validated geometry.
     pub fn new(g: &GeometryConfig, d: &DerivedGeometry) -> Self {
-        Self {
-            channels: g.channels,
-            chips_per_channel: g.chips_per_channel,
-            dies_per_chip: g.dies_per_chip,
-            planes_per_die: g.planes_per_die,
-            blocks_per_plane: g.blocks_per_plane,
-            pages_per_block: g.pages_per_block,
-            planes: d.planes,
-            dies: d.dies,
-            mirroring_chips_per_channel: g.mirroring_chips_per_channel,
-        }
+        Self { geometry: g.clone(), planes: d.planes, dies: d.dies }
     }
 
     /// Global block index of a ppn.
     #[inline]
     pub fn block_of(&self, ppn: u32) -> u32 {
-        ppn / self.pages_per_block
+        ppn / self.geometry.pages_per_block
     }
 
     /// Plane of a global block index.
     #[inline]
     pub fn plane_of_block(&self, block: u32) -> u32 {
-        block / self.blocks_per_plane
+        block / self.geometry.blocks_per_plane
     }
 
     /// Die of a plane.
     #[inline]
     pub fn die_of_plane(&self, plane: u32) -> u32 {
-        plane / self.planes_per_die
+        plane / self.geometry.planes_per_die
     }
 
     /// Chip (package) of a die, numbered across the drive.
     #[inline]
     pub fn chip_of_die(&self, die: u32) -> u32 {
-        die / self.dies_per_chip
+        die / self.geometry.dies_per_chip
     }
 
     /// Channel of a die.
     #[inline]
     pub fn channel_of_die(&self, die: u32) -> u32 {
-        die / (self.chips_per_channel * self.dies_per_chip)
+        die / (self.geometry.chips_per_channel * self.geometry.dies_per_chip)
     }
 
     /// Data chips on each channel (the others mirror).
     #[inline]
     pub fn data_chips_per_channel(&self) -> u32 {
-        self.chips_per_channel - self.mirroring_chips_per_channel
+        self.geometry.chips_per_channel - self.geometry.mirroring_chips_per_channel
     }
 
     /// True when the die belongs to a mirroring chip.
     #[inline]
     pub fn is_mirroring_die(&self, die: u32) -> bool {
-        self.chip_of_die(die) % self.chips_per_channel >= self.data_chips_per_channel()
+        self.chip_of_die(die) % self.geometry.chips_per_channel >= self.data_chips_per_channel()
     }
 
     /// First ppn of a global block.
     #[inline]
     pub fn first_page(&self, block: u32) -> u32 {
-        block * self.pages_per_block
+        block * self.geometry.pages_per_block
     }
 }

@@ -138,7 +138,7 @@ impl Ftl {
     pub fn new(ssd: &SsdConfig, d: &DerivedGeometry) -> Self {
         let g = &ssd.geometry;
         let layout = FlashLayout::new(g, d);
-        let bpp = layout.blocks_per_plane;
+        let bpp = layout.geometry.blocks_per_plane;
         let planes = (0..layout.planes)
             .map(|p| {
                 let first = p * bpp;
@@ -291,11 +291,11 @@ impl Ftl {
     /// its blocks are erased and their wear record starts again.
     pub fn fail_chip(&mut self, chip: u32) -> Result<ChipLoss> {
         let l = &self.layout;
-        let planes_per_chip = l.dies_per_chip * l.planes_per_die;
+        let planes_per_chip = l.geometry.dies_per_chip * l.geometry.planes_per_die;
         if chip >= l.planes / planes_per_chip {
             return Err(Error::Internal(format!("chip {chip} does not exist")));
         }
-        let (bpp, ppb) = (l.blocks_per_plane, l.pages_per_block);
+        let (bpp, ppb) = (l.geometry.blocks_per_plane, l.geometry.pages_per_block);
         let mut loss = ChipLoss::default();
         for plane in chip * planes_per_chip..(chip + 1) * planes_per_chip {
             let first = plane * bpp;
@@ -391,7 +391,7 @@ impl Ftl {
         // invalid page: two blocks' worth of pages that are not valid data.
         // (Validation guarantees three spare blocks, so a full drive spread
         // evenly leaves no plane full.)
-        let usable = u64::from(self.layout.blocks_per_plane) - 2;
+        let usable = u64::from(self.layout.geometry.blocks_per_plane) - 2;
         self.plane_valid[plane as usize] >= usable * u64::from(self.data_pages_per_block)
     }
 
@@ -444,8 +444,8 @@ impl Ftl {
             return Err(Error::Internal("the precondition fill was asked of a drive already written".into()));
         }
         let l = self.layout.clone();
-        let ppg = if planes_per_die_in_turn { l.planes_per_die } else { 1 };
-        let geometry = (l.blocks_per_plane, l.pages_per_block, self.data_pages_per_block);
+        let ppg = if planes_per_die_in_turn { l.geometry.planes_per_die } else { 1 };
+        let geometry = (l.geometry.blocks_per_plane, l.geometry.pages_per_block, self.data_pages_per_block);
         let layout = FillLayout::new(&self.static_planes, ppg, l.planes, geometry, filled.min(self.logical_pages));
         if !layout.is_regular() {
             return Err(Error::Internal("the static striping order gives planes unequal shares: not a permutation".into()));
@@ -456,19 +456,19 @@ impl Ftl {
             if pages == 0 {
                 continue;
             }
-            if pages > u64::from(l.blocks_per_plane) * per_block {
+            if pages > u64::from(l.geometry.blocks_per_plane) * per_block {
                 return Err(self.no_free_block(plane));
             }
             // Blocks fill in order from the plane's first; the last one
             // written stays open, full or not, until the next write.
-            let first = plane * l.blocks_per_plane;
+            let first = plane * l.geometry.blocks_per_plane;
             let open = first + ((pages - 1) / per_block) as u32;
             for b in first..open {
                 (self.state[b as usize], self.valid[b as usize]) = (BlockState::Used, self.data_pages_per_block as u16);
             }
             let next_page = (pages - (pages - 1) / per_block * per_block) as u32;
             (self.state[open as usize], self.valid[open as usize]) = (BlockState::Open, next_page as u16);
-            let blocks_per_plane = l.blocks_per_plane;
+            let blocks_per_plane = l.geometry.blocks_per_plane;
             self.planes[plane as usize] = Plane { free: (open + 1..first + blocks_per_plane).collect(), open_block: open, next_page };
             self.plane_valid[plane as usize] = pages;
             self.sync_free_pages(plane);
@@ -480,7 +480,7 @@ impl Ftl {
     /// Under `static_die`, each of the `dies` dies' turn after the fill:
     /// the next of its planes to take a page.
     pub fn turns_after_fill(&self, dies: u32) -> Vec<u32> {
-        let ppd = self.layout.planes_per_die;
+        let ppd = self.layout.geometry.planes_per_die;
         let pages = |die: u32| self.fill.as_ref().map_or(0, |f| (0..ppd).map(|i| f.pages_in_plane(die * ppd + i)).sum::<u64>());
         (0..dies).map(|d| (pages(d) % u64::from(ppd)) as u32).collect()
     }
@@ -505,7 +505,7 @@ impl Ftl {
     /// Appends one page holding `lpn` to the plane's open block; true when
     /// it was the block's last data page.
     fn append(&mut self, plane: u32, lpn: u32, now_ns: Ns) -> Result<(u32, bool)> {
-        let ppb = self.layout.pages_per_block;
+        let ppb = self.layout.geometry.pages_per_block;
         let p = &mut self.planes[plane as usize];
         if p.next_page == self.data_pages_per_block {
             let Some(next) = p.free.pop_front() else { return Err(self.no_free_block(plane)) };
@@ -570,7 +570,7 @@ impl Ftl {
     }
 
     fn pick_victim(&self, plane: u32, now_ns: Ns) -> Option<u32> {
-        let bpp = self.layout.blocks_per_plane;
+        let bpp = self.layout.geometry.blocks_per_plane;
         let ppb = self.data_pages_per_block as u16;
         let used = (plane * bpp..(plane + 1) * bpp).filter(|&b| self.state[b as usize] == BlockState::Used && self.valid[b as usize] < ppb);
         match self.gc_victim {

@@ -25,10 +25,10 @@ pub(super) fn static_digits(order: &str, l: &FlashLayout) -> [(u32, u32); 4] {
     let mut digits = [(1, 0); 4];
     for (i, c) in order.chars().enumerate().take(4) {
         digits[i] = match c {
-            'C' => (l.channels, l.chips_per_channel * l.dies_per_chip * l.planes_per_die),
-            'W' => (l.data_chips_per_channel(), l.dies_per_chip * l.planes_per_die),
-            'D' => (l.dies_per_chip, l.planes_per_die),
-            _ => (l.planes_per_die, 1),
+            'C' => (l.geometry.channels, l.geometry.chips_per_channel * l.geometry.dies_per_chip * l.geometry.planes_per_die),
+            'W' => (l.data_chips_per_channel(), l.geometry.dies_per_chip * l.geometry.planes_per_die),
+            'D' => (l.geometry.dies_per_chip, l.geometry.planes_per_die),
+            _ => (l.geometry.planes_per_die, 1),
         };
     }
     digits

@@ -129,7 +129,8 @@ impl Counting {
                 break;
             };
             self.plans.clear();
-            self.planner.plan(r.op, r.offset_bytes, r.len_bytes, &mut self.state, &mut self.plans)?;
+            self.planner.plan(r.op, r.offset_bytes, r.len_bytes, &self.state, &mut self.plans)?;
+            self.state.commit(&self.plans);
             for plan in &self.plans {
                 crate::array::MemberPages::add_plan(&mut self.members, plan, self.page_bytes);
             }

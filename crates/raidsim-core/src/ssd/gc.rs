@@ -32,7 +32,7 @@ impl Ssd {
     /// is booked later). Returns the blocks erased.
     pub fn force_gc(&mut self, now_ns: Ns, free_fraction: f64) -> Result<u64> {
         let layout = self.ftl.layout();
-        let (planes, target) = (layout.planes, (f64::from(layout.blocks_per_plane) * free_fraction).ceil() as usize);
+        let (planes, target) = (layout.planes, (f64::from(layout.geometry.blocks_per_plane) * free_fraction).ceil() as usize);
         let mut erased = 0;
         for plane in 0..planes {
             if self.ftl.free_blocks(plane) >= target {

@@ -395,11 +395,11 @@ impl Ssd {
     fn program_page(&mut self, now_ns: Ns, lpn: u64, bytes: u64, ready_ns: Ns, cause: Cause) -> Result<PageDone> {
         // A mirror copy on a mirroring chip (CR5M) is programmed whole, from
         // the page the controller holds (the data chip's write merged it).
-        let to_mirroring_chip = cause == Cause::Mirror && self.ftl.layout().mirroring_chips_per_channel > 0;
+        let to_mirroring_chip = cause == Cause::Mirror && self.ftl.layout().geometry.mirroring_chips_per_channel > 0;
         let rebuilt_chip = self.replacement_chip.filter(|_| cause == Cause::RebuildWrite);
         let (id, plane, bytes) = match rebuilt_chip {
             // A rebuilt mirroring chip receives mirror copies again.
-            Some(chip) if self.ftl.layout().is_mirroring_die(chip * self.ftl.layout().dies_per_chip) => {
+            Some(chip) if self.ftl.layout().is_mirroring_die(chip * self.ftl.layout().geometry.dies_per_chip) => {
                 (self.ftl.mirror_id(lpn), self.least_busy_plane_where(|l, d| l.chip_of_die(d) == chip)?, self.page_size_bytes)
             }
             // Where the paper is silent: host writes may fill the replacement

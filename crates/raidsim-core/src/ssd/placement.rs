@@ -18,7 +18,7 @@ impl Ssd {
     /// after the last one chosen (DiskSim's `ssd_pick_parunits`).
     pub(super) fn most_free_plane(&mut self, lpn: u64) -> u32 {
         let layout = self.ftl.layout();
-        let ppd = layout.planes_per_die as usize;
+        let ppd = layout.geometry.planes_per_die as usize;
         let die = layout.die_of_plane(self.ftl.static_plane(lpn)) as usize;
         let free = &self.ftl.free_pages_by_plane()[die * ppd..(die + 1) * ppd];
         let from = self.next_plane_in_die[die] as usize;
@@ -97,7 +97,7 @@ impl Ssd {
     /// [`Ssd::least_busy_plane`]).
     pub(super) fn least_busy_plane_where(&mut self, eligible: impl Fn(&crate::flash::FlashLayout, u32) -> bool) -> Result<u32> {
         let layout = self.ftl.layout();
-        let (ppd, n) = (layout.planes_per_die, layout.dies as usize);
+        let (ppd, n) = (layout.geometry.planes_per_die, layout.dies as usize);
         let eligible = |d: usize| eligible(layout, d as u32);
         let best = (0..n).filter(|&d| eligible(d)).min_by_key(|&d| (self.units[self.unit_of_die(d as u32)].last_end(), d));
         let best = best.ok_or_else(|| Error::Internal("no die of the kind asked for on this drive".into()))?;

@@ -28,7 +28,7 @@ proptest! {
         let mut planner = Planner::new(&cfg, geom.clone(), PAGE).expect("planner");
         let mut plans = Vec::new();
         let (off, len) = (off_pages * PAGE, len_pages * PAGE);
-        planner.plan(Op::Write, off, len, &mut ArrayState::new(cfg.members), &mut plans).expect("plans");
+        planner.plan(Op::Write, off, len, &ArrayState::new(cfg.members), &mut plans).expect("plans");
         let u = geom.unit_bytes;
         let cw_bytes = geom.stripe_data_bytes();
         for plan in &plans {

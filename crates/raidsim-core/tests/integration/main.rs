@@ -22,6 +22,7 @@ mod parity_compute;
 mod planner_properties;
 mod policy_pins;
 mod postmark_stand_in;
+mod pre_reads;
 mod rais_controller;
 mod rebuild;
 mod report_warnings;

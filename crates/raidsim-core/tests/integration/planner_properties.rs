@@ -44,7 +44,7 @@ fn setup(level: RaidLevel, layout: ParityLayout, members: u32, unit_pages: u64, 
     (cfg.clone(), Planner::new(&cfg, geom, PAGE).expect("planner"))
 }
 
-fn plan(p: &mut Planner, op: Op, off: u64, len: u64, state: &mut ArrayState) -> Vec<StripePlan> {
+fn plan(p: &mut Planner, op: Op, off: u64, len: u64, state: &ArrayState) -> Vec<StripePlan> {
     let mut out = Vec::new();
     p.plan(op, off, len, state, &mut out).expect("plans");
     out
@@ -99,9 +99,9 @@ proptest! {
     ) {
         let g = if unit_gran { ParityGranularity::WholeUnit } else { ParityGranularity::Page };
         let (cfg, mut p) = setup(level, layout, members_for(level, extra), unit_pages, g, WriteMethod::Auto);
-        let mut state = ArrayState::new(cfg.members);
+        let state = ArrayState::new(cfg.members);
         let (off, len) = (off_sectors * SECTOR, len_sectors * SECTOR);
-        let plans = plan(&mut p, Op::Write, off, len, &mut state);
+        let plans = plan(&mut p, Op::Write, off, len, &state);
         let data = sectors(plans.iter().flat_map(|pl| &pl.writes).filter(|o| matches!(o.cause, Cause::User | Cause::Mirror)));
         let expected: Vec<(u32, u64)> = expected_sectors(p.geometry(), off, len).into_iter().collect();
         prop_assert_eq!(data, expected);
@@ -115,9 +115,9 @@ proptest! {
     ) {
         let g = if unit_gran { ParityGranularity::WholeUnit } else { ParityGranularity::Page };
         let (cfg, mut p) = setup(level, layout, members_for(level, extra), unit_pages, g, WriteMethod::Auto);
-        let mut state = ArrayState::new(cfg.members);
+        let state = ArrayState::new(cfg.members);
         let (off, len) = (off_sectors * SECTOR, len_sectors * SECTOR);
-        let plans = plan(&mut p, Op::Write, off, len, &mut state);
+        let plans = plan(&mut p, Op::Write, off, len, &state);
         let geom = p.geometry().clone();
         for pl in &plans {
             // Rows (unit-relative pages) touched by any data unit of this stripe.
@@ -154,8 +154,8 @@ proptest! {
         let members = members_for(level, extra);
         let pre_reads = |m: WriteMethod| {
             let (cfg, mut p) = setup(level, layout, members, unit_pages, g, m);
-            let mut state = ArrayState::new(cfg.members);
-            let plans = plan(&mut p, Op::Write, off_sectors * SECTOR, len_sectors * SECTOR, &mut state);
+            let state = ArrayState::new(cfg.members);
+            let plans = plan(&mut p, Op::Write, off_sectors * SECTOR, len_sectors * SECTOR, &state);
             plans.iter().map(|pl| raidsim_core::array::pages_touched_sum(&pl.reads, PAGE)).collect::<Vec<u64>>()
         };
         let (auto, rmw, rcw) = (pre_reads(WriteMethod::Auto), pre_reads(WriteMethod::Rmw), pre_reads(WriteMethod::Rcw));
@@ -175,7 +175,7 @@ proptest! {
         let mut state = ArrayState::new(cfg.members);
         state.failed[failed as usize] = true;
         let (off, len) = (off_sectors * SECTOR, len_sectors * SECTOR);
-        let plans = plan(&mut p, Op::Read, off, len, &mut state);
+        let plans = plan(&mut p, Op::Read, off, len, &state);
         let geom = p.geometry().clone();
         for pl in &plans {
             prop_assert!(pl.reads.iter().all(|o| o.member != failed), "the failed member is never read");
@@ -248,7 +248,7 @@ mod one_cell_path {
             };
             let op = if write { Op::Write } else { Op::Read };
             let (mut a, mut b) = (Vec::new(), Vec::new());
-            let (ra, rb) = (fast.plan(op, off, len, &mut state.clone(), &mut a), general.plan(op, off, len, &mut state.clone(), &mut b));
+            let (ra, rb) = (fast.plan(op, off, len, &state, &mut a), general.plan(op, off, len, &state, &mut b));
             prop_assert_eq!(ra.is_ok(), rb.is_ok());
             prop_assert_eq!(a, b);
             prop_assert_eq!(general.one_cell_plans, 0);
@@ -272,15 +272,15 @@ mod one_cell_path {
                 (Op::Write, PAGE + SECTOR, SECTOR, false),
             ] {
                 let before = p.one_cell_plans;
-                p.plan(op, off, len, &mut state, &mut out).expect("plans");
+                p.plan(op, off, len, &state, &mut out).expect("plans");
                 assert_eq!(p.one_cell_plans - before, u64::from(taken), "{level:?} {op:?} [{off}, +{len})");
             }
             state.failed[0] = true;
             let before = p.one_cell_plans;
-            p.plan(Op::Write, 3 * PAGE, PAGE, &mut state, &mut out).expect("plans");
+            p.plan(Op::Write, 3 * PAGE, PAGE, &state, &mut out).expect("plans");
             assert_eq!(p.one_cell_plans, before, "{level:?}: degraded");
             let (_, mut whole) = setup(level, ParityLayout::LeftSymmetric, members, 4, ParityGranularity::WholeUnit, WriteMethod::Auto);
-            whole.plan(Op::Write, 3 * PAGE, PAGE, &mut ArrayState::new(members), &mut out).expect("plans");
+            whole.plan(Op::Write, 3 * PAGE, PAGE, &ArrayState::new(members), &mut out).expect("plans");
             assert_eq!(whole.one_cell_plans, 0, "{level:?}: whole-unit granularity");
         }
     }
@@ -299,7 +299,7 @@ proptest! {
     ) {
         let (cfg, mut p) = setup(level, layout, members_for(level, extra), unit_pages, ParityGranularity::Page, WriteMethod::Auto);
         let off = off_sectors * SECTOR;
-        let plans = plan(&mut p, Op::Read, off, SECTOR, &mut ArrayState::new(cfg.members));
+        let plans = plan(&mut p, Op::Read, off, SECTOR, &ArrayState::new(cfg.members));
         let read = plans[0].reads[0];
         let (member, at, parity) = p.home_of(off).expect("a striped level");
         prop_assert_eq!((member, at), (read.member, read.offset_bytes));

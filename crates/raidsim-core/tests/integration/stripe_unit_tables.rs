@@ -5,7 +5,7 @@ use raidsim_core::array::{count_pages, ArrayGeometry, ArrayState, Planner};
 use raidsim_core::config::{ArrayConfig, ParityGranularity, RaidLevel};
 use raidsim_core::device::{Cause, Op};
 
-const SPEC: &str = include_str!("../../../../python/raidsim/experiments/stripe-unit-tables.toml");
+const SPEC: &str = include_str!("../../../../python/raidsim/papers/experiments/stripe-unit-tables.toml");
 
 fn counts(unit: u64, start_disk: u64, granularity: ParityGranularity) -> (Vec<u64>, Vec<u64>) {
     let cfg = ArrayConfig { level: RaidLevel::Raid4, members: 5, stripe_unit_bytes: unit, parity_granularity: granularity, ..Default::default() };

@@ -195,7 +195,7 @@ impl ArrayController {
     /// Plans reconstruction `job` of stripe `s`.
     pub(super) fn plan_rebuild_job(&mut self, job: RebuildJob, s: u64, plan: &mut StripePlan) -> Result<()> {
         if job == RebuildJob::Decode {
-            return self.planner.plan_rebuild(s, &mut self.state, &self.rebuild.targets, plan);
+            return self.planner.plan_rebuild(s, &self.state, &self.rebuild.targets, plan);
         }
         plan.reset(s);
         plan.locks_stripe = true;

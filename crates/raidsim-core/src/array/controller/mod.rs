@@ -32,7 +32,7 @@ use parity_engine::ParityEngine;
 use super::mirroring::{MirrorAction, MirrorWrites, Remap};
 use super::rebuild::{DataLossEvent, MirroredStrips, RebuildProcess};
 use super::verify::{ByteVerifier, RebuildBytes, SECTOR};
-use super::{ArrayGeometry, ArrayState, MemberOp, Planner, StripePlan, StripeSet};
+use super::{ArrayGeometry, ArrayState, MemberOp, PlanOptions, Planner, StripePlan, StripeSet};
 use crate::config::{ArrayConfig, RebuildConfig, StripeOrder};
 use crate::device::{Cause, DeviceRequest, Op};
 use crate::engine::{Ns, Slab};
@@ -314,7 +314,9 @@ impl ArrayController {
             }
         }
         self.plans.clear();
-        self.planner.plan_reusing(op, offset_bytes, len_bytes, &mut self.state, &mut self.plans, &mut self.pool)?;
+        let opts = self.planner.options();
+        self.planner.plan_reusing((op, offset_bytes, len_bytes), opts, &self.state, &mut self.plans, &mut self.pool)?;
+        self.state.commit(&self.plans);
         if self.plans.is_empty() {
             return Err(Error::Internal(format!("host job {host} planned to no stripes")));
         }
@@ -472,16 +474,12 @@ impl ArrayController {
     /// units, so that parity covers the current pages before the old go.
     fn replan_host_stripe(&mut self, op: Op, offset: u64, len: u64, s: u64, mw_stripe: bool) -> Result<StripePlan> {
         self.plans.clear();
-        let configured = mw_stripe.then(|| {
-            let method = self.planner.set_write_method(crate::config::WriteMethod::Rcw);
-            (method, self.planner.set_granularity(crate::config::ParityGranularity::WholeUnit))
-        });
-        let planned = self.planner.plan_reusing(op, offset, len, &mut self.state, &mut self.plans, &mut self.pool);
-        if let Some((method, granularity)) = configured {
-            self.planner.set_write_method(method);
-            self.planner.set_granularity(granularity);
-        }
-        planned?;
+        let opts = match mw_stripe {
+            true => PlanOptions { write_method: crate::config::WriteMethod::Rcw, granularity: crate::config::ParityGranularity::WholeUnit },
+            false => self.planner.options(),
+        };
+        self.planner.plan_reusing((op, offset, len), opts, &self.state, &mut self.plans, &mut self.pool)?;
+        self.state.commit(&self.plans);
         let fresh = self.plans.pop().filter(|p| p.stripe == s && self.plans.is_empty());
         fresh.ok_or_else(|| Error::Internal(format!("replanning stripe {s} gave other stripes")))
     }

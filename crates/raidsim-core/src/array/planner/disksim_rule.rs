@@ -15,7 +15,7 @@ impl Planner {
     /// exactly two units are touched and their unit-relative ranges do not
     /// overlap (a small write across a unit boundary); each group is planned
     /// on its own by [`Planner::plan_disksim_group`].
-    pub(super) fn plan_disksim_row(&mut self, s: u64, plan: &mut StripePlan) {
+    pub(super) fn plan_disksim_row(&mut self, s: u64, method: WriteMethod, plan: &mut StripePlan) {
         let mut touched = self.spans.iter().enumerate().filter(|(_, sp)| !sp.is_empty()).map(|(d, _)| d);
         let (Some(first), second) = (touched.next(), touched.next()) else { return };
         let count = 1 + usize::from(second.is_some()) + touched.count();
@@ -23,11 +23,11 @@ impl Planner {
         // DiskSim tests the split before fullness, so a two-unit row can split.
         match second {
             Some(second) if count == 2 && self.spans[first].lo > self.spans[second].hi => {
-                self.plan_disksim_group(s, first, first + 1, true, plan);
-                self.plan_disksim_group(s, second, second + 1, true, plan);
+                self.plan_disksim_group(s, (first, first + 1), true, method, plan);
+                self.plan_disksim_group(s, (second, second + 1), true, method, plan);
             }
-            _ if count == k => self.plan_disksim_group(s, 0, k, false, plan),
-            _ => self.plan_disksim_group(s, first, k, true, plan),
+            _ if count == k => self.plan_disksim_group(s, (0, k), false, method, plan),
+            _ => self.plan_disksim_group(s, (first, k), true, method, plan),
         }
     }
 
@@ -37,13 +37,13 @@ impl Planner {
     /// is read-modify-write — the written ranges and the old parity over
     /// the extent — else reconstruct-write — over the extent, every byte of
     /// the row the group does not write; parity is written over the extent.
-    pub(super) fn plan_disksim_group(&mut self, s: u64, from: usize, to: usize, partial: bool, plan: &mut StripePlan) {
+    pub(super) fn plan_disksim_group(&mut self, s: u64, (from, to): (usize, usize), partial: bool, method: WriteMethod, plan: &mut StripePlan) {
         let base = self.geom.row_offset(s, 0);
         let group = &self.spans[from..to];
         let written = group.iter().filter(|sp| !sp.is_empty()).count() as u32;
         let lo = group.iter().filter(|sp| !sp.is_empty()).map(|sp| sp.lo).min().unwrap_or(0);
         let hi = group.iter().map(|sp| sp.hi).max().unwrap_or(0);
-        let rmw = match self.method {
+        let rmw = match method {
             WriteMethod::Rmw => true,
             WriteMethod::Rcw => false,
             WriteMethod::Auto => written < self.rmwpoint,

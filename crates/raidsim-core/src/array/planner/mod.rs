@@ -35,7 +35,7 @@ mod disksim_rule;
 mod plan;
 mod reconstruction;
 
-pub use plan::{ArrayState, ComputeWork, MemberOp, StripePlan, StripeSet};
+pub use plan::{ArrayState, ComputeWork, MemberOp, PlanOptions, StripePlan, StripeSet};
 
 use crate::config::{ArrayConfig, ParityGranularity, ReadPolicy, WriteMethod};
 use crate::config::{ArrayGeometry, UnitCopy};
@@ -59,8 +59,9 @@ impl Span {
 pub struct Planner {
     geom: ArrayGeometry,
     page_bytes: u64,
-    granularity: ParityGranularity,
-    method: WriteMethod,
+    /// The array's configured write method and parity granularity, used
+    /// by [`Planner::plan`]; [`Planner::plan_reusing`] takes them as an argument.
+    options: PlanOptions,
     /// DiskSim's `rmwpoint`: written units below which a row is read-modify-write.
     rmwpoint: u32,
     read_policy: ReadPolicy,
@@ -137,8 +138,7 @@ impl Planner {
             need_data: vec![false; cells],
             need_parity: vec![false; 2 * geom.codeword_rows as usize],
             page_bytes,
-            granularity: cfg.parity_granularity,
-            method: cfg.write_method,
+            options: PlanOptions { write_method: cfg.write_method, granularity: cfg.parity_granularity },
             rmwpoint: (cfg.rmw_threshold_fraction * f64::from(cfg.members)).floor() as u32,
             read_policy: cfg.read_policy,
             spans: vec![Span::default(); cells],
@@ -150,14 +150,9 @@ impl Planner {
         })
     }
 
-    /// Sets the parity update method for partial-stripe writes; returns the previous one.
-    pub fn set_write_method(&mut self, method: WriteMethod) -> WriteMethod {
-        std::mem::replace(&mut self.method, method)
-    }
-
-    /// Sets the parity granularity; returns the previous one.
-    pub fn set_granularity(&mut self, granularity: ParityGranularity) -> ParityGranularity {
-        std::mem::replace(&mut self.granularity, granularity)
+    /// The array's configured write method and parity granularity.
+    pub fn options(&self) -> PlanOptions {
+        self.options
     }
 
     /// The geometry planned over.
@@ -165,46 +160,52 @@ impl Planner {
         &self.geom
     }
 
-    /// Plans `op` on host bytes `[offset, offset + len)`; appends one plan per stripe to `out`.
-    pub fn plan(&mut self, op: Op, offset: u64, len: u64, state: &mut ArrayState, out: &mut Vec<StripePlan>) -> Result<()> {
-        self.plan_reusing(op, offset, len, state, out, &mut Vec::new())
+    /// Plans `op` on host bytes `[offset, offset + len)` with the array's
+    /// configured options; appends one plan per stripe to `out`. The plans
+    /// depend on the arguments alone: the state is read, never changed (the
+    /// caller commits a plan's round-robin reads with
+    /// [`ArrayState::commit`]).
+    pub fn plan(&mut self, op: Op, offset: u64, len: u64, state: &ArrayState, out: &mut Vec<StripePlan>) -> Result<()> {
+        self.plan_reusing((op, offset, len), self.options, state, out, &mut Vec::new())
     }
 
-    /// As [`Planner::plan`], taking finished plans from `pool` so their
-    /// buffers are reused (the timed simulation recycles every plan).
+    /// As [`Planner::plan`] for `(op, offset, len)` with `opts` for this
+    /// request, taking finished plans from `pool` so their buffers are
+    /// reused (the timed simulation recycles every plan). The planner's own
+    /// buffers are scratch space.
     pub fn plan_reusing(
         &mut self,
-        op: Op,
-        offset: u64,
-        len: u64,
-        state: &mut ArrayState,
+        request: (Op, u64, u64),
+        opts: PlanOptions,
+        state: &ArrayState,
         out: &mut Vec<StripePlan>,
         pool: &mut Vec<StripePlan>,
     ) -> Result<()> {
+        let (op, offset, len) = request;
         let cap = self.geom.capacity_bytes();
         if len == 0 || offset + len > cap {
             return Err(Error::Workload(format!("array request [{offset}, +{len}) outside the array's {cap} bytes")));
         }
-        if self.plan_one_cell(op, offset, len, state, out, pool) {
+        if self.plan_one_cell(request, opts, state, out, pool) {
             return Ok(());
         }
+        // Round-robin reads of earlier stripes of this request, not yet committed.
+        let mut picks = 0u64;
         let w = self.geom.stripe_data_bytes();
         for s in offset / w..=(offset + len - 1) / w {
             let mut plan = pool.pop().unwrap_or_default();
             plan.reset(s);
             self.fill_spans(s, offset, offset + len);
             if self.geom.parity_units > 0 {
-                for d in 0..self.geom.data_units {
-                    self.data_members[d as usize] = self.geom.data_member(s, d);
-                }
-                self.parity_members = self.geom.parity_members(s);
+                self.load_members(s);
             }
             match (op, self.cover.is_some()) {
-                (Op::Read, false) => self.plan_mirrored_read(s, state, &mut plan)?,
+                (Op::Read, false) => self.plan_mirrored_read(s, state, state.round_robin + picks, &mut plan)?,
                 (Op::Write, false) => self.plan_mirrored_write(s, state, &mut plan),
                 (Op::Read, true) => self.plan_parity_read(s, state, &mut plan)?,
-                (Op::Write, true) => self.plan_parity_write(s, state, &mut plan),
+                (Op::Write, true) => self.plan_parity_write(s, opts, state, &mut plan),
             }
+            picks += u64::from(plan.copy_picks);
             coalesce(&mut plan.reads);
             coalesce(&mut plan.writes);
             out.push(plan);
@@ -220,7 +221,14 @@ impl Planner {
     /// plan it gives — the same rules, specialised to one written cell and
     /// one segment — and `planner_properties` checks that over random
     /// arrays and requests. False when the request is not such a one.
-    fn plan_one_cell(&mut self, kind: Op, offset: u64, len: u64, state: &ArrayState, out: &mut Vec<StripePlan>, pool: &mut Vec<StripePlan>) -> bool {
+    fn plan_one_cell(
+        &mut self,
+        (kind, offset, len): (Op, u64, u64),
+        opts: PlanOptions,
+        state: &ArrayState,
+        out: &mut Vec<StripePlan>,
+        pool: &mut Vec<StripePlan>,
+    ) -> bool {
         let (u, p) = (self.geom.unit_bytes, self.page_bytes);
         let (lo, hi) = (offset % u, offset % u + len);
         let write = kind == Op::Write;
@@ -229,7 +237,7 @@ impl Planner {
             && self.geom.codeword_rows == 1
             && hi <= u
             && !state.degraded()
-            && (!write || (self.granularity == ParityGranularity::Page && lo % p == 0 && hi % p == 0 && !self.fault_skip_rmw_parity));
+            && (!write || (opts.granularity == ParityGranularity::Page && lo % p == 0 && hi % p == 0 && !self.fault_skip_rmw_parity));
         if !eligible {
             return false;
         }
@@ -238,7 +246,7 @@ impl Planner {
         let mut plan = pool.pop().unwrap_or_default();
         plan.reset(s);
         if write {
-            self.plan_one_cell_write(s, col, m, at, len, &mut plan);
+            self.plan_one_cell_write(s, col, m, (at, len), opts.write_method, &mut plan);
         } else {
             plan.reads.push(op(m, Op::Read, at, len, Cause::User));
         }
@@ -258,12 +266,12 @@ impl Planner {
     /// `col` (member `m`) of stripe `s`, every member alive: the unit is
     /// wholly overwritten over the segment, so reconstruct-write reads the
     /// other `k − 1` units and read-modify-write the old data and each parity.
-    fn plan_one_cell_write(&mut self, s: u64, col: u32, m: u32, at: u64, len: u64, plan: &mut StripePlan) {
+    fn plan_one_cell_write(&mut self, s: u64, col: u32, m: u32, (at, len): (u64, u64), method: WriteMethod, plan: &mut StripePlan) {
         let k = self.geom.data_units;
         let parity = self.geom.parity_members(s);
         let parities = self.geom.parity_units as usize;
         let rcw_reads = k - 1;
-        let rmw = match self.method {
+        let rmw = match method {
             _ if rcw_reads == 0 => false,
             WriteMethod::Rmw => true,
             WriteMethod::Rcw => false,
@@ -327,18 +335,20 @@ impl Planner {
         }
     }
 
-    /// RAID-0/1/10 reads: each unit from one surviving copy.
-    fn plan_mirrored_read(&mut self, s: u64, state: &mut ArrayState, plan: &mut StripePlan) -> Result<()> {
+    /// RAID-0/1/10 reads: each unit from one surviving copy; under
+    /// `round_robin`, the copies in turn from `cursor` on.
+    fn plan_mirrored_read(&mut self, s: u64, state: &ArrayState, cursor: u64, plan: &mut StripePlan) -> Result<()> {
         for d in 0..self.geom.data_units {
             let span = self.spans[d as usize];
             if span.is_empty() {
                 continue;
             }
             self.geom.unit_copies(s, d, &mut self.copies);
-            let Some(copy) = pick_copy(&self.copies, self.read_policy, state, s) else {
+            let Some(copy) = pick_copy(&self.copies, self.read_policy, state, s, cursor + u64::from(plan.copy_picks)) else {
                 return Err(Error::Device(format!("stripe {s}, unit {d}: every copy is on a failed member")));
             };
             plan.reads.push(op(copy.member, Op::Read, copy.member_offset + span.lo, span.hi - span.lo, Cause::User));
+            plan.copy_picks += u32::from(self.read_policy == ReadPolicy::RoundRobin);
         }
         Ok(())
     }
@@ -366,11 +376,11 @@ impl Planner {
 
     /// Unit-relative byte offsets where the coverage pattern of the written
     /// cells changes (page granularity), or just the unit's ends.
-    fn segment_breaks(&mut self) {
+    fn segment_breaks(&mut self, granularity: ParityGranularity) {
         let p = self.page_bytes;
         let u = self.geom.unit_bytes;
         self.breaks.clear();
-        match self.granularity {
+        match granularity {
             ParityGranularity::WholeUnit => self.breaks.extend([0, u]),
             // A degraded DiskSim row falls back to md's page rule.
             ParityGranularity::Page | ParityGranularity::Disksim => {
@@ -395,13 +405,13 @@ impl Planner {
     /// run through every row).
     fn plan_parity_read(&mut self, s: u64, state: &ArrayState, plan: &mut StripePlan) -> Result<()> {
         let k = self.geom.data_units as usize;
-        let failed_data = self.data_members.iter().filter(|&&m| !state.alive(m, s)).count();
+        let recovery = self.recovery(s, state);
         let alive_parity = self.parity_members.iter().flatten().filter(|&&m| state.alive(m, s)).count();
-        if failed_data > alive_parity {
-            return Err(Error::Device(format!("stripe {s}: {failed_data} data units lost and {alive_parity} parity units left")));
+        if recovery.lost_data > alive_parity {
+            let lost = recovery.lost_data;
+            return Err(Error::Device(format!("stripe {s}: {lost} data units lost and {alive_parity} parity units left")));
         }
-        let row_parity = self.parity_members[0].filter(|&m| state.alive(m, s));
-        let by_row = failed_data == 1 && row_parity.is_some();
+        let by_row = recovery.by_row;
         let mut lost = (u64::MAX, 0u64);
         for cell in 0..self.spans.len() {
             let span = self.spans[cell];
@@ -437,7 +447,8 @@ impl Planner {
                         }
                     }
                 }
-                if let Some(pm) = row_parity {
+                // Row recovery reads the row parity alone (Recovery::reads_parity).
+                if let Some(pm) = self.parity_members[0] {
                     plan.reads.push(op(pm, Op::Read, base + a, b - a, Cause::DegradedRead));
                 }
                 plan.compute.add(self.decode_ops(true), b - a);
@@ -449,11 +460,13 @@ impl Planner {
             return Ok(());
         }
         let (a, b) = lost;
-        let lost_cells = self.data_members.iter().filter(|&&m| !state.alive(m, s)).count() as u64 * self.geom.codeword_rows;
+        let lost_cells = recovery.lost_data as u64 * self.geom.codeword_rows;
         plan.compute.add(self.decode_ops(false), lost_cells * (b - a));
+        let parity = self.parity_members.into_iter().enumerate().filter(|&(kind, _)| recovery.reads_parity(kind));
+        let parity = parity.filter_map(|(_, m)| m);
         for row in 0..self.geom.codeword_rows {
             let off = self.geom.row_offset(s, row) + a;
-            for &m in self.data_members.iter().chain(self.parity_members.iter().flatten()) {
+            for m in self.data_members.iter().copied().chain(parity.clone()) {
                 if state.alive(m, s) {
                     plan.reads.push(op(m, Op::Read, off, b - a, Cause::DegradedRead));
                 }
@@ -469,23 +482,23 @@ impl Planner {
     /// not wholly overwritten), whichever reads fewer cells, ties to
     /// reconstruct-write. A full stripe needs no pre-read: reconstruct-write
     /// with nothing to read.
-    fn plan_parity_write(&mut self, s: u64, state: &ArrayState, plan: &mut StripePlan) {
+    fn plan_parity_write(&mut self, s: u64, opts: PlanOptions, state: &ArrayState, plan: &mut StripePlan) {
         plan.locks_stripe = true;
         let healthy = self.data_members.iter().chain(self.parity_members.iter().flatten()).all(|&m| state.alive(m, s));
-        if self.granularity == ParityGranularity::Disksim && healthy {
-            self.plan_disksim_row(s, plan);
+        if opts.granularity == ParityGranularity::Disksim && healthy {
+            self.plan_disksim_row(s, opts.write_method, plan);
             return;
         }
-        self.segment_breaks();
+        self.segment_breaks(opts.granularity);
         for i in 1..self.breaks.len() {
             let (lo, hi) = (self.breaks[i - 1], self.breaks[i]);
             if lo < hi {
-                self.plan_parity_segment(s, lo, hi, state, plan);
+                self.plan_parity_segment(s, (lo, hi), opts, state, plan);
             }
         }
     }
 
-    fn plan_parity_segment(&mut self, s: u64, lo: u64, hi: u64, state: &ArrayState, plan: &mut StripePlan) {
+    fn plan_parity_segment(&mut self, s: u64, (lo, hi): (u64, u64), opts: PlanOptions, state: &ArrayState, plan: &mut StripePlan) {
         let k = self.geom.data_units as usize;
         let Some(cover) = self.cover.as_ref() else { return };
         let touched = |sp: &Span| !sp.is_empty() && sp.lo < hi && sp.hi > lo;
@@ -531,7 +544,7 @@ impl Planner {
         }
         let rcw_reads = self.need_data.iter().filter(|&&x| x).count() as u32;
         rcw_ok &= self.need_data.iter().enumerate().all(|(c, &x)| !x || alive_col(c % k));
-        let method = match (rmw_ok, rcw_ok, self.method) {
+        let method = match (rmw_ok, rcw_ok, opts.write_method) {
             _ if rewrite == 0 => Method::None,
             // A full-stripe write reads nothing under any method.
             (_, true, _) if rcw_reads == 0 => Method::Rcw,
@@ -551,13 +564,12 @@ impl Planner {
             Method::Rmw => plan.compute.add(rmw_ops, hi - lo),
             Method::Rcw => plan.compute.add(rcw_ops, hi - lo),
             Method::Rebuild => {
-                let lost_cols = (0..k).filter(|&c| !alive_col(c)).count() as u64;
-                let by_row = lost_cols == 1 && parity_member(0).is_some_and(|m| state.alive(m, s));
-                plan.compute.add(self.decode_ops(by_row), lost_cols * rows as u64 * (hi - lo));
+                let recovery = self.recovery(s, state);
+                plan.compute.add(self.decode_ops(recovery.by_row), recovery.lost_data as u64 * rows as u64 * (hi - lo));
                 plan.compute.add(rcw_ops, hi - lo);
             }
         }
-        let whole_unit = self.granularity == ParityGranularity::WholeUnit;
+        let whole_unit = opts.granularity == ParityGranularity::WholeUnit;
         for (cell, sp) in self.spans.iter().enumerate() {
             let m = self.data_members[cell % k];
             let base = self.geom.row_offset(s, (cell / k) as u64);
@@ -612,21 +624,19 @@ fn op(member: u32, op: Op, offset_bytes: u64, len_bytes: u64, cause: Cause) -> M
     MemberOp { member, op, offset_bytes, len_bytes, cause }
 }
 
-/// The copy of a unit of stripe `s` a read goes to; `None` when every copy is lost.
-fn pick_copy(copies: &[UnitCopy], policy: ReadPolicy, state: &mut ArrayState, s: u64) -> Option<UnitCopy> {
+/// The copy of a unit of stripe `s` a read goes to (under `round_robin`,
+/// the `cursor`-th surviving copy, cyclically); `None` when every copy is lost.
+fn pick_copy(copies: &[UnitCopy], policy: ReadPolicy, state: &ArrayState, s: u64, cursor: u64) -> Option<UnitCopy> {
     let alive = || copies.iter().filter(|c| state.alive(c.member, s));
     let n = alive().count().max(1);
     let chosen = match policy {
         ReadPolicy::Primary => alive().next(),
         ReadPolicy::RoundRobin => {
-            let i = (state.round_robin % n as u64) as usize;
+            let i = (cursor % n as u64) as usize;
             alive().nth(i)
         }
         ReadPolicy::ShortestQueue => alive().min_by_key(|c| state.outstanding[state.device_of[c.member as usize] as usize]),
     };
-    if policy == ReadPolicy::RoundRobin {
-        state.round_robin += 1;
-    }
     chosen.copied()
 }
 

@@ -36,6 +36,19 @@ pub struct StripePlan {
     /// The parity engine's work between the phases, by the code's
     /// structure (`array.controller.parity_compute = "code_ops"`).
     pub compute: ComputeWork,
+    /// Reads that took the `round_robin` cursor's copy: committing the
+    /// plan ([`ArrayState::commit`]) moves the cursor on by as many.
+    pub copy_picks: u32,
+}
+
+/// How partial-stripe writes update parity: the array's configuration, or
+/// what one replanning asks for (CR5M's whole-unit reconstruct-write).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlanOptions {
+    /// Read-modify-write, reconstruct-write, or the fewer pre-reads.
+    pub write_method: WriteMethod,
+    /// Where the method is decided: per page row, per stripe, or DiskSim's rule.
+    pub granularity: ParityGranularity,
 }
 
 /// Work of the controller's parity engine, in bytes run through each region
@@ -80,6 +93,7 @@ impl StripePlan {
         self.writes.clear();
         self.parity_bytes = 0;
         self.compute = ComputeWork::default();
+        self.copy_picks = 0;
     }
 }
 
@@ -127,6 +141,12 @@ impl ArrayState {
     /// Some member is failed (and not wholly rebuilt).
     pub fn degraded(&self) -> bool {
         self.failed.iter().any(|&f| f)
+    }
+
+    /// Commits planned `plans` to the state: their `round_robin` reads
+    /// move the cursor on, so the next request starts at the next copy.
+    pub fn commit(&mut self, plans: &[StripePlan]) {
+        self.round_robin += plans.iter().map(|p| u64::from(p.copy_picks)).sum::<u64>();
     }
 
     /// Some member is being rebuilt onto a spare.

@@ -4,6 +4,30 @@
 
 use super::*;
 
+/// How the lost cells of one stripe are recovered: the one derivation a
+/// degraded read, a degraded write and a rebuild share.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Recovery {
+    /// Data columns lost.
+    pub lost_data: usize,
+    /// One data column lost and the row parity alive: each lost cell is
+    /// the XOR of the other cells of its row and the row parity (the
+    /// second parity is not needed).
+    pub by_row: bool,
+}
+
+impl Recovery {
+    /// Parity column `kind` (0 = row parity, 1 = second) is read: the row
+    /// parity alone for a row recovery; none when only parity is lost (it
+    /// is re-encoded from the data); every surviving one otherwise.
+    pub fn reads_parity(self, kind: usize) -> bool {
+        match self.by_row {
+            true => kind == 0,
+            false => self.lost_data > 0,
+        }
+    }
+}
+
 /// Reconstruction and loss: the same structure a degraded read uses.
 impl Planner {
     /// Stripe `s` has lost data: more of its members are dead than its
@@ -19,6 +43,22 @@ impl Planner {
         dead.filter(|&m| !state.alive(m, s)).count() as u32 > self.geom.parity_units
     }
 
+    /// How stripe `s`'s lost cells are recovered; reads the stripe's
+    /// members from `data_members` and `parity_members` (filled for `s`).
+    pub(super) fn recovery(&self, s: u64, state: &ArrayState) -> Recovery {
+        let lost_data = self.data_members.iter().filter(|&&m| !state.alive(m, s)).count();
+        let row_parity_alive = self.parity_members[0].is_some_and(|m| state.alive(m, s));
+        Recovery { lost_data, by_row: lost_data == 1 && row_parity_alive }
+    }
+
+    /// Fills `data_members` and `parity_members` for stripe `s`.
+    pub(super) fn load_members(&mut self, s: u64) {
+        for d in 0..self.geom.data_units {
+            self.data_members[d as usize] = self.geom.data_member(s, d);
+        }
+        self.parity_members = self.geom.parity_members(s);
+    }
+
     /// Bytes one member holds of one stripe (what its rebuild writes).
     pub fn member_stripe_bytes(&self) -> u64 {
         match self.geom.level {
@@ -32,7 +72,7 @@ impl Planner {
     /// the code needs — the row (other data and P) for one lost data
     /// column, the data for lost parity, every survivor otherwise; a
     /// surviving copy for mirrors — and write the lost units whole.
-    pub fn plan_rebuild(&mut self, s: u64, state: &mut ArrayState, targets: &[u32], plan: &mut StripePlan) -> Result<()> {
+    pub fn plan_rebuild(&mut self, s: u64, state: &ArrayState, targets: &[u32], plan: &mut StripePlan) -> Result<()> {
         plan.reset(s);
         plan.locks_stripe = true;
         if self.stripe_lost(s, state) {
@@ -48,7 +88,7 @@ impl Planner {
         Ok(())
     }
 
-    pub(super) fn plan_mirror_rebuild(&mut self, s: u64, state: &mut ArrayState, targets: &[u32], plan: &mut StripePlan) {
+    pub(super) fn plan_mirror_rebuild(&mut self, s: u64, state: &ArrayState, targets: &[u32], plan: &mut StripePlan) {
         let u = self.geom.unit_bytes;
         for d in 0..self.geom.data_units {
             self.geom.unit_copies(s, d, &mut self.copies);
@@ -65,20 +105,13 @@ impl Planner {
     }
 
     pub(super) fn plan_parity_rebuild(&mut self, s: u64, state: &ArrayState, targets: &[u32], plan: &mut StripePlan) {
-        let data: Vec<u32> = (0..self.geom.data_units).map(|d| self.geom.data_member(s, d)).collect();
-        let [p, q] = self.geom.parity_members(s);
+        self.load_members(s);
+        let recovery = self.recovery(s, state);
+        let data = &self.data_members;
+        let [p, q] = self.parity_members;
         let parity: Vec<u32> = [p, q].into_iter().flatten().collect();
-        let dead_data = data.iter().filter(|&&m| !state.alive(m, s)).count();
-        let p_alive = p.is_some_and(|m| state.alive(m, s));
-        let sources: Vec<u32> = match (dead_data, p_alive) {
-            // One data column lost: its rows' XOR with P (Q not needed).
-            (1, true) => data.iter().copied().filter(|&m| state.alive(m, s)).chain(p).collect(),
-            // Only parity lost: recompute it from the data.
-            (0, _) => data.clone(),
-            _ => data.iter().chain(&parity).copied().filter(|&m| state.alive(m, s)).collect(),
-        };
         let (off, len) = (self.geom.row_offset(s, 0), self.member_stripe_bytes());
-        let by_row = dead_data == 1 && p_alive;
+        let (dead_data, by_row) = (recovery.lost_data, recovery.by_row);
         let q_lost = q.is_some_and(|m| !state.alive(m, s));
         // Lost data decoded; a lost parity column re-encoded from the (whole) data.
         plan.compute.add(self.decode_ops(by_row || dead_data == 0), dead_data as u64 * len);
@@ -93,7 +126,10 @@ impl Planner {
                 }
             }
         }
-        for m in sources {
+        let data_sources = data.iter().copied().filter(|&m| state.alive(m, s));
+        let parity_sources = [p, q].into_iter().enumerate().filter(|&(kind, _)| recovery.reads_parity(kind));
+        let parity_sources = parity_sources.filter_map(|(_, m)| m.filter(|&m| state.alive(m, s)));
+        for m in data_sources.chain(parity_sources) {
             plan.reads.push(op(m, Op::Read, off, len, Cause::RebuildRead));
         }
         for &m in data.iter().chain(&parity).filter(|m| targets.contains(m) && !state.alive(**m, s)) {

@@ -10,9 +10,9 @@ fn written(level: RaidLevel, members: u32, len: u64) -> (ByteVerifier, ArrayStat
     let code = (level == RaidLevel::Raid6).then_some((raidsim_codes::Code::Rs, None));
     let mut v = ByteVerifier::new(geom.clone(), code);
     let mut planner = Planner::new(&cfg, geom, 4096).expect("planner");
-    let mut state = ArrayState::new(members);
+    let state = ArrayState::new(members);
     let mut plans = Vec::new();
-    planner.plan(Op::Write, 0, len, &mut state, &mut plans).expect("plan");
+    planner.plan(Op::Write, 0, len, &state, &mut plans).expect("plan");
     let version = v.next_version();
     for p in &plans {
         let start = p.stripe * v.geom.stripe_data_bytes();
