@@ -339,6 +339,12 @@ impl ResolvedConfig {
                 "checks an array's bytes; a single drive has none to check (use level \"raid0\" with members = 1)",
             ));
         }
+        if config.sim.verify && config.array.parity_granularity == ParityGranularity::Disksim {
+            return Err(Error::config(
+                "sim.verify",
+                "array.parity_granularity = \"disksim\" counts DiskSim's parity I/O, which is not correct on real data (a partly written unit counts as whole): verify another granularity",
+            ));
+        }
         validate_precondition(&config.precondition)?;
         config.sim.stop.validate()?;
         validate_warmup(&config)?;
@@ -386,6 +392,9 @@ impl ResolvedConfig {
             }
             g.capacity_bytes()
         };
+        if let WorkloadConfig::Synthetic(s) = &config.workload {
+            s.span_within(capacity_bytes)?;
+        }
         let prices = Prices::of(&config, &members)?;
         let resolved = Self { config, geometry, members, capacity_bytes, prices };
         memory::check(&resolved)?;

@@ -413,12 +413,28 @@ impl SyntheticConfig {
         if self.start_bytes % SECTOR_BYTES != 0 {
             return Err(Error::config("workload.start_bytes", format!("{} must be a multiple of the 512-byte sector", self.start_bytes)));
         }
+        if self.start_bytes % self.alignment_bytes != 0 {
+            let (start, alignment) = (self.start_bytes, self.alignment_bytes);
+            return Err(Error::config("workload.start_bytes", format!("{start} must be a multiple of alignment_bytes ({alignment})")));
+        }
         let s = &self.size;
         if s.mean_bytes == 0 || s.quantum_bytes == 0 {
             return Err(Error::config("workload.size", "mean_bytes and quantum_bytes must be at least 1"));
         }
         if s.max_bytes != 0 && s.max_bytes < s.min_bytes.max(s.quantum_bytes) {
             return Err(Error::config("workload.size.max_bytes", "must be 0 (no limit) or at least min_bytes and quantum_bytes"));
+        }
+        if s.max_bytes != 0 && s.max_bytes < self.alignment_bytes {
+            return Err(Error::config(
+                "workload.size.max_bytes",
+                format!(
+                    "{} is below workload.alignment_bytes ({}): every request is rounded up to whole alignments, so none would fit",
+                    s.max_bytes, self.alignment_bytes
+                ),
+            ));
+        }
+        if s.kind == SizeKind::Normal && s.std_bytes == 0 {
+            return Err(Error::config("workload.size.std_bytes", "a normal size distribution needs std_bytes > 0"));
         }
         if s.kind == SizeKind::Uniform && s.max_bytes == 0 {
             return Err(Error::config("workload.size.max_bytes", "a uniform size distribution needs max_bytes"));
@@ -427,6 +443,26 @@ impl SyntheticConfig {
             return Err(Error::config("workload.hot_fraction", "must be > 0 for hot_cold addressing"));
         }
         Ok(())
+    }
+}
+
+impl SyntheticConfig {
+    /// Bytes the generator addresses from `start_bytes` on a device of
+    /// `capacity_bytes` (`span_bytes = 0`: to its end); an error when the
+    /// span does not fit.
+    pub fn span_within(&self, capacity_bytes: u64) -> Result<u64> {
+        if self.start_bytes >= capacity_bytes {
+            return Err(Error::config("workload.start_bytes", format!("{} is past the end of the {capacity_bytes}-byte device", self.start_bytes)));
+        }
+        let span_bytes = if self.span_bytes == 0 { capacity_bytes.saturating_sub(self.start_bytes) } else { self.span_bytes };
+        let fits = self.start_bytes.checked_add(span_bytes).is_some_and(|end| end <= capacity_bytes);
+        if !fits || span_bytes == 0 {
+            return Err(Error::config(
+                "workload.span_bytes",
+                format!("span [{}, +{}) does not fit the {capacity_bytes}-byte device", self.start_bytes, span_bytes),
+            ));
+        }
+        Ok(span_bytes)
     }
 }
 

@@ -38,9 +38,6 @@ impl SizeSampler {
             quantum: d.quantum_bytes,
             alignment,
         };
-        if d.kind == SizeKind::Normal && d.std_bytes == 0 {
-            return Err(Error::config("workload.size.std_bytes", "a normal size distribution needs std_bytes > 0"));
-        }
         if d.adjust_mean && matches!(d.kind, SizeKind::Exponential | SizeKind::Normal) {
             s.underlying_mean = s.solve_underlying_mean(d.mean_bytes as f64)?;
         }

@@ -32,16 +32,7 @@ pub struct SyntheticSource {
 impl SyntheticSource {
     /// A generator over a device of `capacity_bytes`.
     pub fn new(cfg: &SyntheticConfig, capacity_bytes: u64, seed: u64) -> Result<Self> {
-        let span_bytes = if cfg.span_bytes == 0 { capacity_bytes.saturating_sub(cfg.start_bytes) } else { cfg.span_bytes };
-        if cfg.start_bytes + span_bytes > capacity_bytes || span_bytes == 0 {
-            return Err(Error::config(
-                "workload.span_bytes",
-                format!("span [{}, +{}) does not fit the {capacity_bytes}-byte device", cfg.start_bytes, span_bytes),
-            ));
-        }
-        if cfg.start_bytes % cfg.alignment_bytes != 0 {
-            return Err(Error::config("workload.start_bytes", "must be a multiple of alignment_bytes"));
-        }
+        let span_bytes = cfg.span_within(capacity_bytes)?;
         let sizes = SizeSampler::new(&cfg.size, cfg.alignment_bytes)?;
         Ok(Self {
             cfg: cfg.clone(),

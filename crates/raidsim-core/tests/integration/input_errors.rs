@@ -210,3 +210,40 @@ fn a_size_whose_unit_is_ambiguous_or_unknown_is_refused_naming_the_key() {
         assert!(e.contains("array.stripe_unit_bytes") && e.contains(says), "{text}: {e}");
     }
 }
+
+/// Every refusal a run can make before its first request is made when the
+/// config is resolved: a config that resolves (and that
+/// `Config.resolved_toml()` shows) is one the simulator builds.
+#[test]
+fn what_a_run_refuses_before_it_starts_is_refused_at_resolve() {
+    let cases: &[(&str, &[&str])] = &[
+        ("array.failures[0]", &["array.level=raid5", "array.members=4", "array.failures=[{member = 1}]"]),
+        ("at_random_mean_ns", &["array.level=raid5", "array.members=4", "array.failures=[{member = 1, at_random_mean_ns = 0}]"]),
+        ("sim.verify", &["array.level=raid5", "array.members=4", "array.parity_granularity=\"disksim\"", "sim.verify=true"]),
+        ("array.members", &["array.level=\"cr5m\"", "ssd.geometry.channels=34", "ssd.geometry.chips_per_channel=2"]),
+        ("workload.size.std_bytes", &["workload.size.kind=\"normal\"", "workload.size.std_bytes=0"]),
+        ("workload.span_bytes", &["workload.span_bytes=1T"]),
+        ("workload.start_bytes", &["workload.start_bytes=1T"]),
+        ("workload.start_bytes", &["workload.alignment_bytes=8192", "workload.start_bytes=4096"]),
+        (
+            "workload.size.max_bytes",
+            &[
+                "workload.size.kind=\"exponential\"",
+                "workload.size.mean_bytes=4096",
+                "workload.size.max_bytes=1024",
+                "workload.size.adjust_mean=true",
+            ],
+        ),
+    ];
+    let mut escaped = Vec::new();
+    for (key, overrides) in cases {
+        match resolve(overrides) {
+            Err(e) => assert!(e.contains(key), "{overrides:?}: the error names {key}: {e}"),
+            Ok(cfg) => {
+                let built = raidsim_core::sim::Simulation::new(cfg).err().map(|e| e.to_string());
+                escaped.push(format!("{overrides:?} resolves, and building the run gives {built:?}"));
+            }
+        }
+    }
+    assert!(escaped.is_empty(), "{}", escaped.join("\n"));
+}

@@ -191,12 +191,6 @@ impl ArrayController {
             (None, crate::config::RaidLevel::Raid6) => Some((raidsim_codes::Code::Rs, None)),
             (None, _) => None,
         };
-        if verify && cfg.parity_granularity == crate::config::ParityGranularity::Disksim {
-            return Err(Error::config(
-                "sim.verify",
-                "array.parity_granularity = \"disksim\" counts DiskSim's parity I/O, which is not correct on real data (a partly written unit counts as whole): verify another granularity",
-            ));
-        }
         let verifier = verify.then(|| {
             let v = ByteVerifier::new(geometry.clone(), code);
             (if cr5m_data_chips.is_some() { v.with_mirroring_chips(page_bytes) } else { v }, FxHashMap::default())
