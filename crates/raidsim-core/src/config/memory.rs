@@ -21,6 +21,9 @@ const TIME_SERIES_BYTES_PER_BUCKET: u64 = 512;
 /// about `TIME_SERIES_BYTES_PER_BUCKET` by the time the report has reached
 /// Python.
 pub const MAX_FIXED_BUCKETS: usize = 1 << 18;
+/// `sim.verify` keeps every written sector of every member (512 bytes, its
+/// key and the hash table's share): bytes kept per member byte written.
+const VERIFIED_BYTES_PER_BYTE: f64 = 1.125;
 /// What the rest of a run needs whatever its size: histograms, buffers.
 const BASE_BYTES: u64 = 64 << 20;
 
@@ -46,9 +49,23 @@ pub fn estimate_bytes(r: &ResolvedConfig) -> u64 {
     let time_series = if r.config.metrics.interval_ns > 0 { MAX_FIXED_BUCKETS as u64 * TIME_SERIES_BYTES_PER_BUCKET } else { 0 };
     BASE_BYTES
         .saturating_add(members)
+        .saturating_add(verified_rebuild_bytes(r))
         .saturating_add(processes.saturating_mul(BYTES_PER_PENDING_EVENT))
         .saturating_add(histogram)
         .saturating_add(time_series)
+}
+
+/// What `sim.verify` keeps of the rebuilds: each member failure a spare
+/// takes is rebuilt whole, and every sector written onto the spare is kept.
+/// (Host writes are kept too; they are bounded by the workload, not counted.)
+fn verified_rebuild_bytes(r: &ResolvedConfig) -> u64 {
+    let a = &r.config.array;
+    if !r.config.sim.verify {
+        return 0;
+    }
+    let rebuilt = a.failures.iter().filter(|f| f.chip.is_none()).count().min(a.spares as usize) as u64;
+    let bytes = rebuilt.saturating_mul(r.member_capacity_bytes()) as f64 * VERIFIED_BYTES_PER_BYTE;
+    bytes.min(u64::MAX as f64) as u64
 }
 
 /// The machine's available memory, bytes, if it can be read.
@@ -76,7 +93,7 @@ pub fn check(r: &ResolvedConfig) -> Result<()> {
             "sim.memory_limit_bytes",
             format!(
                 "this configuration needs about {:.1} GiB ({} members' mapping tables, closed-loop processes, \
-                 histogram bins, a fixed-interval time series), more than {what} ({:.1} GiB); make it smaller or raise sim.memory_limit_bytes",
+                 histogram bins, a fixed-interval time series, the bytes sim.verify keeps of a rebuild), more than {what} ({:.1} GiB); make it smaller or raise sim.memory_limit_bytes",
                 gib(need),
                 r.members.len(),
                 gib(limit)

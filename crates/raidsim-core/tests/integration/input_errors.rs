@@ -247,3 +247,16 @@ fn what_a_run_refuses_before_it_starts_is_refused_at_resolve() {
     }
     assert!(escaped.is_empty(), "{}", escaped.join("\n"));
 }
+
+/// `sim.verify` keeps every sector a rebuild writes onto a spare: a
+/// rebuild of a 29 GB member needs about 33 GB, which the estimate counts
+/// (it was once left to the kernel's OOM killer).
+#[test]
+fn the_bytes_verify_keeps_of_a_rebuild_count_in_the_memory_estimate() {
+    let rebuild = ["array.level=raid6", "array.members=6", "array.spares=1", "array.failures=[{member = 2, at_ns = 1000000}]"];
+    let limit = "sim.memory_limit_bytes=8G";
+    let err = resolve(&[&rebuild[..], &["sim.verify=true", limit]].concat()).expect_err("a verified rebuild of 29 GB members");
+    assert!(err.contains("sim.memory_limit_bytes") && err.contains("sim.verify"), "{err}");
+    resolve(&[&rebuild[..], &[limit]].concat()).expect("the same rebuild unverified fits");
+    resolve(&[&rebuild[..], &["sim.verify=true", limit, "ssd.geometry.blocks_per_plane=64"]].concat()).expect("small members fit");
+}
