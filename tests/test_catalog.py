@@ -1,4 +1,4 @@
-"""One catalog of every reproduction (`raidsim reproduce --list`, `reproduce all`; raidsim/catalog.py).
+"""One catalog of every reproduction (`raidsim reproduce --list`, `reproduce all`; raidsim/papers/catalog.py).
 
 The expected names, covers and published numbers here come from the issue, the papers and the study files
 read with tomllib, not from the catalog's own output.

@@ -1,5 +1,7 @@
-"""The package people install (issue #14): license, citation, one version, and the wheel workflow kept valid."""
+"""The package people install (issue #14): license, citation, one version, its data files, and the wheel workflow
+kept valid."""
 
+import os
 import pathlib
 import tomllib
 
@@ -94,3 +96,16 @@ def test_ci_runs_the_readme_test_command_and_tests_the_built_wheel():
     # What users install is built with whole-program LTO.
     profiles = tomllib.loads((REPO / "Cargo.toml").read_text())["profile"]
     assert maturin["profile"] == "dist" and profiles["dist"]["inherits"] == "release" and profiles["dist"]["lto"] == "fat"
+
+
+def test_the_installed_package_ships_the_study_files_and_the_papers():
+    # Read as an installed raidsim reads them (importlib.resources), not from the checkout: CI's raidsim is
+    # the one pip installed, so a data file the build leaves out fails here (and in .ci/wheel-demo's demo).
+    from importlib import resources
+
+    from raidsim.papers import catalog, packaged
+
+    in_tree = sorted(p.stem for p in (REPO / packaged.FOLDER).glob("*.toml"))
+    assert packaged.packaged_specs() == in_tree and "stripe-unit-study" in in_tree
+    assert (resources.files("raidsim.papers") / "papers.toml").is_file()
+    assert catalog.papers() and all(os.path.isfile(e.path) for e in catalog.entries())

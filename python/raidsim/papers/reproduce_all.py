@@ -25,7 +25,7 @@ import time
 import traceback
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from . import catalog
 from .catalog import GAP, NO_VERDICT, NOT_RUN, PASS, PASS_MAPPED, Entry, Rule

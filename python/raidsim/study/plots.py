@@ -11,8 +11,8 @@ cannot show (≤ 0). Axes are labelled with what they measure and their
 units (:mod:`raidsim.units`). A table shows a list metric's members joined
 by ``/`` (``total = true``: their sum) and ``-`` for a value a point lacks.
 
-What a spec may declare is :mod:`raidsim.study.plot_specs`'; drawing
-imports matplotlib, when it draws.
+What a spec may declare, and how it is checked, is
+:mod:`raidsim.study.plot_specs`. Drawing imports matplotlib, when it draws.
 """
 
 from __future__ import annotations

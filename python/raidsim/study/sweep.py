@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
 
 from .. import _atomic, _native, _progress
 from . import local, page, ray, results
-from .errors import AnotherStudysResults, PointsFailed, SweepIOError  # noqa: F401 -- named in the docs above
+from .errors import PointsFailed, SweepIOError
 from .journal import JOURNAL, Journal, fingerprint
 from .metrics import check_metrics, check_report_specs
 from .resume import locked, plural, points_to_run
