@@ -26,6 +26,7 @@ from .config import Config
 from .config_keys import keys
 from .counting import CountReport, count
 from .report import Report, plot_rebuild
+from .timeline import plot_timeline, read_request_log
 from .workload import Workload
 
 __all__ = [
@@ -43,6 +44,8 @@ __all__ = [
     "Workload",
     "WorkloadError",
     "plot_rebuild",
+    "plot_timeline",
+    "read_request_log",
     "presets",
     "simulate",
     "trace_stats",

@@ -57,6 +57,8 @@ class Simulation:
         """Process up to max_events; return (completed, fraction issued, finished)."""
     def report_json(self) -> str: ...
     def config_toml(self) -> str: ...
+    def request_log(self) -> Optional[List[Tuple[str, bytes]]]:
+        """metrics.request_log's rows as little-endian columns (name, bytes); None without the key."""
     def precondition(self, max_pages: int) -> float:
         """Precondition up to max_pages more pages; return the fraction done (1.0 when the run may start)."""
 

@@ -55,7 +55,18 @@ def simulate(
 
     run_in_slices(precondition, "preconditioning", progress, started)
     run_in_slices(lambda: sim.step(_EVENTS_PER_STEP), "simulating", progress, started, rebuild=_rebuild_watch(sim))
-    return Report(json.loads(sim.report_json()), sim.config_toml())
+    report = Report(json.loads(sim.report_json()), sim.config_toml())
+    columns = sim.request_log()
+    if columns is not None:
+        import tomllib
+
+        from .timeline import log_path, write_request_log
+
+        path = log_path(tomllib.loads(report.config_toml))
+        if path is None:
+            raise _native.InternalError("the core kept a request log, and the resolved config names no file for it")
+        write_request_log(columns, path)
+    return report
 
 
 #: What a progress bar shows: the share of the workload issued, then the requests completed.

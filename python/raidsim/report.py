@@ -168,6 +168,13 @@ class Report:
 
         return pd.DataFrame(self._data["stats"], columns=["path", "value", "unit", "description"])
 
+    def plot_timeline(self, path: str | os.PathLike, **options: Any) -> str:
+        """A PNG of the run interval by interval (IOPS, MB/s, mean and p99 response, failures and
+        rebuilds marked); see :func:`raidsim.plot_timeline`. Returns ``path``."""
+        from .timeline import plot_timeline
+
+        return plot_timeline(self, path, **options)
+
     def save(self, directory: str | os.PathLike) -> str:
         """Writes report.json, config.toml (resolved, sorted) and the tables as CSV (rebuild.csv when the
         run configured a failure); returns the directory."""

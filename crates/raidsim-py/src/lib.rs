@@ -184,6 +184,22 @@ impl Simulation {
         self.inner.report().to_json()
     }
 
+    /// `metrics.request_log`'s rows as little-endian columns: `arrival_ns`,
+    /// `offset_bytes`, `len_bytes`, `completion_ns` (`u64` each), `op`
+    /// (0 read, 1 write) and `served` (`u8` each); `None` without the key.
+    fn request_log<'py>(&self, py: Python<'py>) -> Option<Vec<(&'static str, Bound<'py, PyBytes>)>> {
+        let log = self.inner.request_log()?;
+        let words = |v: &[u64]| PyBytes::new(py, &v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>());
+        Some(vec![
+            ("arrival_ns", words(&log.arrival_ns)),
+            ("op", PyBytes::new(py, &log.op)),
+            ("offset_bytes", words(&log.offset_bytes)),
+            ("len_bytes", words(&log.len_bytes)),
+            ("completion_ns", words(&log.completion_ns)),
+            ("served", PyBytes::new(py, &log.served)),
+        ])
+    }
+
     /// The resolved configuration, as sorted TOML.
     fn config_toml(&self) -> PyResult<String> {
         self.inner.config().to_toml().map_err(to_py_err)

@@ -30,11 +30,12 @@ trusted after any interruption:
 from __future__ import annotations
 
 import os
+import tomllib
 from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
 
 from .. import _atomic, _native, _progress
 from . import local, page, ray, results
-from .errors import PointsFailed, SweepIOError
+from .errors import PointsFailed, StudyError, SweepIOError
 from .journal import JOURNAL, Journal, fingerprint
 from .metrics import check_metrics, check_report_specs
 from .resume import locked, plural, points_to_run
@@ -122,6 +123,10 @@ def _resolve_all(study: Study, points: Sequence[Point]) -> List[str]:
             out.append(study.config(p).resolved_toml())
         except _native.RaidsimError as e:
             raise type(e)(f"study {study.name}, point {p.label}: {e}") from None
+        if tomllib.loads(out[-1])["metrics"]["request_log"]:
+            # Every point would write its rows over the last one's, in whatever order they finish.
+            raise StudyError(f"study {study.name}, point {p.label}: metrics.request_log is for one run; a sweep's "
+                             "points would each write the same file: run the point you want logged with `raidsim run`")
     return out
 
 

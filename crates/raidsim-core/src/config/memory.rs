@@ -24,6 +24,8 @@ pub const MAX_FIXED_BUCKETS: usize = 1 << 18;
 /// `sim.verify` keeps every written sector of every member (512 bytes, its
 /// key and the hash table's share): bytes kept per member byte written.
 const VERIFIED_BYTES_PER_BYTE: f64 = 1.125;
+/// One row of `metrics.request_log` (four `u64` columns, the op and whether it was served).
+pub const REQUEST_LOG_BYTES_PER_ROW: u64 = 4 * 8 + 2;
 /// What the rest of a run needs whatever its size: histograms, buffers.
 const BASE_BYTES: u64 = 64 << 20;
 
@@ -50,6 +52,7 @@ pub fn estimate_bytes(r: &ResolvedConfig) -> u64 {
     BASE_BYTES
         .saturating_add(members)
         .saturating_add(verified_rebuild_bytes(r))
+        .saturating_add(request_log_bytes(r))
         .saturating_add(processes.saturating_mul(BYTES_PER_PENDING_EVENT))
         .saturating_add(histogram)
         .saturating_add(time_series)
@@ -66,6 +69,20 @@ fn verified_rebuild_bytes(r: &ResolvedConfig) -> u64 {
     let rebuilt = a.failures.iter().filter(|f| f.chip.is_none()).count().min(a.spares as usize) as u64;
     let bytes = rebuilt.saturating_mul(r.member_capacity_bytes()) as f64 * VERIFIED_BYTES_PER_BYTE;
     bytes.min(u64::MAX as f64) as u64
+}
+
+/// `metrics.request_log`'s rows: one per request of a synthetic workload or
+/// a listed one (a trace's length is known only once it is read).
+fn request_log_bytes(r: &ResolvedConfig) -> u64 {
+    if r.config.metrics.request_log.0.as_os_str().is_empty() {
+        return 0;
+    }
+    let rows = match &r.config.workload {
+        WorkloadConfig::Synthetic(s) => s.requests,
+        WorkloadConfig::Requests { requests, packed } => requests.len() as u64 + packed.len() as u64 * 3 / 4 / 25,
+        WorkloadConfig::Trace(_) => 0,
+    };
+    rows.saturating_mul(REQUEST_LOG_BYTES_PER_ROW)
 }
 
 /// The machine's available memory, bytes, if it can be read.
@@ -93,7 +110,7 @@ pub fn check(r: &ResolvedConfig) -> Result<()> {
             "sim.memory_limit_bytes",
             format!(
                 "this configuration needs about {:.1} GiB ({} members' mapping tables, closed-loop processes, \
-                 histogram bins, a fixed-interval time series, the bytes sim.verify keeps of a rebuild), more than {what} ({:.1} GiB); make it smaller or raise sim.memory_limit_bytes",
+                 histogram bins, a fixed-interval time series, the bytes sim.verify keeps of a rebuild, the request log), more than {what} ({:.1} GiB); make it smaller or raise sim.memory_limit_bytes",
                 gib(need),
                 r.members.len(),
                 gib(limit)

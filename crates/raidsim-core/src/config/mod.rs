@@ -36,7 +36,7 @@ pub use rebuild::{RebuildConfig, RebuildPolicy};
 pub use ssd::{bus_bytes, transfer_ns, Allocation, FtlConfig, GcVictim, GeometryConfig, ParallelUnit, SsdConfig, TimingConfig, WriteAck};
 pub use workload::{
     unpack_requests, AddressPattern, ArrivalProcess, OutOfOrder, OutOfRange, RequestTuple, SizeDistribution, SizeKind, SyntheticConfig, TraceConfig,
-    TraceFormat, WorkloadConfig,
+    TraceFormat, TracePath, WorkloadConfig,
 };
 
 use crate::error::{Error, Result};
@@ -174,11 +174,17 @@ pub struct MetricsConfig {
     pub interval_ns: u64,
     /// Bins of the per-block erase-count histogram.
     pub erase_histogram_bins: u32,
+    /// A Parquet file to write one row per measured host request to
+    /// (arrival, op, offset, length, completion, response, served); empty =
+    /// none. The core keeps the rows (34 bytes each); the Python package and
+    /// the CLI write the file when the run ends.
+    #[schemars(with = "String")]
+    pub request_log: TracePath,
 }
 
 impl Default for MetricsConfig {
     fn default() -> Self {
-        Self { interval_ns: 0, erase_histogram_bins: 20 }
+        Self { interval_ns: 0, erase_histogram_bins: 20, request_log: TracePath::default() }
     }
 }
 

@@ -10,10 +10,12 @@
 //! appears as a [`Stat`] named by its component path.
 
 mod host;
+pub mod request_log;
 pub mod stop;
 mod wear;
 
 pub use host::{ArrayPhase, HostMetrics, HostReport, LatencySummary, Steadiness, TimeSeries, MAX_FIXED_BUCKETS};
+pub use request_log::{LoggedRequest, RequestLog};
 pub use stop::{BatchMeans, StopReport};
 pub use wear::{EraseSpread, Histogram};
 

@@ -49,6 +49,12 @@ impl Counting {
         }
         let geom = ArrayGeometry::new(&array, resolved.member_capacity_bytes());
         let planner = Planner::new(&array, geom, page_bytes)?;
+        if !resolved.config.metrics.request_log.0.as_os_str().is_empty() {
+            return Err(Error::config(
+                "metrics.request_log",
+                "logs each request's arrival and completion times: counting mode has no time; run the timed simulation",
+            ));
+        }
         if array.level == RaidLevel::Cr5m {
             return Err(Error::config(
                 "array.level",

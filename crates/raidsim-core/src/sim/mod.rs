@@ -18,24 +18,25 @@
 
 mod counting;
 mod front_end;
+mod port;
 mod precondition;
 mod reporting;
 
 pub use counting::{count, Counting};
 use front_end::{read_ahead_cache, FrontEnd};
+use port::SimPort;
 use precondition::{build_cost_pages, Preconditioning};
 
 use crate::array::cache::Admission;
 use crate::array::read_ahead::{Lookup, ReadAheadCache};
 use crate::array::{ArrayController, ArrayGeometry, ArrayPhase, ArrayPort, ArrayState, Planner, StripePlan};
 use crate::config::{CacheMode, GcCoordination, RaidLevel, ReadAheadPolicy, ResolvedConfig, WorkloadConfig};
-use crate::device::Remap;
 use crate::device::{Cause, DeviceRequest, MemberDevice, Op};
 use crate::engine::Timeline;
 use crate::engine::{EventQueue, Ns, Slab, StopFlag};
 use crate::error::{Error, Result};
 use crate::member::Member;
-use crate::metrics::HostMetrics;
+use crate::metrics::{HostMetrics, RequestLog};
 use crate::report::Report;
 use crate::ssd::PreconditionPlan;
 use crate::workload::{build_source, HostRequest, RequestSource};
@@ -113,56 +114,6 @@ struct HostJob {
     read_ahead_hit: bool,
 }
 
-/// What the array controller reaches of the simulation: the devices, the
-/// event queue, the host jobs it finished (handled after it returns) and
-/// the host metrics' phase.
-struct SimPort<'a> {
-    members: &'a mut [Member],
-    queue: &'a mut EventQueue<Event>,
-    finished_hosts: &'a mut Vec<(Ns, u32, bool)>,
-    host: &'a mut HostMetrics,
-}
-
-impl ArrayPort for SimPort<'_> {
-    fn submit(&mut self, now: Ns, member: u32, request: DeviceRequest) -> Result<()> {
-        let device = self.members.get_mut(member as usize).ok_or_else(|| Error::Internal(format!("device {member} does not exist")))?;
-        if let Some(d) = device.submit(now, request)? {
-            self.queue.schedule(d.done_ns, Event::MemberDone { member, token: d.token });
-        }
-        Ok(())
-    }
-
-    fn parity_ready_at(&mut self, at: Ns, stripe_job: u32) {
-        self.queue.schedule(at, Event::ParityReady { stripe_job });
-    }
-
-    fn wake_at(&mut self, at: Ns) {
-        self.queue.schedule(at, Event::ControllerWake);
-    }
-
-    fn host_done(&mut self, now: Ns, host_job: u32, served: bool) {
-        self.finished_hosts.push((now, host_job, served));
-    }
-
-    fn phase(&mut self, _now: Ns, phase: ArrayPhase) {
-        self.host.set_phase(phase);
-    }
-
-    fn mirroring_chip_idle(&self, now: Ns, device: u32) -> bool {
-        self.members.get(device as usize).is_some_and(|m| m.mirroring_chips_idle(now))
-    }
-
-    fn remap(&mut self, device: u32, remap: Remap, offset_bytes: u64, len_bytes: u64) -> Result<()> {
-        let member = self.members.get_mut(device as usize).ok_or_else(|| Error::Internal(format!("device {device} does not exist")))?;
-        member.remap(remap, offset_bytes, len_bytes)
-    }
-
-    fn fail_chip(&mut self, device: u32, chip: u32) -> Result<crate::ftl::ChipLoss> {
-        let member = self.members.get_mut(device as usize).ok_or_else(|| Error::Internal(format!("device {device} does not exist")))?;
-        member.fail_chip(chip)
-    }
-}
-
 /// Progress of a run, for progress bars.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Progress {
@@ -195,6 +146,8 @@ pub struct Simulation {
     stopped: bool,
     source: Box<dyn RequestSource>,
     host: HostMetrics,
+    /// `metrics.request_log`: a row per measured host request.
+    request_log: Option<RequestLog>,
     jobs: Slab<HostJob>,
     /// The one open-loop request scheduled to arrive; kept out of the event
     /// queue so events stay small.
@@ -295,6 +248,7 @@ impl Simulation {
             source,
             host: HostMetrics::new(cfg.metrics.interval_ns),
             jobs: Slab::default(),
+            request_log: (!cfg.metrics.request_log.0.as_os_str().is_empty()).then(RequestLog::default),
             next_arrival: None,
             closed_loop_think_ns: closed_loop.map(|(_, think)| think),
             stop: StopFlag::default(),
@@ -511,6 +465,7 @@ impl Simulation {
         if j.measured {
             self.read_ahead_hits += u64::from(j.read_ahead_hit);
             self.host.completed(now, j.arrival_ns, j.op, j.len_bytes);
+            self.log_request(j, now, true);
             if let Some(rule) = self.stop_rule.as_mut() {
                 self.stopped |= rule.record(now - j.arrival_ns);
             }
@@ -525,7 +480,10 @@ impl Simulation {
     /// Host job `job` touched lost data: it fails, untimed.
     fn fail_host(&mut self, now: Ns, job: u32) {
         match self.jobs.remove(job) {
-            Some(j) if j.measured => self.host.failed(now, j.op),
+            Some(j) if j.measured => {
+                self.host.failed(now, j.op);
+                self.log_request(&j, now, false);
+            }
             Some(_) => self.warmup_request_ended(now),
             None => {}
         }

@@ -2,6 +2,7 @@
 //! end and the host's metrics.
 
 use super::*;
+use crate::metrics::LoggedRequest;
 
 impl Simulation {
     /// The write-back cache's statistics, and a warning when it took no write.
@@ -49,6 +50,19 @@ impl Simulation {
         stats.push(stat("hits", self.read_ahead_hits, "requests", "host reads answered from data read ahead"));
         stats.push(stat("reads", self.read_ahead_reads, "requests", "reads the controller issued ahead of host reads"));
         stats.push(stat("bytes", self.read_ahead_bytes, "bytes", "bytes the controller read ahead"));
+    }
+
+    /// `metrics.request_log`: the rows logged so far (`None` when the key is empty).
+    pub fn request_log(&self) -> Option<&RequestLog> {
+        self.request_log.as_ref()
+    }
+
+    /// Logs measured host job `j`, done at `now` (`served`: false when it failed).
+    pub(super) fn log_request(&mut self, j: &HostJob, now: Ns, served: bool) {
+        if let Some(log) = self.request_log.as_mut() {
+            let row = LoggedRequest { arrival_ns: j.arrival_ns, op: j.op, offset_bytes: j.offset_bytes, len_bytes: j.len_bytes };
+            log.push(row, now, served);
+        }
     }
 
     /// The report of what has run so far.

@@ -26,6 +26,7 @@ mod pre_reads;
 mod rais_controller;
 mod rebuild;
 mod report_warnings;
+mod request_log;
 mod shared_traces;
 mod ssd_closed_forms;
 mod steadiness;
