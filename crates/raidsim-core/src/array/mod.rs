@@ -13,6 +13,7 @@ pub mod cache;
 pub mod controller;
 pub mod count;
 pub mod mirroring;
+pub mod observer;
 pub mod planner;
 pub mod read_ahead;
 pub mod rebuild;

@@ -46,12 +46,7 @@ impl ArrayController {
         for &lpn in &loss.mirror {
             work.remirror.insert(stripe_of(lpn));
         }
-        if let Some((v, _)) = self.verifier.as_mut() {
-            let page = self.page_bytes;
-            loss.current.iter().chain(&loss.current_mirrored).for_each(|&lpn| v.lose(device, lpn * page, page));
-            loss.expired.iter().for_each(|&lpn| v.lose_expired(device, lpn * page, page));
-            loss.mirror.iter().for_each(|&lpn| v.lose_mirror(device, lpn * page, page));
-        }
+        self.observer.chip_lost(device, &loss, self.page_bytes);
         // A reconstruction write booked on the failed chip went down with it
         // (the drive maps a write when it takes it): it recovers nothing, and
         // its stripe is reconstructed again.
@@ -127,9 +122,7 @@ impl ArrayController {
                 }
             }
             MirrorAction::Consolidate => {
-                if let Some((v, _)) = self.verifier.as_mut() {
-                    v.consolidate(&self.state, s);
-                }
+                self.observer.consolidated(&self.state, s);
                 let geom = self.planner.geometry();
                 for d in 0..geom.data_units {
                     let m = geom.data_member(s, d);

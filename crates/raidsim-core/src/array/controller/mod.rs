@@ -30,8 +30,9 @@ pub use parity_engine::ComputePurpose;
 use parity_engine::ParityEngine;
 
 use super::mirroring::{MirrorAction, MirrorWrites, Remap};
+use super::observer::{ArrayObserver, Unobserved, Work};
 use super::rebuild::{DataLossEvent, MirroredStrips, RebuildProcess};
-use super::verify::{ByteVerifier, RebuildBytes, SECTOR};
+use super::verify::{ByteVerifier, RebuildBytes, Verifying};
 use super::{ArrayGeometry, ArrayState, MemberOp, PlanOptions, Planner, StripePlan, StripeSet};
 use crate::config::{ArrayConfig, RebuildConfig, StripeOrder};
 use crate::device::{Cause, DeviceRequest, Op};
@@ -139,8 +140,8 @@ pub struct ArrayController {
     epoch: u64,
     rebuild: RebuildProcess,
     phase: ArrayPhase,
-    /// `sim.verify`: the members' bytes, and each host write's version.
-    verifier: Option<(ByteVerifier, FxHashMap<u32, u64>)>,
+    /// Follows the members' bytes: `sim.verify`'s verifier, or no one.
+    observer: Box<dyn ArrayObserver>,
     /// CR5M's mirroring writes (`array.level = "cr5m"`).
     mirroring: Option<MirrorWrites>,
     /// Bytes of a member's flash page (a chip failure loses pages).
@@ -191,10 +192,13 @@ impl ArrayController {
             (None, crate::config::RaidLevel::Raid6) => Some((raidsim_codes::Code::Rs, None)),
             (None, _) => None,
         };
-        let verifier = verify.then(|| {
-            let v = ByteVerifier::new(geometry.clone(), code);
-            (if cr5m_data_chips.is_some() { v.with_mirroring_chips(page_bytes) } else { v }, FxHashMap::default())
-        });
+        let observer: Box<dyn ArrayObserver> = match verify {
+            true => {
+                let v = ByteVerifier::new(geometry.clone(), code);
+                Box::new(Verifying::new(if cr5m_data_chips.is_some() { v.with_mirroring_chips(page_bytes) } else { v }))
+            }
+            false => Box::new(Unobserved),
+        };
         let planner = Planner::new(cfg, geometry, page_bytes)?;
         let stripes = planner.geometry().stripes();
         let rebuild = RebuildProcess::new(rebuild, stripes, planner.member_stripe_bytes(), cfg.members, cfg.spares);
@@ -216,7 +220,7 @@ impl ArrayController {
             epoch: 0,
             rebuild,
             phase: ArrayPhase::Healthy,
-            verifier,
+            observer,
             mirroring,
             page_bytes,
             chip_work: Vec::new(),
@@ -254,32 +258,19 @@ impl ArrayController {
     /// `sim.verify`: the version of each sector of host bytes `[offset,
     /// offset + len)` (absent when it is off).
     pub fn verify_versions(&self, offset: u64, len: u64) -> Option<Vec<u64>> {
-        self.verifier.as_ref().map(|(v, _)| v.logical_versions(offset, len))
+        self.observer.versions(offset, len)
     }
 
     /// `sim.verify`: a host read answered from the controller's cache,
     /// which held its sectors at `versions`, is checked against the last writes.
     pub fn verify_cached_read(&mut self, offset: u64, len: u64, versions: &[u64]) {
-        if let Some((v, _)) = self.verifier.as_mut() {
-            v.check_cached_read(offset, len, versions);
-        }
+        self.observer.cached_read(offset, len, versions);
     }
 
     /// `sim.verify`: what the byte check found (absent when it is off).
     pub fn verify_report(&self) -> Option<super::verify::VerifyReport> {
-        let (v, _) = self.verifier.as_ref()?;
         let deferred = |s: u64| self.mirroring.as_ref().is_some_and(|mw| mw.mirrored(s) != 0);
-        let end = v.final_check(&self.state, &self.rebuild.lost, deferred);
-        let mut examples = v.examples.clone();
-        examples.extend(end.examples);
-        examples.truncate(5);
-        Some(super::verify::VerifyReport {
-            sectors_checked_on_reads: v.sectors_checked,
-            sectors_checked_after_run: end.sectors_checked,
-            redundancy_checked_after_run: end.redundancy_checked,
-            mismatches: v.mismatches + end.mismatches,
-            first_mismatches: examples,
-        })
+        self.observer.report(&self.state, &self.rebuild.lost, &deferred)
     }
 
     /// Plans host job `host` (its overhead spent) and starts its stripes.
@@ -297,16 +288,7 @@ impl ArrayController {
             port.host_done(now, host, false);
             return Ok(());
         }
-        if let Some((v, versions)) = self.verifier.as_mut() {
-            if offset_bytes % SECTOR != 0 || len_bytes % SECTOR != 0 {
-                return Err(Error::Workload(format!(
-                    "sim.verify checks whole 512-byte sectors; request [{offset_bytes}, +{len_bytes}) is not aligned"
-                )));
-            }
-            if op == Op::Write {
-                versions.insert(host, v.next_version());
-            }
-        }
+        self.observer.planned(host, op, offset_bytes, len_bytes)?;
         self.plans.clear();
         let opts = self.planner.options();
         self.planner.plan_reusing((op, offset_bytes, len_bytes), opts, &self.state, &mut self.plans, &mut self.pool)?;
@@ -524,18 +506,10 @@ impl ArrayController {
     /// replaces it later does not hold them.
     fn verify_writes(&mut self, id: u32) -> Result<()> {
         let sj = self.stripe_jobs.get_mut(id)?;
-        let Some((v, versions)) = self.verifier.as_mut().filter(|_| !self.rebuild.lost.contains(sj.plan.stripe)) else { return Ok(()) };
-        match sj.owner {
-            Owner::Host { job, op: Op::Write, offset, len } => {
-                let version = versions.get(&job).copied().ok_or_else(|| Error::Internal(format!("verify: host job {job} has no version")))?;
-                v.apply_write(&self.state, &sj.plan, offset, len, version)
-            }
-            Owner::Rebuild(_) => {
-                v.apply_rebuild(id, &self.state);
-                Ok(())
-            }
-            Owner::Host { op: Op::Read, .. } => Ok(()),
+        if self.rebuild.lost.contains(sj.plan.stripe) {
+            return Ok(());
         }
+        self.observer.writes_issued(&self.state, &sj.plan, work_of(sj.owner, id))
     }
 
     /// Device `device` finished a request of stripe job `token`.
@@ -562,12 +536,8 @@ impl ArrayController {
             return self.begin(port, now, id);
         }
         // A stripe lost meanwhile holds no data to check (its host job fails or failed).
-        if let Some((v, _)) = self.verifier.as_mut().filter(|_| !self.rebuild.lost.contains(s) && !sj.in_writes) {
-            match sj.owner {
-                Owner::Host { op: Op::Read, offset, len, .. } => v.check_read(&self.state, &sj.plan, offset, len),
-                Owner::Rebuild(job) => v.prepare_rebuild(id, &self.state, &sj.plan, job.bytes()),
-                Owner::Host { op: Op::Write, .. } => {}
-            }
+        if !self.rebuild.lost.contains(s) && !sj.in_writes {
+            self.observer.reads_done(&self.state, &sj.plan, work_of(sj.owner, id));
         }
         if !sj.in_writes {
             let purpose = match sj.owner {
@@ -622,13 +592,19 @@ impl ArrayController {
             let failed = left.1;
             self.waiting.remove(&host);
             self.host_jobs -= 1;
-            if let Some((_, versions)) = self.verifier.as_mut() {
-                versions.remove(&host);
-            }
+            self.observer.host_done(host);
             port.host_done(now, host, !failed);
         } else if let Some((owner, plan, epoch)) = self.waiting.get_mut(&host).and_then(VecDeque::pop_front) {
             return self.start_stripe(port, now, owner, plan, epoch, None);
         }
         Ok(())
+    }
+}
+
+/// What the observer needs of stripe job `id`'s owner.
+fn work_of(owner: Owner, id: u32) -> Work {
+    match owner {
+        Owner::Host { job, op, offset, len } => Work::Host { host: job, op, offset, len },
+        Owner::Rebuild(job) => Work::Rebuild { stripe_job: id, bytes: job.bytes() },
     }
 }

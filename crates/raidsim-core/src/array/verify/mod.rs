@@ -28,6 +28,10 @@
 //! computes parity as a correct controller would from the members); the
 //! planner's property tests count those.
 
+mod observer;
+
+pub use observer::Verifying;
+
 use super::{ArrayGeometry, ArrayState, MemberOp, StripePlan};
 use crate::device::{Cause, Op};
 use crate::error::{Error, Result};
