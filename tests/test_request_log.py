@@ -101,3 +101,13 @@ def test_a_sweep_refuses_a_request_log(tmp_path):
     with pytest.raises(StudyError, match="metrics.request_log"):
         run_study(study, str(tmp_path / "out"), progress=False)
     assert not (tmp_path / "x.parquet").exists()
+
+
+def test_the_time_series_counts_the_drives_garbage_collection(tmp_path):
+    report = raidsim.simulate("stripe-unit-table5", overrides={
+        **SMALL, "precondition.fill_fraction": 0.9, "precondition.sequential_overwrite_factor": 1,
+        "workload.requests": 4000, "workload.read_fraction": 0}, progress=False)
+    stats = report.stats()
+    by_drives = stats[stats["path"].str.endswith(".ftl.gc.runs")]["value"].sum()
+    assert by_drives > 50
+    assert report.time_series()["gc_runs"].sum() == by_drives

@@ -151,7 +151,8 @@ class Report:
         return pd.DataFrame(rows, columns=["device", "cause", "pages_read", "pages_written"])
 
     def time_series(self) -> pd.DataFrame:
-        """Per-interval IOPS, MB/s and mean latency (ms); garbage-collection stalls show here."""
+        """Per-interval IOPS, MB/s, mean latency (ms) and the drives' garbage-collection runs; collection
+        stalls show here."""
         import pandas as pd
 
         ts = self._data["time_series"]
@@ -160,6 +161,7 @@ class Report:
             "iops": ts["iops"],
             "mb_per_s": ts["mb_per_s"],
             "mean_latency_ms": [x / 1e6 for x in ts["mean_latency_ns"]],
+            "gc_runs": ts["gc_runs"],
         })
 
     def stats(self) -> pd.DataFrame:

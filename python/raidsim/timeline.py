@@ -15,8 +15,9 @@ runs. Two things show it.
 * **The timeline.** :func:`plot_timeline` (or ``report.plot_timeline(path)``)
   draws, per interval of the report's time series (``metrics.interval_ns``),
   completed IOPS, MB/s, and the mean response time; with a request log, the
-  99th percentile of the requests completed in each interval too. Each
-  member failure and rebuild is marked.
+  99th percentile of the requests completed in each interval too. The
+  drives' garbage-collection runs per second stand beside the IOPS, and
+  each member failure and rebuild is marked.
 
 Example::
 
@@ -95,7 +96,8 @@ def plot_timeline(report: Any, path: Union[str, os.PathLike], *, request_log: Op
 
     Top: mean response time (ms) of the requests completed in each interval, and their 99th
     percentile when a request log is at hand (``request_log``, or the file the run wrote to
-    ``metrics.request_log``); middle: completed IOPS; bottom: MB/s. An interval in which nothing
+    ``metrics.request_log``); middle: completed IOPS, and the drives' garbage-collection runs per
+    second (dashed, right scale) when they collected; bottom: MB/s. An interval in which nothing
     completed is a gap, not a zero. Member failures and rebuilds are marked as in
     :func:`raidsim.plot_rebuild`.
     """
@@ -125,6 +127,12 @@ def plot_timeline(report: Any, path: Union[str, os.PathLike], *, request_log: Op
         p99 = _p99_by_interval(request_log, int(data["time_series"]["start_ns"][0]), width_ns, len(ts))
         ax.plot(mid, p99, color="tab:purple", lw=1.1, label="p99 response time")
     ax_iops.plot(mid, ts["iops"], color="tab:gray", lw=1.2)
+    if ts["gc_runs"].any():
+        # Collection on a second scale: runs per second of the drives, beside what the host completed.
+        ax_gc = ax_iops.twinx()
+        ax_gc.plot(mid, ts["gc_runs"] / (width_ns / 1e9), color="tab:brown", lw=0.9, ls="--")
+        ax_gc.set_ylabel("GC runs/s", color="tab:brown")
+        ax_gc.set_ylim(bottom=0)
     ax_mb.plot(mid, ts["mb_per_s"], color="tab:green", lw=1.2)
     _mark_failures(data, (ax, ax_iops, ax_mb))
     for a, label in ((ax, "response time (ms)"), (ax_iops, "completed (IOPS)"), (ax_mb, "MB/s")):

@@ -96,6 +96,10 @@ pub struct TimeSeries {
     pub mb_per_s: Vec<f64>,
     /// Mean response time of requests completed in the bucket, ns (0 if none).
     pub mean_latency_ns: Vec<f64>,
+    /// Garbage-collection runs (writes that triggered an erase), summed over
+    /// the drives, counted at the first host completion after them: where
+    /// collection competed with the host.
+    pub gc_runs: Vec<u64>,
     /// How steady the host saw the run: mean and sample standard deviation
     /// of the per-interval figures over every whole interval (the last, cut
     /// short by the end of the run, left out) — the RAIS paper's Tables 3-4
@@ -144,6 +148,7 @@ struct Bucket {
     completions: u64,
     bytes: u64,
     latency_ns: u128,
+    gc_runs: u64,
 }
 
 /// Most buckets kept before they are merged pairwise (automatic interval).
@@ -324,6 +329,11 @@ impl HostMetrics {
         self.buckets = merged;
     }
 
+    /// `runs` garbage-collection runs happened by `now_ns` since the last call.
+    pub fn gc_ran(&mut self, now_ns: Ns, runs: u64) {
+        self.bucket_mut(now_ns).gc_runs += runs;
+    }
+
     /// Requests completed.
     pub fn completed_count(&self) -> u64 {
         self.all.hist.len()
@@ -387,6 +397,7 @@ impl HostMetrics {
             iops,
             mb_per_s,
             mean_latency_ns: buckets.iter().map(|b| if b.completions == 0 { 0.0 } else { b.latency_ns as f64 / b.completions as f64 }).collect(),
+            gc_runs: buckets.iter().map(|b| b.gc_runs).collect(),
         }
     }
 }
@@ -396,6 +407,7 @@ fn merge(pair: &[Bucket]) -> Bucket {
         completions: a.completions + b.completions,
         bytes: a.bytes + b.bytes,
         latency_ns: a.latency_ns + b.latency_ns,
+        gc_runs: a.gc_runs + b.gc_runs,
     })
 }
 

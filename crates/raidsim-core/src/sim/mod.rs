@@ -148,6 +148,8 @@ pub struct Simulation {
     host: HostMetrics,
     /// `metrics.request_log`: a row per measured host request.
     request_log: Option<RequestLog>,
+    /// The drives' garbage-collection runs the time series has counted.
+    gc_runs_counted: u64,
     jobs: Slab<HostJob>,
     /// The one open-loop request scheduled to arrive; kept out of the event
     /// queue so events stay small.
@@ -249,6 +251,7 @@ impl Simulation {
             host: HostMetrics::new(cfg.metrics.interval_ns),
             jobs: Slab::default(),
             request_log: (!cfg.metrics.request_log.0.as_os_str().is_empty()).then(RequestLog::default),
+            gc_runs_counted: 0,
             next_arrival: None,
             closed_loop_think_ns: closed_loop.map(|(_, think)| think),
             stop: StopFlag::default(),
@@ -452,6 +455,7 @@ impl Simulation {
         }
         self.host = host;
         self.members.iter_mut().for_each(Member::restart_counters);
+        self.gc_runs_counted = 0;
         (self.cache_hits, self.cache_writes) = (0, 0);
         (self.read_ahead_hits, self.read_ahead_reads, self.read_ahead_bytes) = (0, 0, 0);
         if let Some(c) = self.controller.as_mut() {
@@ -466,6 +470,7 @@ impl Simulation {
             self.read_ahead_hits += u64::from(j.read_ahead_hit);
             self.host.completed(now, j.arrival_ns, j.op, j.len_bytes);
             self.log_request(j, now, true);
+            self.count_gc_runs(now);
             if let Some(rule) = self.stop_rule.as_mut() {
                 self.stopped |= rule.record(now - j.arrival_ns);
             }

@@ -57,6 +57,15 @@ impl Simulation {
         self.request_log.as_ref()
     }
 
+    /// Counts in the time series the drives' garbage-collection runs since the last count.
+    pub(super) fn count_gc_runs(&mut self, now: Ns) {
+        let runs: u64 = self.members.iter().map(Member::gc_runs).sum();
+        if runs > self.gc_runs_counted {
+            self.host.gc_ran(now, runs - self.gc_runs_counted);
+            self.gc_runs_counted = runs;
+        }
+    }
+
     /// Logs measured host job `j`, done at `now` (`served`: false when it failed).
     pub(super) fn log_request(&mut self, j: &HostJob, now: Ns, served: bool) {
         if let Some(log) = self.request_log.as_mut() {

@@ -43,3 +43,27 @@ fn counting_mode_refuses_a_request_log() {
     let err = raidsim_core::Counting::new(&raw.resolve().expect("resolves")).err().expect("refused").to_string();
     assert!(err.contains("metrics.request_log"), "{err}");
 }
+
+/// The time series counts every garbage-collection run of the drives once,
+/// in the interval of the first host completion after it: on a full,
+/// aged array, where collection runs all along, the series sums to the
+/// drives' own counts.
+#[test]
+fn the_time_series_counts_each_garbage_collection_run_once() {
+    let sim = run(&[
+        "array.level=\"raid5\"",
+        "array.members=4",
+        "ssd.geometry.blocks_per_plane=64",
+        "precondition.fill_fraction=0.95",
+        "precondition.sequential_overwrite_factor=1",
+        "workload.requests=6000",
+        "workload.read_fraction=0",
+        "sim.warmup_requests=1000",
+    ]);
+    let report = sim.report();
+    let by_drives: f64 = report.stats.iter().filter(|s| s.path.ends_with(".ftl.gc.runs")).map(|s| s.value).sum();
+    let by_interval: u64 = report.time_series.gc_runs.iter().sum();
+    assert!(by_drives > 100.0, "collection runs all along: {by_drives}");
+    assert_eq!(by_interval as f64, by_drives);
+    assert!(report.time_series.gc_runs.iter().filter(|&&n| n > 0).count() > 1, "spread over the run");
+}
