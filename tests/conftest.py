@@ -41,3 +41,17 @@ def write_msr_trace(path, requests=300, gap_100ns=10_000):
         lines.append(f"{128166372000000000 + i * gap_100ns},hm,0,{op},{offset},{size},100")
     path.write_text("\n".join(lines) + "\n")
     return path
+
+
+def assert_fits_and_keeps(wrapped, whole, width):
+    """``wrapped``, a command's text at ``width`` columns, fits them and keeps every cell of ``whole``, the same
+    text with no width: each of its words at least as often (a wrapped table repeats its row labels), and no
+    NaN where a value is missing."""
+    from collections import Counter
+
+    too_wide = [line for line in wrapped.splitlines() if len(line) > width]
+    assert not too_wide, too_wide[:5]
+    have, want = Counter(wrapped.split()), Counter(whole.split())
+    lost = {word: n - have[word] for word, n in want.items() if have[word] < n}
+    assert not lost, lost
+    assert not {"nan", "NaN"} & set(have), [line for line in wrapped.splitlines() if "nan" in line.lower().split()][:5]

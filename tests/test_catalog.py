@@ -25,6 +25,8 @@ NAMES = {"stripe-unit-tables", "erasure-code-updates", "erasure-code-tables", "s
          "striping-coefficients", "hdd-stripe-unit-tables", "cr5m", "rais", "erasure-code-study"}
 # The entries that run in seconds (counting, or arithmetic on presets).
 FAST = ["stripe-unit-tables", "erasure-code-updates", "erasure-code-tables", "disk-parameters"]
+# The same in the catalog's order, as `reproduce all` runs them.
+FAST_IN_ORDER = ["stripe-unit-tables", "disk-parameters", "erasure-code-updates", "erasure-code-tables"]
 
 # Every table and figure with numbers in the five papers, read off their texts (../shared/papers): results and
 # the inputs they tabulate; diagrams (the papers' layouts, flowcharts, architectures) and tables without a
@@ -46,6 +48,11 @@ def run_cli(*args, cwd=None):
 
 def study_file(name):
     return tomllib.loads((EXPERIMENTS / f"{name}.toml").read_text())
+
+
+def entry_page(out, name):
+    """The text of an entry's page in a `reproduce all` report."""
+    return (out / "entries" / f"{name}.html").read_text()
 
 
 # --- the catalog ----------------------------------------------------------------------------------
@@ -278,11 +285,14 @@ def test_the_report_shows_mapped_passes_apart_with_their_notes(fast_report):
     counts = {e["name"]: e["counts"] for e in json.loads((out / "entries.json").read_text())}
     assert (counts["erasure-code-updates"]["pass"], counts["erasure-code-updates"]["pass_mapped"]) == (32, 12)
     assert (counts["erasure-code-tables"]["pass"], counts["erasure-code-tables"]["pass_mapped"]) == (23, 15)
-    page = (out / "report.html").read_text()
-    assert "<li><b>pass (mapped)</b>: a pass that rests on a mapping" in page  # the legend
-    assert page.count("<td class='mapped'>pass (mapped)</td>") == 12 + 15
-    assert "<b>mapped</b>: the paper&#x27;s R1 read as our row 1 for EVENODD" in page  # the note beside the row
-    assert "<th>pass (mapped)</th>" in page
+    index = (out / "report.html").read_text()
+    assert "<li><b>pass (mapped)</b>: a pass that rests on a mapping" in index  # the legend
+    assert "<th>pass (mapped)</th>" in index
+    updates, tables = (entry_page(out, name) for name in ("erasure-code-updates", "erasure-code-tables"))
+    assert updates.count("<td class='mapped'>pass (mapped)</td>") == 12
+    assert tables.count("<td class='mapped'>pass (mapped)</td>") == 15
+    assert "<b>mapped</b>: the paper&#x27;s R1 read as our row 1 for EVENODD" in updates  # the note beside the row
+    assert "<th>pass (mapped)</th>" in updates  # its counts by table and figure
     header = (out / "rows.csv").read_text().splitlines()[0].split(",")
     assert "mapping" in header
 
@@ -408,17 +418,51 @@ def test_reproduce_all_writes_the_report_with_progress_per_entry(fast_report):
     p, out = fast_report
     assert p.returncode == 0, p.stderr
     done = [line for line in p.stdout.splitlines() if re.match(r"\[\d/4\] [a-z-]+: ", line)]
-    assert [line.split()[1].rstrip(":") for line in done] == ["stripe-unit-tables", "disk-parameters",
-                                                              "erasure-code-updates", "erasure-code-tables"]
+    assert [line.split()[1].rstrip(":") for line in done] == FAST_IN_ORDER
     assert all(re.search(r"\(\d+\.\d s; \d+ s elapsed\)$", line) for line in done), done
     entries = json.loads((out / "entries.json").read_text())
-    assert [(e["name"], e["status"]) for e in entries] == [(n, "ok") for n in
-                                                            ("stripe-unit-tables", "disk-parameters",
-                                                             "erasure-code-updates", "erasure-code-tables")]
-    page = (out / "report.html").read_text()
+    assert [(e["name"], e["status"]) for e in entries] == [(n, "ok") for n in FAST_IN_ORDER]
+    index = (out / "report.html").read_text()
     for name in FAST:
-        assert f"<section id='{name}'>" in page
-    assert "no verdict, never a pass" in page and "Not in the catalog" in page
+        assert f"<a href='entries/{name}.html'>{name}</a>" in index
+    assert "no verdict, never a pass" in index and "Not in the catalog" in index
+
+
+def test_the_index_links_a_page_per_entry_that_links_back_and_holds_every_row(fast_report):
+    _, out = fast_report
+    index = (out / "report.html").read_text()
+    rows = json.loads((out / "rows.json").read_text())
+    entries = json.loads((out / "entries.json").read_text())
+    linked = re.findall(r"<a href='entries/([a-z0-9-]+)\.html'>", index)
+    assert linked == [e["name"] for e in entries] == FAST_IN_ORDER
+    assert sorted(p.name for p in (out / "entries").iterdir()) == sorted(f"{n}.html" for n in FAST)
+    shown = 0
+    for e in entries:
+        page = entry_page(out, e["name"])
+        assert page.count("<a href='../report.html'>") == 2  # back to the index, above and below the rows
+        # Its verdict comes first, before anything else the page says, and holds the entry's counts.
+        head = page.split("<div class='verdict", 1)
+        assert len(head) == 2 and "<h2>" not in head[0] and "<table>" not in head[0]
+        verdict = head[1].split("</div>", 1)[0]
+        c = e["counts"]
+        assert f"{c['pass']} pass" in verdict and f"{c['gap']} gap" in verdict
+        n = page.count("<tr class='row'>")
+        assert n == sum(c.values()) == sum(r["entry"] == e["name"] for r in rows)
+        shown += n
+    assert shown == len(rows)  # no row left off a page
+    # The index adds up the verdicts: its totals row is the sum of entries.json's counts.
+    total = index.split("<tr class='total'>", 1)[1].split("</tr>", 1)[0]
+    cells = [int(x.replace(",", "")) for x in re.findall(r"<td class='n[^']*'>([\d,]+)</td>", total)]
+    assert cells == [sum(e["counts"][k] for e in entries) for k in reproduce_all.COUNT_KEYS.values()]
+
+
+def test_a_rerun_of_fewer_entries_removes_the_pages_of_the_others(tmp_path):
+    out = tmp_path / "out"
+    assert cli.main(["reproduce", "all", "--only", "disk-parameters,stripe-unit-tables", "--out", str(out)]) == 0
+    assert (out / "entries" / "stripe-unit-tables.html").is_file()
+    assert cli.main(["reproduce", "all", "--only", "disk-parameters", "--out", str(out)]) == 0
+    assert [p.name for p in (out / "entries").iterdir()] == ["disk-parameters.html"]
+    assert "stripe-unit-tables" not in (out / "report.html").read_text()
 
 
 def test_the_reports_rows_hold_the_published_numbers_of_the_study_files(fast_report):
@@ -474,8 +518,8 @@ def test_the_reports_rows_hold_the_published_numbers_of_the_study_files(fast_rep
     got = {(r["case"], r["metric"]): r["published"] for r in by("disk-parameters") if r["metric"] == "capacity"}
     assert got == pub
     assert {r["tolerance"] for r in by("disk-parameters")} == {"±2 %"}
-    # The page shows them: Table 5's unreproduced cell as printed, beside ours.
-    page = (out / "report.html").read_text()
+    # The entry's page shows them: Table 5's unreproduced cell as printed, beside ours.
+    page = entry_page(out, "erasure-code-tables")
     assert "<td class='n'>7-15</td>" in page and "<td class='n'>7-14</td>" in page
     csv_lines = (out / "rows.csv").read_text().splitlines()
     assert csv_lines[0] == ",".join(reproduce_all.COLUMNS) and len(csv_lines) == len(rows) + 1
@@ -495,8 +539,10 @@ def test_a_failing_entry_is_reported_and_the_others_still_run(tmp_path, monkeypa
     entries = {e["name"]: e for e in json.loads((out / "entries.json").read_text())}
     assert entries["disk-parameters"]["status"] == "failed" and "a runner that breaks" in entries["disk-parameters"]["error"]
     assert entries["stripe-unit-tables"]["status"] == "ok" and entries["stripe-unit-tables"]["counts"]["pass"] == 192
-    page = (out / "report.html").read_text()
-    assert "This entry failed" in page and "a runner that breaks" in page and "1 failed" in page
+    index = (out / "report.html").read_text()
+    assert "1 failed" in index and "<b>FAILED</b>: ValueError: a runner that breaks" in index
+    page = entry_page(out, "disk-parameters")
+    assert "Verdict: FAILED</b>: ValueError: a runner that breaks" in page and "This entry failed" in page
 
 
 def test_reproduce_all_passes_its_options_to_every_entry(tmp_path, monkeypatch):

@@ -165,6 +165,26 @@ def test_the_cli_prints_the_same_rows_as_json_and_draws_the_figures(result):
         assert (out / f"{n}.png").stat().st_size > 10_000, n
 
 
+def test_the_text_fits_an_80_column_terminal_and_keeps_every_cell(result):
+    from conftest import assert_fits_and_keeps
+
+    out, res = result
+    cmd = [sys.executable, "-m", "raidsim.cli", "reproduce", "erasure-code-study", "--quick", "--no-progress",
+           "--out", str(out)] + (["--traces", TRACES] if os.path.isdir(TRACES) else [])
+    done = subprocess.run(cmd, capture_output=True, text=True, check=True, env={**os.environ, "COLUMNS": "80"})
+    assert_fits_and_keeps(done.stdout, ecs.text(res), 80)
+    # Every claim whole (it was cut at 90 characters), and Figure 7's table its write amplifications alone:
+    # its claims, rows of Figure 7 too, are not averaged in.
+    said = " ".join(done.stdout.split())
+    for claim in ecs.spec()["claims"]:
+        assert " ".join(claim["text"].split()) in said, claim["text"]
+    f7 = done.stdout.split("Figure 7: the codes' write amplification")[1].split("\n\n")[0]
+    cam = next(line for line in f7.splitlines() if line.startswith("CAM03-lvm0")).split()[1:]
+    t = res["table"]
+    base = t[(t.workload == "CAM03-lvm0") & (t.nod == 7) & (t.sus_bytes == 4096) & t.reserve.isna()].set_index("code")
+    assert cam == [f"{base.wa[code]:.3f}" for code in ("rs", "evenodd", "rdp")]
+
+
 def test_figure_6_counts_one_request_and_the_text_reads_midpoints(result):
     """Figure 6 by counting. A hand count: RS 4+2, an 8 KB request (two units) starts on one of four data
     disks; from disks 0-2 it stays in one row (2 parity units), from disk 3 it spans two (4): mean 2.5.

@@ -3,6 +3,7 @@ rows, every published number sits beside ours, and the paper's findings
 that the acceptance names hold in the simulation."""
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -95,6 +96,19 @@ def test_the_cli_prints_the_same_rows_as_json_and_draws_the_figures(result):
     assert json.loads(done.stdout) == json.loads(json.dumps(res["rows"]))
     for name in ("figure1", "figure2", "figure3", "figure4", "figure5-6", "figure7", "harmonia", "read-ahead"):
         assert (out / f"{name}.png").stat().st_size > 10_000, name
+
+
+def test_the_text_fits_an_80_column_terminal_and_keeps_every_cell(result):
+    from conftest import assert_fits_and_keeps
+
+    out, res = result
+    cmd = [sys.executable, "-m", "raidsim.cli", "reproduce", "rais", "--quick", "--no-progress", "--out", str(out)]
+    done = subprocess.run(cmd, capture_output=True, text=True, check=True, env={**os.environ, "COLUMNS": "80"})
+    assert_fits_and_keeps(done.stdout, rais.text(res), 80)
+    # A published number the quick grid does not reach says so, not NaN; a figure's points and its summary
+    # measures (no measure in common) are two tables, not one with a column of blanks each.
+    assert re.search(r"^Table 5 +RAIS-0\(A\), 20 % reads +iops +not run +13,827$", done.stdout, re.M)
+    assert "Figure 2 (no published number): iops_qd64_over_qd1" in done.stdout
 
 
 def test_harmonia_changes_how_aged_arrays_collect(result):

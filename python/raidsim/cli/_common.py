@@ -184,9 +184,9 @@ def refuse_out_file(out: str, what: str) -> None:
         raise UsageError(f"--out {out}: a file, not a directory for {what}")
 
 
-def terminal_width() -> int:
-    """The columns text may take: the terminal's (or $COLUMNS), 80 when the output is no terminal."""
-    return shutil.get_terminal_size((80, 24)).columns
+def terminal_width(fallback: int = 80) -> int:
+    """The columns text may take: the terminal's (or $COLUMNS), ``fallback`` when the output is no terminal."""
+    return shutil.get_terminal_size((fallback, 24)).columns
 
 
 def warn_to_stderr(warnings: List[str]) -> None:

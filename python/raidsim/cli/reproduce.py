@@ -6,8 +6,9 @@ import argparse
 import json
 import os
 import sys
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
+from .. import _text_table
 from ._common import (DEFAULT_OUT, EXIT_SWEEP, UsageError, add_command, add_json, add_no_progress, add_out,
                       add_set, add_workers, error, progress, refuse_out_file, terminal_width)
 from .studies import demo
@@ -36,7 +37,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = add_command(sub, "reproduce", _reproduce, "run a packaged reproduction and set published numbers beside ours",
                     "Runs a reproduction of the catalog (`raidsim reproduce --list`: name, paper, tables and figures, "
                     "runtime, exact or trend), or `all` of them into one HTML report of ours beside the published "
-                    "numbers with a pass/gap verdict per row. Each takes only the options that apply to it.")
+                    "numbers with a pass/gap verdict per row (an index of the verdicts, a page per reproduction). "
+                    "Each takes only the options that apply to it.")
     p.add_argument("name", nargs="?", metavar="NAME",
                    help="a reproduction of `raidsim reproduce --list`, or `all`: every one, one report")
     p.add_argument("--list", action="store_true",
@@ -152,7 +154,8 @@ def _reproduce_all(args: argparse.Namespace) -> int:
                          "choose another directory")
     results = reproduce_all.run_all(names, out, quick=args.quick, workers=args.workers, progress=progress(args),
                                     traces_dir=_traces_dir(args), echo=lambda line: print(line, flush=True))
-    print(f"report: {os.path.join(out, 'report.html')} (every row: rows.csv, rows.json)")
+    print(f"report: {os.path.join(out, 'report.html')} (the verdicts; a page per reproduction in "
+          f"{os.path.join(out, 'entries')}; every row: rows.csv, rows.json)")
     failed = [r.entry.name for r in results if r.status != "ok"]
     if failed:
         return error(f"{len(failed)} of {len(results)} reproductions failed: {', '.join(failed)} (the report says "
@@ -193,7 +196,7 @@ def _reproduce_hdd(args: argparse.Namespace) -> int:
                              indent=2))
         else:
             print(hdd_stripe_unit.hdd_stripe_unit_tables_text(rows))
-            print(f"\nfigures: {', '.join(figures)}")
+            _print_figures(figures)
         return 0
     out = args.out or os.path.join(DEFAULT_OUT, "striping-coefficients" + ("-quick" if args.quick else ""))
     result = striping.striping_coefficients(out, quick=args.quick, workers=args.workers, progress=progress(args),
@@ -204,7 +207,7 @@ def _reproduce_hdd(args: argparse.Namespace) -> int:
                           "overrides": result["overrides"]}, indent=2))
     else:
         print(striping.striping_coefficients_text(result))
-        print(f"\nfigures: {', '.join(figures)}")
+        _print_figures(figures)
     return 0
 
 
@@ -217,7 +220,7 @@ def _traces_dir(args: argparse.Namespace) -> Optional[str]:
 
 def _reproduce_with_traces(args: argparse.Namespace, module: Any, name: str) -> int:
     """A reproduction that runs shared traces beside its stand-ins (``cr5m``, ``erasure-code-study``):
-    ``module`` has ``run``, ``plot`` and ``text`` (which may take the terminal's ``width``)."""
+    ``module`` has ``run``, ``plot`` and ``text`` (which takes the terminal's ``width``)."""
     out = args.out or os.path.join(DEFAULT_OUT, name + ("-quick" if args.quick else ""))
     refuse_out_file(out, "the study's results")
     traces = _traces_dir(args)
@@ -229,8 +232,8 @@ def _reproduce_with_traces(args: argparse.Namespace, module: Any, name: str) -> 
                   + ", ".join(result["missing_traces"]), file=sys.stderr)
         print(json.dumps(result["rows"], indent=2))
     else:
-        print(module.text(result, width=terminal_width()) if name == "cr5m" else module.text(result))
-        print(f"\nfigures: {', '.join(figures)}")
+        print(module.text(result, width=_text_width()))
+        _print_figures(figures)
     return 0
 
 
@@ -243,9 +246,23 @@ def _reproduce_rais(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result["rows"], indent=2))
     else:
-        print(rais.text(result))
-        print(f"\nfigures: {', '.join(figures)}")
+        print(rais.text(result, width=_text_width()))
+        _print_figures(figures)
     return 0
+
+
+def _text_width() -> int:
+    """The width a reproduction's tables fit: the terminal's, 100 columns when the output is no terminal
+    (a file, a pager), where a wider table is cut into blocks that each repeat the row labels."""
+    return terminal_width(fallback=100)
+
+
+def _print_figures(figures: Sequence[str]) -> None:
+    """The figures a reproduction drew, named once with their folder, wrapped at the terminal's width."""
+    folders = {os.path.dirname(p) for p in figures}
+    line = (f"figures in {folders.pop()}: {', '.join(os.path.basename(p) for p in figures)}" if len(folders) == 1
+            else f"figures: {', '.join(figures)}")
+    print("\n" + _text_table.fill(line, _text_width()))
 
 
 def _default_traces_dir() -> Optional[str]:

@@ -17,5 +17,7 @@ numbers beside their rows do it on one base that leaves none out
 The catalog (:mod:`raidsim.papers.catalog`) says which study file
 reproduces which tables and figures and how each row is judged (pass, gap,
 not run); :mod:`raidsim.papers.reproduce_all` runs every entry into one
-report. ``raidsim reproduce NAME`` is the command line of all of it.
+report, an index of the verdicts with a page per entry
+(:mod:`raidsim.papers.verdict_pages`). ``raidsim reproduce NAME`` is the
+command line of all of it.
 """

@@ -64,6 +64,9 @@ from .packaged import FOLDER, study_file
 
 PASS, GAP, NO_VERDICT, NOT_RUN = "pass", "gap", "—", "not run"
 PASS_MAPPED = "pass (mapped)"  # a pass under an interpretation of the paper its study file states (`mapping`)
+#: Each verdict's key in an entry's counts (entries.json), in the order the report shows them.
+COUNT_KEYS = {PASS: "pass", PASS_MAPPED: "pass_mapped", GAP: "gap", NOT_RUN: "not_run",
+              NO_VERDICT: "no_published_value"}
 #: The key, beside a published number (or a group of them) in a study file, of the mapping it passes under.
 MAPPING_KEY = "mapping"
 KINDS = ("exact", "trend")

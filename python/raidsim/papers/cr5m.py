@@ -18,7 +18,6 @@ text quotes, or ``None`` where it quotes none (the bars are not printed).
 from __future__ import annotations
 
 import os
-import textwrap
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import pandas as pd
@@ -340,12 +339,13 @@ def rows(tables: Mapping[str, pd.DataFrame], g: Mapping[str, Any]) -> List[Dict[
 def text(result: Mapping[str, Any], width: Optional[int] = None) -> str:
     """The rows as one table per figure (a row per case, a column per measure; ``-`` where a case has no
     such measure), each figure's averages on lines of their own under it, then the published numbers
-    beside ours. ``width``: tables wider than this many characters are cut into blocks of columns that fit
-    (the CLI passes the terminal's); None, one block however wide."""
+    beside ours (``not run`` for one whose case the quick grid leaves out: its case is in no table above).
+    ``width``: tables wider than this many characters are cut into blocks of columns that fit, each
+    repeating the row labels (the CLI passes the terminal's); None, one block however wide."""
     title = (f"Pan & Xie 2018 (CR5M), Figures 8-14 on synthetic stand-ins for the paper's traces "
              f"({result['requests']:,} requests{', quick grid' if result['quick'] else ''}); "
              "paper = the number the text quotes.")
-    out = [title if width is None else textwrap.fill(title, width)]
+    out = [_text_table.fill(title, width)]
     if result["missing_traces"]:  # one line: its path is copied whole
         out.append(f"Shared traces not found in {result['traces_dir'] or '(no traces directory)'}, skipped: "
                    + ", ".join(result["missing_traces"]))
@@ -354,21 +354,22 @@ def text(result: Mapping[str, Any], width: Optional[int] = None) -> str:
         figures.setdefault(row["figure"], []).append(row)
     for fig, rows in figures.items():
         # An average is one measure over some of the cases, not a case with every measure: a line of its own.
-        averages = [r for r in rows if _is_average(r["case"])]
-        cases = [r for r in rows if not _is_average(r["case"])]
+        ran = [r for r in rows if not r.get("missing")]
+        averages = [r for r in ran if _is_average(r["case"])]
+        cases = [r for r in ran if not _is_average(r["case"])]
         out += ["", fig, _cases_table(cases, width)]
         for case in dict.fromkeys(r["case"] for r in averages):
             values = [f"{r['metric']} {_number(r['raidsim'])}" for r in averages if r["case"] == case
                       and r["raidsim"] is not None]
             if values:
                 line = f"{case}: {', '.join(values)}"
-                out.append(line if width is None else textwrap.fill(line, width, subsequent_indent="  "))
+                out.append(_text_table.fill(line, width))
         published = [r for r in rows if r["paper"] is not None]
         if published:
             out += ["published beside raidsim:", _text_table.render(
                 ["case", "metric", "raidsim", "paper"],
-                [[r["case"], r["metric"], _number(r["raidsim"]), f"{r['paper']:g}"] for r in published],
-                width=width)]
+                [[r["case"], r["metric"], "not run" if r.get("missing") else _number(r["raidsim"]), f"{r['paper']:g}"]
+                 for r in published], width=width, labels=2)]
     return "\n".join(out)
 
 

@@ -22,6 +22,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 import pandas as pd
 
+from .. import _text_table
 from .._figures import save_figure
 from ..study.spec import Study
 from ..study.sweep import run_study
@@ -257,34 +258,56 @@ def _claims(out: PublishedRows, table: pd.DataFrame) -> None:
 
 # --- text and figures ----------------------------------------------------------------------------
 
-def text(result: Mapping[str, Any]) -> str:
-    """The measures per figure, and the text's numbers beside ours."""
+def text(result: Mapping[str, Any], width: Optional[int] = None) -> str:
+    """The measures per figure, and the text's numbers beside ours. ``width``: a table wider than this many
+    characters is cut into blocks of columns, each repeating the row labels (the CLI passes the terminal's);
+    None, one block however wide. A value the run has not (a ratio over no erases) is a blank cell."""
     t = result["table"]
     g = spec()
-    out = [f"Alinezhad Chamazcoti et al. 2015, Figures 6-17 (raidsim, stand-ins for Table 7's traces"
-           f"{', quick grid' if result['quick'] else ''}; dedicated parity; closed loop of {g['processes']})"]
-    if result["missing_traces"]:
+    head = (f"Alinezhad Chamazcoti et al. 2015, Figures 6-17 (raidsim, stand-ins for Table 7's traces"
+            f"{', quick grid' if result['quick'] else ''}; dedicated parity; closed loop of {g['processes']})")
+    out = [_text_table.fill(head, width)]
+    if result["missing_traces"]:  # one line: its path is copied whole
         out.append(f"Shared traces not found in {result['traces_dir'] or '(no traces directory)'}, skipped: "
                    + ", ".join(result["missing_traces"]))
-    with pd.option_context("display.width", 200, "display.max_rows", 2000):
-        for title, mask in (("By number of disks (SUS 4 KB): Figures 8-10, 16", (t.sus_bytes == g["sus_default"]) & t.reserve.isna()),
-                            ("By stripe unit (NoD 7): Figures 11-13, 15, 17", (t.nod == g["nod_default"]) & t.reserve.isna()),
-                            ("By page reservation (NoD 7, SUS 4 KB): Figure 14", t.reserve.notna())):
-            part = t[mask].assign(q_over_p=lambda d: d.noc_q / d.noc_p.where(d.noc_p > 0))
-            out += ["", title, part.drop(columns=["noc_p"]).round(3).to_string(index=False)]
-        rows_ = pd.DataFrame(result["rows"])
-        f6 = rows_[(rows_.figure == "Figure 6") & rows_.metric.str.startswith("now_units")]
-        f6 = f6.assign(measure=f6.metric.str.extract(r"now_units_(\w+?)_sor")[0], sor=f6.metric.str.extract(r"sor_(\d+)k")[0])
-        out += ["", "Figure 6 (counting, Table 3's arrays): parity units per request, over every start in a codeword",
-                f6.pivot_table(index=["sor", "measure"], columns="code", values="raidsim", sort=False).round(3).to_string()]
-        f7 = rows_[rows_.figure == "Figure 7"].pivot_table(index="workload", columns="code", values="raidsim", sort=False)
-        out += ["", "Figure 7: the codes' write amplification (data + parity over data) at NoD 7, SUS 4 KB", f7.round(3).to_string()]
-        claims = rows_[rows_["paper"].notna()].copy()
-        if len(claims):
-            claims["claim"] = claims["metric"].str.slice(0, 90)
-            out += ["", "The text's numbers, (a / b - 1) x 100 as the paper states them, beside ours:",
-                    claims[["figure", "workload", "code", "raidsim", "paper", "claim"]].to_string(index=False)]
+    t = t.assign(sus_kb=t.sus_bytes // KB, q_over_p=t.noc_q / t.noc_p.where(t.noc_p > 0))
+    for title, mask, key in (
+            ("By number of disks (SUS 4 KB): Figures 8-10, 16", (t.sus_bytes == g["sus_default"]) & t.reserve.isna(), "nod"),
+            ("By stripe unit (NoD 7): Figures 11-13, 15, 17", (t.nod == g["nod_default"]) & t.reserve.isna(), "sus_kb"),
+            ("By page reservation (NoD 7, SUS 4 KB): Figure 14", t.reserve.notna(), "reserve")):
+        out += ["", title, _text_table.frame(t[mask].set_index(["workload", "code", key])[TEXT_MEASURES], width=width)]
+    out.append(_text_table.fill("now: parity pages per host write; noc: erases, all disks; noc_q: the Q disk's; q_over_p: "
+                     "the Q disk's erases over the P disk's (blank: the P disk erased nothing); wa: data and parity "
+                     "pages over host pages; wa_flash: with garbage collection's copies.", width))
+    rows_ = pd.DataFrame(result["rows"])
+    f6 = rows_[(rows_.figure == "Figure 6") & rows_.metric.str.startswith("now_units")]
+    f6 = f6.assign(sor_kb=f6.metric.str.extract(r"sor_(\d+)k")[0].astype(int),
+                   measure=f6.metric.str.extract(r"now_units_(\w+?)_sor")[0])
+    out += ["", _text_table.fill("Figure 6 (counting, Table 3's arrays): parity units per request, over every start in a codeword",
+                      width),
+            _text_table.frame(f6.pivot_table(index=["sor_kb", "measure"], columns="code", values="raidsim", sort=False),
+                              width=width)]
+    out += ["", _text_table.fill("Figure 7: the codes' write amplification (data + parity over data) at NoD 7, SUS 4 KB", width),
+            _text_table.frame(_figure7(rows_), width=width)]
+    claims = rows_[rows_["paper"].notna()]
+    if len(claims):
+        out += ["", _text_table.fill("The text's numbers, (a / b - 1) x 100 as the paper states them, beside ours (blank: no "
+                          "value):", width)]
+        for (figure, metric), part in claims.groupby(["figure", "metric"], sort=False):
+            out += ["", _text_table.fill(f"{figure}, {metric}", width),
+                    _text_table.frame(part.set_index(["workload", "code"])[["raidsim", "paper"]], width=width)]
     return "\n".join(out)
+
+
+#: The measures the text prints per point, after the point's workload, code and the axis of its table.
+TEXT_MEASURES = ["now", "noc", "noc_q", "art_ms", "wa", "wa_flash", "q_over_p"]
+
+
+def _figure7(rows_: pd.DataFrame) -> pd.DataFrame:
+    """Figure 7's write amplifications, a workload a line and a code a column; not its claims (the text's
+    numbers, rows of Figure 7 too), which a pivot would average in."""
+    wa = rows_[(rows_.figure == "Figure 7") & (rows_.metric == "wa")]
+    return wa.pivot_table(index="workload", columns="code", values="raidsim", sort=False)
 
 
 def plot(result: Mapping[str, Any], out_dir: str) -> List[str]:
@@ -358,8 +381,7 @@ def _plot_figure6_7(plt: Any, rows_: List[Dict[str, Any]], out_dir: str) -> str:
     f6.pivot_table(index="sor", columns="code", values="raidsim").reindex(columns=spec()["codes"]).plot.bar(ax=a6, rot=0, fontsize=7)
     a6.set_xlabel("request KB", fontsize=7)
     a6.set_title("Fig. 6: parity units per request (mean over starts)", fontsize=8)
-    f7 = df[df.figure == "Figure 7"].pivot_table(index="workload", columns="code", values="raidsim", sort=False)
-    f7.reindex(columns=spec()["codes"]).plot.bar(ax=a7, rot=0, fontsize=7)
+    _figure7(df).reindex(columns=spec()["codes"]).plot.bar(ax=a7, rot=0, fontsize=7)
     a7.set_title("Fig. 7: write amplification (data + parity) / data", fontsize=8)
     a7.set_xlabel("")
     fig.suptitle("Alinezhad Chamazcoti et al. 2015, Figures 6-7 (raidsim)", fontsize=9)

@@ -15,6 +15,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import pandas as pd
 
+from .. import _text_table
 from ..study import replicates
 from ..study.spec import Study
 from ..study.sweep import run_study
@@ -445,22 +446,60 @@ def rows(tables: Mapping[str, pd.DataFrame], g: Mapping[str, Any]) -> List[Dict[
 
 # --- text and figures --------------------------------------------------------------------------------
 
-def text(result: Mapping[str, Any]) -> str:
-    """Rows with a published number beside ours, then each figure's own rows as a table."""
+def text(result: Mapping[str, Any], width: Optional[int] = None) -> str:
+    """Rows with a published number beside ours, then each figure's own rows as tables: a line per case, a
+    column per measure, the cases that share a measure in one table. ``width``: a table wider than this many
+    characters is cut into blocks of columns, each repeating the row labels (the CLI passes the terminal's);
+    None, one block however wide."""
     df = pd.DataFrame(result["rows"])
     g = result["grid"]
-    out = [f"Kim et al. 2010 (RAIS), Figures 1-7 and Tables 3-6 by simulation{' (quick grid)' if result['quick'] else ''}: "
-           f"queue depths {g['queue_depths']}, {g['replicates']} replicate(s) of each random point, Table 5 at queue "
-           f"depth {g['table5_queue_depth']} (not given by the paper: our reading); paper = the number the text gives."]
-    with pd.option_context("display.width", 200, "display.max_rows", 2000, "display.max_colwidth", 48):
-        pub = df[df["paper"].notna()].copy()
-        pub["vs paper"] = (100 * (pub["raidsim"] / pub["paper"] - 1)).round(1).astype(str) + " %"
-        out += ["", "Beside the published numbers:", pub[["figure", "case", "metric", "raidsim", "paper", "vs paper"]]
-                .to_string(index=False)]
-        for fig, part in df[df["paper"].isna()].groupby("figure", sort=False):
-            wide = part.pivot_table(index="case", columns="metric", values="raidsim", sort=False)
-            out += ["", f"{fig} (no published number)", wide.round(2).to_string()]
+    out = [_text_table.fill(
+        f"Kim et al. 2010 (RAIS), Figures 1-7 and Tables 3-6 by simulation{' (quick grid)' if result['quick'] else ''}: "
+        f"queue depths {g['queue_depths']}, {g['replicates']} replicate(s) of each random point, Table 5 at queue "
+        f"depth {g['table5_queue_depth']} (not given by the paper: our reading); paper = the number the text gives.",
+        width)]
+    pub = [r for r in result["rows"] if r["paper"] is not None]
+    beside = pd.DataFrame({
+        "figure": [r["figure"] for r in pub], "case": [r["case"] for r in pub], "metric": [r["metric"] for r in pub],
+        "raidsim": ["not run" if r.get("missing") else _number(r["raidsim"]) for r in pub],
+        "paper": [_number(r["paper"]) for r in pub],
+        "vs paper": ["" if r["raidsim"] is None or not r["paper"] else f"{100 * (r['raidsim'] / r['paper'] - 1):+.1f} %"
+                     for r in pub]}).set_index(["figure", "case", "metric"])
+    out += ["", _text_table.fill("Beside the published numbers (not run: a case the quick grid leaves out):", width),
+            _text_table.frame(beside, width=width)]
+    for fig, part in df[df["paper"].isna()].groupby("figure", sort=False):
+        groups = _by_shared_measures(part)
+        for cases, _ in groups:
+            wide = part[part["case"].isin(cases)].pivot_table(index="case", columns="metric", values="raidsim", sort=False)
+            title = f"{fig} (no published number)" + (f": {', '.join(wide.columns)}" if len(groups) > 1 else "")
+            out += ["", _text_table.fill(title, width), _text_table.frame(wide, width=width, digits=2)]
     return "\n".join(out)
+
+
+def _by_shared_measures(part: pd.DataFrame) -> List[Tuple[List[str], List[str]]]:
+    """A figure's cases in groups, in the order they first appear: cases that share a measure are in one
+    group (a table, a blank where a case lacks a measure of it), cases with none in common in two (a
+    figure's points and its summaries, such as a ratio of two depths: no column of blanks)."""
+    groups: List[Tuple[List[str], List[str]]] = []
+    for case, measures in part.groupby("case", sort=False)["metric"]:
+        mine = list(dict.fromkeys(measures))
+        hits = [i for i, (_, theirs) in enumerate(groups) if set(theirs) & set(mine)]
+        if not hits:
+            groups.append(([case], mine))
+            continue
+        groups[hits[0]] = ([c for i in hits for c in groups[i][0]] + [case],
+                           list(dict.fromkeys([m for i in hits for m in groups[i][1]] + mine)))
+        for i in reversed(hits[1:]):
+            del groups[i]
+    return groups
+
+
+def _number(value: Any) -> str:
+    """A published or measured number as the table prints it: whole numbers with separators and no
+    decimals, others to three; blank for none."""
+    if value is None or value != value:
+        return ""
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.3f}"
 
 
 def plot(result: Mapping[str, Any], out_dir: str) -> List[str]:

@@ -8,33 +8,28 @@ unit, the rule that judges it, the study file's mapping note if the published nu
 and the verdict (:func:`raidsim.papers.catalog.judge`; a pass under a mapping is ``pass (mapped)``, counted apart). An entry that fails is
 recorded, with its error, and the others still run; the caller exits non-zero at the end.
 
-``OUT/report.html`` has one section per entry (the paper, what it covers, the rules that judged it, its
-rows beside the published numbers with their verdicts, its known gaps, its figures, the rows the paper
-gives no number for, folded), and then what no entry reproduces. ``OUT/rows.csv`` and ``OUT/rows.json``
-hold every row of every entry; ``OUT/entries.json`` each entry's status, time and counts.
+``OUT/report.html`` is an index of the verdicts, a line per entry linking its page ``OUT/entries/NAME.html``
+(its verdict, the paper, what it covers, the rules that judged it, its rows beside the published numbers,
+its known gaps, its figures, the rows the paper gives no number for): :mod:`raidsim.papers.verdict_pages`.
+``OUT/rows.csv`` and ``OUT/rows.json`` hold every row of every entry; ``OUT/entries.json`` each entry's
+status, time and counts.
 """
 
 from __future__ import annotations
 
 import csv
-import html
 import json
 import os
 import re
 import time
 import traceback
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
-from . import catalog
-from .catalog import GAP, NO_VERDICT, NOT_RUN, PASS, PASS_MAPPED, Entry, Rule
-from .packaged import study_file
+from . import catalog, verdict_pages
+from .catalog import COUNT_KEYS, GAP, PASS, PASS_MAPPED, Entry, Rule
 
 KB = 1024
-#: Each verdict's key in an entry's counts.
-COUNT_KEYS = {PASS: "pass", PASS_MAPPED: "pass_mapped", GAP: "gap", NOT_RUN: "not_run",
-              NO_VERDICT: "no_published_value"}
 #: The columns of rows.csv, in order.
 COLUMNS = ("entry", "paper", "figure", "case", "metric", "raidsim", "published", "unit", "rule", "tolerance",
            "verdict", "mapping", "note")
@@ -446,11 +441,7 @@ def _run_locked(chosen: Sequence[Entry], out: str, quick: bool, workers: Optiona
             ctx = RunContext(entry_dir(out, e.name, quick), quick, workers, progress, traces_dir)
             r = run_entry(e, ctx)
             results.append(r)
-            c = r.counts()
-            done = (f"{c['pass']} pass" + (f", {c['pass_mapped']} {PASS_MAPPED}" if c["pass_mapped"] else "")
-                    + f", {c['gap']} gap" + (f", {c['not_run']} not run" if c["not_run"] else "")
-                    + f", {c['no_published_value']} rows without a published value") if r.status == "ok" else \
-                f"FAILED: {r.error}"
+            done = verdict_pages.counts_text(r.counts()) if r.status == "ok" else f"FAILED: {r.error}"
             echo(f"[{i}/{len(chosen)}] {e.name}: {done} ({r.seconds:.1f} s; {time.monotonic() - started:.0f} s elapsed)")
     finally:  # interrupted too: the page shows what finished, and says what did not run
         write_report(results, out, quick=quick, seconds=time.monotonic() - started, planned=len(chosen))
@@ -461,7 +452,8 @@ def _run_locked(chosen: Sequence[Entry], out: str, quick: bool, workers: Optiona
 
 def write_report(results: Sequence[EntryResult], out: str, *, quick: bool, seconds: float,
                  planned: Optional[int] = None) -> str:
-    """Writes report.html, rows.csv, rows.json and entries.json into ``out``; returns the page's path."""
+    """Writes rows.csv, rows.json, entries.json, and the pages (:mod:`~raidsim.papers.verdict_pages`: the index
+    report.html, a page per entry in entries/) into ``out``; returns the index's path."""
     rows = [r for res in results for r in res.rows]
     with open(os.path.join(out, "rows.json"), "w") as f:
         json.dump([{k: r[k] for k in COLUMNS} for r in rows], f, indent=1)
@@ -475,162 +467,5 @@ def write_report(results: Sequence[EntryResult], out: str, *, quick: bool, secon
                     "counts": res.counts(), "error": res.error or None, "figures": [os.path.relpath(p, out)
                                                                                   for p in res.figures]}
                    for res in results], f, indent=1)
-    page = os.path.join(out, "report.html")
-    with open(page, "w") as f:
-        f.write(_page(results, out, quick, seconds, len(results) if planned is None else planned))
-    return page
-
-
-_CSS = """body{font-family:sans-serif;max-width:1200px;margin:2em auto;line-height:1.35}
-table{border-collapse:collapse;font-size:12px;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 6px;vertical-align:top}
-td.n{text-align:right;font-variant-numeric:tabular-nums}.pass{background:#e3f4e3}.gap{background:#fbe3e3}
-.mapped{background:#f6f0d0}
-.notrun{background:#f3f3f3;color:#666}.failed{background:#fbe3e3;padding:.5em;border:1px solid #d88}
-figure{display:inline-block;margin:6px}img{width:520px}section{border-top:2px solid #888;margin-top:2em}
-.small{font-size:12px;color:#444}"""
-
-
-def _page(results: Sequence[EntryResult], out: str, quick: bool, seconds: float, planned: int) -> str:
-    from .. import __version__
-
-    e = html.escape
-    when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    grids = "<b>--quick</b>: smaller grids (a smoke run where an entry says so)" if quick else "full grids"
-    failed = sum(res.status != "ok" for res in results)
-    parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>raidsim: every reproduction</title>"
-             f"<style>{_CSS}</style></head><body>",
-             "<h1>raidsim: every reproduction, ours beside the published numbers</h1>",
-             f"<p>raidsim {e(__version__)}, {e(when)}; {grids}; {len(results)} entries in {seconds:.0f} s"
-             + (f", <b>{failed} failed</b>" if failed else "")
-             + (f", <b>interrupted: {planned - len(results)} of {planned} did not run</b>" if planned > len(results) else "")
-             + ". Every row: <code>rows.csv</code>, <code>rows.json</code>; each entry: <code>entries.json</code>.</p>",
-             _rules_text(), _summary_table(results)]
-    for res in results:
-        parts.append(_section(res, out))
-    parts.append(_outside_catalog())
-    parts.append("</body></html>")
-    return "\n".join(parts)
-
-
-def _rules_text() -> str:
-    items = "".join(f"<li><b>{html.escape(name)}</b>: {html.escape(meaning)}</li>"
-                    for name, meaning in catalog.RULE_MEANINGS.items())
-    return ("<h2>How a row is judged</h2><ul>"
-            f"<li><b>{PASS}</b> / <b>{GAP}</b>: by the row's rule, printed beside it (rule, tolerance) and, with its "
-            "reason, above the entry's table.</li>"
-            f"<li><b>{PASS_MAPPED}</b>: a pass that rests on a mapping, an interpretation of the paper its study file "
-            "chose (which array, start row or start positions a printed number stands for) where the paper does not "
-            "say or says otherwise; the study file's reason is printed beside the row. Counted apart from plain passes: "
-            f"under another reading the row may be a {GAP}.</li>"
-            f"<li><b>{NO_VERDICT}</b>: the paper gives no number for the row: no verdict, never a pass.</li>"
-            f"<li><b>{NOT_RUN}</b>: the paper gives a number this run did not reach (the <code>--quick</code> grid).</li>"
-            "<li>An <i>exact</i> entry's row passes only when raidsim's value equals the published one, or is within "
-            "a tolerance its study file states beside that number. A <i>trend</i> entry's rows are judged by the "
-            "rules of its study file's <code>[[catalog.verdicts]]</code>. A value raidsim could not measure beside "
-            f"a published one is a {GAP}.</li></ul><p class='small'>The rules:</p><ul class='small'>{items}</ul>")
-
-
-def _summary_table(results: Sequence[EntryResult]) -> str:
-    head = ("<tr><th>reproduction</th><th>paper</th><th>covers</th><th>kind</th><th>status</th><th>pass</th>"
-            f"<th>{PASS_MAPPED}</th><th>gap</th><th>not run</th><th>no published value</th><th>time</th></tr>")
-    body = []
-    for res in results:
-        x, c = res.entry, res.counts()
-        status = "ok" if res.status == "ok" else "<b>FAILED</b>"
-        body.append(f"<tr><td><a href='#{html.escape(x.name)}'>{html.escape(x.name)}</a></td>"
-                    f"<td>{html.escape(x.paper.short)}</td><td>{html.escape(catalog.covers_text(x.covers))}</td>"
-                    f"<td>{x.kind}</td><td>{status}</td><td class='n'>{c['pass']}</td>"
-                    f"<td class='n'>{c['pass_mapped']}</td><td class='n'>{c['gap']}</td>"
-                    f"<td class='n'>{c['not_run']}</td><td class='n'>{c['no_published_value']}</td>"
-                    f"<td class='n'>{res.seconds:.1f} s</td></tr>")
-    return f"<h2>Entries</h2><table>{head}{''.join(body)}</table>"
-
-
-def _section(res: EntryResult, out: str) -> str:
-    e, x = html.escape, res.entry
-    parts = [f"<section id='{e(x.name)}'><h2>{e(x.name)}</h2>",
-             f"<p><b>{e(x.paper.cite)}</b>. {e(catalog.covers_text(x.covers))} ({x.kind}): {e(x.summary)}.</p>",
-             f"<p class='small'>Study file: <code>{e(x.file)}</code>"
-             + (f"; published numbers in <code>{e(study_file(x.published_in))}</code>"
-                if x.published_in else "") + f"; {res.seconds:.1f} s here.</p>"]
-    if res.status != "ok":
-        parts.append(f"<div class='failed'><b>This entry failed</b>: {e(res.error)}"
-                     f"<details><summary>traceback</summary><pre>{e(res.trace)}</pre></details></div>")
-    parts += [f"<p class='small'>{e(n)}</p>" for n in res.notes]
-    if res.rows:
-        parts.append(_by_figure(res.rows))
-    published = [r for r in res.rows if r["published"] is not None]
-    if published:
-        rules = dict.fromkeys((r["rule"], r["tolerance"], r["why"]) for r in published if r["rule"] is not None)
-        parts.append("<p>Rules that judged these rows:</p><ul class='small'>" + "".join(
-            f"<li><b>{e(t)}</b> ({e(n)}): {e(w or '')}</li>" if t != n.replace("_", " ") else
-            f"<li><b>{e(t)}</b>: {e(w or '')}</li>" for n, t, w in rules) + "</ul>")
-        parts.append(_rows_table(published, judged=True))
-    elif res.status == "ok":
-        parts.append("<p>No row of this entry has a published number beside it: its verdicts are all "
-                     f"{NO_VERDICT}, never a pass (the study file sets none; its known gaps below say what is not "
-                     "compared yet).</p>")
-    if x.gaps:
-        parts.append("<p>Known gaps (from the study file):</p><ul>" + "".join(f"<li>{e(g)}</li>" for g in x.gaps)
-                     + "</ul>")
-    if res.figures:
-        parts.append("<div>" + "".join(
-            f"<figure><a href='{e(os.path.relpath(p, out))}'><img src='{e(os.path.relpath(p, out))}' "
-            f"alt='{e(os.path.basename(p))}'></a><figcaption class='small'>{e(os.path.basename(p))}</figcaption></figure>"
-            for p in res.figures) + "</div>")
-    rest = [r for r in res.rows if r["published"] is None]
-    if rest:
-        parts.append(f"<details><summary>{len(rest)} rows without a published value</summary>"
-                     f"{_rows_table(rest, judged=False)}</details>")
-    parts.append("</section>")
-    return "\n".join(parts)
-
-
-def _by_figure(rows: Sequence[Dict[str, Any]]) -> str:
-    """The verdicts of an entry's rows, by table and figure."""
-    counts: Dict[str, Dict[str, int]] = {}
-    for r in rows:
-        c = counts.setdefault(r["figure"], {k: 0 for k in COUNT_KEYS.values()})
-        c[COUNT_KEYS[r["verdict"]]] += 1
-    body = "".join(f"<tr><td>{html.escape(fig)}</td>" + "".join(f"<td class='n'>{n}</td>" for n in c.values()) + "</tr>"
-                   for fig, c in counts.items())
-    return (f"<table><tr><th>table/figure</th><th>pass</th><th>{PASS_MAPPED}</th><th>gap</th><th>not run</th>"
-            f"<th>no published value</th></tr>{body}</table>")
-
-
-def _rows_table(rows: Sequence[Dict[str, Any]], judged: bool) -> str:
-    e = html.escape
-    cols = ["table/figure", "case", "metric", "raidsim"] + (["published"] if judged else []) + ["unit"] \
-        + (["rule", "verdict"] if judged else []) + ["note"]
-    body = []
-    for r in rows:
-        cls = {PASS: "pass", PASS_MAPPED: "mapped", GAP: "gap", NOT_RUN: "notrun"}.get(r["verdict"], "")
-        cells = [e(r["figure"]), e(r["case"]), e(r["metric"]), f"<td class='n'>{e(_fmt(r['raidsim']))}</td>"]
-        if judged:
-            cells.append(f"<td class='n'>{e(_fmt(r['published']))}</td>")
-        cells.append(e(r["unit"]))
-        if judged:
-            cells += [e(r["tolerance"] or ""), f"<td class='{cls}'>{e(r['verdict'])}</td>"]
-        mapped = f"<b>mapped</b>: {e(r['mapping'])}" + (" — " if r["note"] else "") if r.get("mapping") else ""
-        cells.append(f"<span class='small'>{mapped}{e(r['note'])}</span>")
-        body.append("<tr>" + "".join(c if c.startswith("<td") else f"<td>{c}</td>" for c in cells) + "</tr>")
-    return "<table><tr>" + "".join(f"<th>{c}</th>" for c in cols) + "</tr>" + "".join(body) + "</table>"
-
-
-def _fmt(value: Any) -> str:
-    """A value as the report shows it: an empty cell for none, never a 0."""
-    if value is None:
-        return ""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return str(value)
-    if float(value).is_integer() and abs(value) < 1e15:
-        return f"{int(value):,}"
-    return f"{value:,.0f}" if abs(value) >= 1e5 else f"{value:,.6g}"  # the digits the value has, up to six
-
-
-def _outside_catalog() -> str:
-    rows = "".join(f"<tr><td>{html.escape(p.short)}</td><td>{html.escape(what)}</td><td>{html.escape(why)}</td></tr>"
-                   for p in catalog.papers().values() for what, why in p.outside_catalog)
-    return ("<section><h2>Not in the catalog</h2><p>The papers' tables and figures with numbers that no entry sets "
-            f"raidsim's numbers beside, and why (<code>{catalog.PAPERS_FILE}</code>).</p>"
-            f"<table><tr><th>paper</th><th>table or figure</th><th>why</th></tr>{rows}</table></section>")
+    return verdict_pages.write_pages(results, out, quick=quick, seconds=seconds,
+                                     planned=len(results) if planned is None else planned)
