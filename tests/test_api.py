@@ -54,7 +54,8 @@ def test_save_writes_report_and_resolved_config(tmp_path):
 
 def test_request_beyond_capacity_is_an_error_naming_it():
     cap = raidsim.Config.preset("erasure-code-table6").resolved()["derived"]["capacity_bytes"]
-    with pytest.raises(raidsim.WorkloadError, match=r"requests\[1\]"):
+    # Refused when the config is resolved, before anything runs.
+    with pytest.raises(raidsim.ConfigError, match=r"requests\[1\]"):
         raidsim.simulate("erasure-code-table6", Workload.requests([(0, "W", 0, 4096), (5, "W", cap, 4096)]))
 
 

@@ -2,6 +2,8 @@
 timeline's p99 per interval computed from those rows."""
 
 import math
+import os
+import pathlib
 import subprocess
 import sys
 
@@ -111,3 +113,40 @@ def test_the_time_series_counts_the_drives_garbage_collection(tmp_path):
     by_drives = stats[stats["path"].str.endswith(".ftl.gc.runs")]["value"].sum()
     assert by_drives > 50
     assert report.time_series()["gc_runs"].sum() == by_drives
+
+
+def test_the_timeline_draws_the_runs_own_log_not_the_file_another_run_overwrote(tmp_path):
+    path = tmp_path / "shared.parquet"
+    first = raidsim.simulate("stripe-unit-table5", overrides={**SMALL, "workload.requests": 1500,
+                                                             "metrics.request_log": str(path)}, progress=False)
+    kept = first.request_log()
+    raidsim.simulate("stripe-unit-table5", overrides={**SMALL, "workload.requests": 700, "workload.read_fraction": 1.0,
+                                                      "metrics.request_log": str(path)}, progress=False)
+    assert len(raidsim.read_request_log(path)) == 700  # the file is the second run's now
+    assert len(first.request_log()) == 1500 and first.request_log().equals(kept)
+
+
+@pytest.mark.parametrize("name", ["run:2.parquet", "with space.parquet", b"bad\xff.parquet"])
+def test_odd_but_local_file_names_take_the_log(tmp_path, monkeypatch, name):
+    monkeypatch.chdir(tmp_path)
+    path = os.fsdecode(name)
+    raidsim.simulate("stripe-unit-table5", overrides={**SMALL, "workload.requests": 300,
+                                                     "metrics.request_log": pathlib.Path(path)}, progress=False)
+    assert len(raidsim.read_request_log(open(path, "rb"))) == 300
+    assert sorted(os.listdir(tmp_path)) == [path]  # and no temporary file left beside it
+
+
+@pytest.mark.parametrize("value, says", [("/", "is a directory"), ("/no/such/dir/x.parquet", "no directory"),
+                                         ("~/x.parquet", "not expanded"), ("log.csv", "Parquet")])
+def test_a_log_path_that_cannot_take_the_file_is_refused_before_the_run(value, says):
+    cfg = raidsim.Config.preset("stripe-unit-table5").set("metrics.request_log", value)
+    with pytest.raises(raidsim.ConfigError, match=says):
+        cfg.resolved_toml()
+
+
+def test_the_op_column_has_both_categories_whatever_the_run_held(tmp_path):
+    path = tmp_path / "reads.parquet"
+    raidsim.simulate("stripe-unit-table5", overrides={**SMALL, "workload.requests": 200, "workload.read_fraction": 1.0,
+                                                     "metrics.request_log": str(path)}, progress=False)
+    op = raidsim.read_request_log(path)["op"]
+    assert list(op.cat.categories) == ["R", "W"] and (op == "R").all()

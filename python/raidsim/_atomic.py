@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import uuid
 from typing import Callable, Optional
 
 
@@ -26,7 +27,8 @@ def named(e: OSError, path: str, instead_of: Optional[str] = None) -> OSError:
 def replace_atomically(path: str, write: Callable[[str], None]) -> None:
     """Writes ``path`` through ``write(tmp)`` into a temporary file beside it, fsyncs it and renames it
     over ``path``, so no reader or crash ever sees half a file. On an error the temporary file goes."""
-    tmp = f"{path}.tmp"
+    # Unique, so two writers of one path (two runs logging to one file) never share a temporary file.
+    tmp = f"{path}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
     try:
         write(tmp)
         with open(tmp, "rb+") as f:

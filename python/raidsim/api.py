@@ -60,12 +60,14 @@ def simulate(
     if columns is not None:
         import tomllib
 
-        from .timeline import log_path, write_request_log
+        from .timeline import log_path, request_log_table, write_request_log
 
         path = log_path(tomllib.loads(report.config_toml))
         if path is None:
             raise _native.InternalError("the core kept a request log, and the resolved config names no file for it")
-        write_request_log(columns, path)
+        table = request_log_table(columns)
+        report._request_log = table
+        write_request_log(table, path)
     return report
 
 

@@ -63,6 +63,17 @@ def _problem_in(table: Any, prefix: str) -> Optional[Tuple[str, str]]:
     return None
 
 
+def _path_value(value: Any) -> Any:
+    """A path (``pathlib.Path``) as a config value: its text, or the list of its bytes when it is not UTF-8."""
+    if isinstance(value, os.PathLike):
+        path = os.fsencode(value)
+        try:
+            return path.decode("utf-8")
+        except UnicodeDecodeError:
+            return list(path)
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
 def _json_layer(key: Any, value: Any) -> Layer:
     # A nested table's bad value is named by its whole dotted key (`ssd.timing.t_read_ns`, not `ssd`).
     found = _problem_in(value, str(key))
@@ -70,7 +81,7 @@ def _json_layer(key: Any, value: Any) -> Layer:
         raise ConfigError(f"config error at `{found[0]}`: {found[1]}")
     table = _nested(key, value)
     try:
-        return ("json", json.dumps(table, allow_nan=False))
+        return ("json", json.dumps(table, allow_nan=False, default=_path_value))
     except (TypeError, ValueError) as e:  # e.g. a set or an arbitrary object
         raise ConfigError(f"config key `{key}`: {value!r} is not a TOML value ({e})") from None
 

@@ -34,6 +34,7 @@ class Report:
     def __init__(self, data: Dict[str, Any], config_toml: str):
         self._data = data
         self.config_toml = config_toml
+        self._request_log: Any = None  # a pyarrow table, when the run kept a request log
 
     def to_dict(self) -> Dict[str, Any]:
         """The full report."""
@@ -169,6 +170,15 @@ class Report:
         import pandas as pd
 
         return pd.DataFrame(self._data["stats"], columns=["path", "value", "unit", "description"])
+
+    def request_log(self) -> Optional[pd.DataFrame]:
+        """The run's request log (``metrics.request_log``), one row per measured request, as the run
+        kept it; None when the run kept none (or this report was loaded from a file)."""
+        return None if self._request_log is None else self._request_log.to_pandas()
+
+    def request_log_rows(self) -> Optional[int]:
+        """Rows of the run's request log; None when it kept none."""
+        return None if self._request_log is None else self._request_log.num_rows
 
     def plot_timeline(self, path: str | os.PathLike, **options: Any) -> str:
         """A PNG of the run interval by interval (IOPS, MB/s, mean and p99 response, failures and

@@ -52,26 +52,39 @@ def log_path(resolved: Dict[str, Any]) -> Optional[str]:
     return value or None
 
 
-def write_request_log(columns: List[Tuple[str, bytes]], path: str) -> str:
-    """Writes the core's columns (:meth:`raidsim._native.Simulation.request_log`) to ``path`` as
-    Parquet, whole or not at all; returns ``path``."""
+def request_log_table(columns: List[Tuple[str, bytes]]) -> Any:
+    """The core's columns (:meth:`raidsim._native.Simulation.request_log`) as a pyarrow table."""
     import numpy as np
     import pyarrow as pa
-    import pyarrow.parquet as pq
 
     raw = {name: np.frombuffer(data, dtype=_CORE_COLUMNS[name]) for name, data in columns}
     if set(raw) != set(_CORE_COLUMNS):
         raise RuntimeError(f"the core's request log has columns {sorted(raw)}, expected {sorted(_CORE_COLUMNS)}")
-    table = pa.table({
+    # The op's categories are R and W whatever the run held, so logs of two runs concatenate.
+    op = pa.DictionaryArray.from_arrays(pa.array(raw["op"], type=pa.int8()), pa.array(["R", "W"]))
+    return pa.table({
         "arrival_ns": raw["arrival_ns"],
-        "op": pa.array(np.where(raw["op"] == 1, "W", "R")).dictionary_encode(),
+        "op": op,
         "offset_bytes": raw["offset_bytes"],
         "len_bytes": raw["len_bytes"],
         "completion_ns": raw["completion_ns"],
         "response_ns": raw["completion_ns"] - raw["arrival_ns"],
         "served": raw["served"].astype(bool),
     })
-    _atomic.replace_atomically(path, lambda tmp: pq.write_table(table, tmp))
+
+
+def write_request_log(table: Any, path: str) -> str:
+    """Writes a request log table to ``path`` as Parquet, whole or not at all; returns ``path``.
+
+    Through a Python file, so the path is a local file name whatever it looks like (pyarrow reads
+    ``run:2.parquet`` as a URI and expands ``~``), and a path that is not UTF-8 works."""
+    import pyarrow.parquet as pq
+
+    def write(tmp: str) -> None:
+        with open(tmp, "wb") as f:
+            pq.write_table(table, f)
+
+    _atomic.replace_atomically(path, write)
     return path
 
 
@@ -95,8 +108,8 @@ def plot_timeline(report: Any, path: Union[str, os.PathLike], *, request_log: Op
     """A PNG of ``report`` (a :class:`raidsim.Report`) interval by interval; returns ``path``.
 
     Top: mean response time (ms) of the requests completed in each interval, and their 99th
-    percentile when a request log is at hand (``request_log``, or the file the run wrote to
-    ``metrics.request_log``); middle: completed IOPS, and the drives' garbage-collection runs per
+    percentile when a request log is at hand (``request_log``, or the one the run kept with
+    ``metrics.request_log``; never a file read back, which another run may have overwritten); middle: completed IOPS, and the drives' garbage-collection runs per
     second (dashed, right scale) when they collected; bottom: MB/s. An interval in which nothing
     completed is a gap, not a zero. Member failures and rebuilds are marked as in
     :func:`raidsim.plot_rebuild`.
@@ -114,11 +127,7 @@ def plot_timeline(report: Any, path: Union[str, os.PathLike], *, request_log: Op
     if len(ts) == 0 or width_ns == 0:
         raise ValueError("the report has no time series to draw (a run of no requests)")
     if request_log is None:
-        import tomllib
-
-        written = log_path(tomllib.loads(report.config_toml))
-        if written is not None and os.path.exists(written):
-            request_log = read_request_log(written)
+        request_log = report.request_log()
     mid = ts["start_s"] + width_ns / 2e9
     served = ts["iops"] > 0
     fig, (ax, ax_iops, ax_mb) = plt.subplots(3, 1, figsize=(8, 6.4), sharex=True, height_ratios=[2, 1, 1])
@@ -148,17 +157,31 @@ def plot_timeline(report: Any, path: Union[str, os.PathLike], *, request_log: Op
 def _mark_failures(data: Dict[str, Any], axes: Tuple[Any, ...]) -> None:
     """Vertical lines at each member failure and rebuild start and end, the rebuild shaded."""
     rebuild = data.get("rebuild") or {}
+    labelled = set()
+
+    def label(kind: str, a: Any) -> Optional[str]:  # one legend entry a kind, on the top panel
+        if a is not axes[0] or kind in labelled:
+            return None
+        labelled.add(kind)
+        return kind
+
     for f in rebuild.get("failures", []):
         for a in axes:
-            a.axvline(f["at_ns"] / 1e9, color="tab:red", lw=1.2, label="failure" if a is axes[0] else None)
+            a.axvline(f["at_ns"] / 1e9, color="tab:red", lw=1.2, label=label("failure", a))
             if f.get("rebuild_start_ns") is not None:
                 end = f["rebuild_end_ns"] if f.get("rebuild_end_ns") is not None else data["host"]["duration_ns"]
                 a.axvspan(f["rebuild_start_ns"] / 1e9, end / 1e9, color="tab:orange", alpha=0.1, lw=0,
-                          label="rebuild" if a is axes[0] else None)
+                          label=label("rebuild", a))
+    for e in rebuild.get("data_loss_events", []):
+        for a in axes:
+            a.axvline(e["at_ns"] / 1e9, color="black", lw=1.2, ls=":", label=label("data loss", a))
 
 
 def _default_title(data: Dict[str, Any]) -> str:
     host = data["host"]
     level = str((data.get("array") or {}).get("level", "single drive")).upper()
-    return (f"{level}: {host['requests']:,} requests, mean {host['response']['mean_ns'] / 1e6:.3f} ms, "
-            f"p99 {host['response']['p99_ns'] / 1e6:.3f} ms")
+    title = (f"{level}: {host['requests']:,} requests served, mean {host['response']['mean_ns'] / 1e6:.3f} ms, "
+             f"p99 {host['response']['p99_ns'] / 1e6:.3f} ms")
+    rebuild = data.get("rebuild") or {}
+    failed = rebuild.get("failed_reads", 0) + rebuild.get("failed_writes", 0)
+    return title + (f"; {failed:,} failed on lost data" if failed else "")

@@ -7,6 +7,7 @@ import argparse
 import os
 import sys
 import textwrap
+import tomllib
 
 from .. import _atomic
 from ..api import simulate
@@ -126,6 +127,12 @@ def _run(args: argparse.Namespace) -> int:
         print(report.to_text(width=width))
         if args.out:
             print(f"\nwrote {args.out}/report.json, config.toml and CSV tables")
+    rows = report.request_log_rows()
+    if rows is not None:  # on stderr, so that --json's stdout stays one document
+        from ..timeline import log_path
+
+        print(f"wrote the request log, {rows:,} rows, to {log_path(tomllib.loads(report.config_toml))}",
+              file=sys.stderr)
     # sim.verify found bytes that did not survive: a simulator defect, not a result.
     verify = report.to_dict().get("verify") or {}
     if verify.get("mismatches"):

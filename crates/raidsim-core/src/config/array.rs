@@ -385,11 +385,8 @@ impl ControllerConfig {
             return Err(Error::config("array.controller.read_ahead", "reading ahead needs a RAID controller of drives"));
         }
         if self.cache == CacheMode::WriteBack {
-            return Err(Error::config(
-                "array.controller.read_ahead",
-                "read-ahead together with a write-back cache is not modelled (data read ahead could be older than a cached write); \
-                 use cache = \"write_through\"",
-            ));
+            let why = "read-ahead with a write-back cache is not modelled (data read ahead could be older than a cached write); use cache = \"write_through\"";
+            return Err(Error::config("array.controller.read_ahead", why));
         }
         if self.read_ahead_bytes == 0 || self.read_ahead_bytes % 512 != 0 {
             return Err(Error::config(key, "must be a positive multiple of 512 bytes (e.g. one stripe of data)"));
@@ -559,6 +556,9 @@ impl ArrayConfig {
         };
         if n > MAX_MEMBERS {
             return Err(Error::config("array.members", format!("{n} members: at most {MAX_MEMBERS}")));
+        }
+        if self.level == RaidLevel::Cr5m && n > 33 {
+            return Err(Error::config("array.members", format!("cr5m tracks mirrored pages of up to 32 data channels, got {}", n - 1)));
         }
         if self.level == RaidLevel::Single && n != 1 {
             return Err(Error::config("array.members", "level \"single\" has exactly one member; pick a RAID level for more"));

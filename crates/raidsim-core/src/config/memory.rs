@@ -3,7 +3,7 @@
 //! processes, ten thousand members, a histogram of four billion bins) is
 //! refused with the figure instead of aborting the process.
 
-use super::{MemberConfig, ResolvedConfig, WorkloadConfig};
+use super::{MemberConfig, RaidLevel, ResolvedConfig, WorkloadConfig};
 use crate::error::{Error, Result};
 
 /// Bytes per logical page (forward map) and per physical page (reverse map).
@@ -24,8 +24,11 @@ pub const MAX_FIXED_BUCKETS: usize = 1 << 18;
 /// `sim.verify` keeps every written sector of every member (512 bytes, its
 /// key and the hash table's share): bytes kept per member byte written.
 const VERIFIED_BYTES_PER_BYTE: f64 = 1.125;
-/// One row of `metrics.request_log` (four `u64` columns, the op and whether it was served).
-pub const REQUEST_LOG_BYTES_PER_ROW: u64 = 4 * 8 + 2;
+/// One row of `metrics.request_log` at the run's peak: the core's columns
+/// (34 bytes: four `u64`, the op, whether served) with their growth room, and
+/// the copies made to write the Parquet file (76-81 bytes measured at 1-5
+/// million rows).
+pub const REQUEST_LOG_BYTES_PER_ROW: u64 = 96;
 /// What the rest of a run needs whatever its size: histograms, buffers.
 const BASE_BYTES: u64 = 64 << 20;
 
@@ -58,16 +61,30 @@ pub fn estimate_bytes(r: &ResolvedConfig) -> u64 {
         .saturating_add(time_series)
 }
 
-/// What `sim.verify` keeps of the rebuilds: each member failure a spare
-/// takes is rebuilt whole, and every sector written onto the spare is kept.
-/// (Host writes are kept too; they are bounded by the workload, not counted.)
+/// What `sim.verify` keeps: every member sector written. A rebuild onto a
+/// spare writes the whole member; host writes, each member byte a host
+/// byte reaches (parity and copies included), up to every member's
+/// capacity. A trace's writes are known only once it is read: not counted.
 fn verified_rebuild_bytes(r: &ResolvedConfig) -> u64 {
     let a = &r.config.array;
     if !r.config.sim.verify {
         return 0;
     }
+    let member = r.member_capacity_bytes();
     let rebuilt = a.failures.iter().filter(|f| f.chip.is_none()).count().min(a.spares as usize) as u64;
-    let bytes = rebuilt.saturating_mul(r.member_capacity_bytes()) as f64 * VERIFIED_BYTES_PER_BYTE;
+    let host_written = match &r.config.workload {
+        WorkloadConfig::Synthetic(s) => s.requests as f64 * (1.0 - s.read_fraction) * s.size.mean_bytes.max(s.size.min_bytes) as f64,
+        WorkloadConfig::Requests { requests, .. } => requests.iter().filter(|q| q.1 == "W").map(|q| q.3 as f64).sum(),
+        WorkloadConfig::Trace(_) => 0.0,
+    };
+    // Each host byte reaches this many member bytes: the copies, or the stripe's members per data unit.
+    let spread = match a.level.code_level() {
+        RaidLevel::Raid1 => f64::from(a.members),
+        RaidLevel::Raid10 => f64::from(a.copies),
+        level => f64::from(a.members) / f64::from(a.members.saturating_sub(level.parity_units()).max(1)),
+    };
+    let host = (host_written * spread).min(member as f64 * f64::from(a.members));
+    let bytes = (rebuilt as f64 * member as f64 + host) * VERIFIED_BYTES_PER_BYTE;
     bytes.min(u64::MAX as f64) as u64
 }
 

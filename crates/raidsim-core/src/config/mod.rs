@@ -19,6 +19,7 @@ pub use memory::MAX_FIXED_BUCKETS;
 mod presets;
 mod raw;
 mod rebuild;
+mod run_checks;
 mod ssd;
 mod workload;
 
@@ -176,7 +177,8 @@ pub struct MetricsConfig {
     pub erase_histogram_bins: u32,
     /// A Parquet file to write one row per measured host request to
     /// (arrival, op, offset, length, completion, response, served); empty =
-    /// none. The core keeps the rows (34 bytes each); the Python package and
+    /// none. The core keeps the rows (34 bytes each; about 80 at the peak,
+    /// with the copies made to write the file); the Python package and
     /// the CLI write the file when the run ends.
     #[schemars(with = "String")]
     pub request_log: TracePath,
@@ -351,6 +353,9 @@ impl ResolvedConfig {
                 "array.parity_granularity = \"disksim\" counts DiskSim's parity I/O, which is not correct on real data (a partly written unit counts as whole): verify another granularity",
             ));
         }
+        if config.sim.max_outstanding_requests == 0 {
+            return Err(Error::config("sim.max_outstanding_requests", "must be at least 1 (it stops a run whose queue grows past it)"));
+        }
         validate_precondition(&config.precondition)?;
         config.sim.stop.validate()?;
         validate_warmup(&config)?;
@@ -398,9 +403,14 @@ impl ResolvedConfig {
             }
             g.capacity_bytes()
         };
-        if let WorkloadConfig::Synthetic(s) = &config.workload {
-            s.span_within(capacity_bytes)?;
+        match &config.workload {
+            WorkloadConfig::Synthetic(s) => {
+                s.span_within(capacity_bytes)?;
+            }
+            WorkloadConfig::Requests { requests, packed } => run_checks::listed_requests(requests, packed, capacity_bytes, config.sim.verify)?,
+            WorkloadConfig::Trace(_) => {}
         }
+        run_checks::request_log(&config.metrics.request_log)?;
         let prices = Prices::of(&config, &members)?;
         let resolved = Self { config, geometry, members, capacity_bytes, prices };
         memory::check(&resolved)?;

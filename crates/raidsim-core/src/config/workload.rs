@@ -433,6 +433,12 @@ impl SyntheticConfig {
                 ),
             ));
         }
+        if s.kind == SizeKind::Fixed && (s.mean_bytes < s.min_bytes || (s.max_bytes != 0 && s.mean_bytes > s.max_bytes)) {
+            return Err(Error::config(
+                "workload.size.mean_bytes",
+                format!("a fixed size of {} bytes lies outside [min_bytes, max_bytes] = [{}, {}]", s.mean_bytes, s.min_bytes, s.max_bytes),
+            ));
+        }
         if s.kind == SizeKind::Normal && s.std_bytes == 0 {
             return Err(Error::config("workload.size.std_bytes", "a normal size distribution needs std_bytes > 0"));
         }
@@ -460,6 +466,18 @@ impl SyntheticConfig {
             return Err(Error::config(
                 "workload.span_bytes",
                 format!("span [{}, +{}) does not fit the {capacity_bytes}-byte device", self.start_bytes, span_bytes),
+            ));
+        }
+        let s = &self.size;
+        // The smallest size the generator can draw, rounded up to the alignment, must fit the span.
+        let smallest = match s.kind {
+            SizeKind::Fixed => s.mean_bytes,
+            _ => s.min_bytes.max(s.quantum_bytes),
+        };
+        if smallest.div_ceil(self.alignment_bytes) * self.alignment_bytes > span_bytes {
+            return Err(Error::config(
+                "workload.span_bytes",
+                format!("the {span_bytes}-byte span from byte {} holds no request of {smallest} bytes or more", self.start_bytes),
             ));
         }
         Ok(span_bytes)

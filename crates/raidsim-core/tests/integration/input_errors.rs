@@ -234,6 +234,29 @@ fn what_a_run_refuses_before_it_starts_is_refused_at_resolve() {
                 "workload.size.adjust_mean=true",
             ],
         ),
+        ("workload.size.mean_bytes", &["workload.size.mean_bytes=8192", "workload.size.max_bytes=4096"]),
+        ("workload.size.mean_bytes", &["workload.size.min_bytes=16384"]),
+        ("workload.span_bytes", &["workload.span_bytes=4096", "workload.size.mean_bytes=8192"]),
+        (
+            "workload.span_bytes",
+            &["workload.span_bytes=8192", "workload.size.kind=\"uniform\"", "workload.size.min_bytes=16384", "workload.size.max_bytes=65536"],
+        ),
+        ("workload.requests[1]", &["workload.kind=\"requests\"", "workload.requests=[[0, \"R\", 0, 4096], [1, \"W\", 1000000000000000, 4096]]"]),
+        (
+            "workload.requests[0]",
+            &[
+                "array.level=\"raid5\"",
+                "array.members=3",
+                "sim.verify=true",
+                "workload.kind=\"requests\"",
+                "workload.requests=[[0, \"W\", 100, 4096]]",
+            ],
+        ),
+        ("sim.max_outstanding_requests", &["sim.max_outstanding_requests=0"]),
+        ("array.members", &["array.level=\"cr5m\"", "ssd.geometry.channels=40", "array.members=40"]),
+        ("metrics.request_log", &["metrics.request_log=\"/tmp\""]),
+        ("metrics.request_log", &["metrics.request_log=\"/nonexistent-dir/x.parquet\""]),
+        ("metrics.request_log", &["metrics.request_log=\"log.csv\""]),
     ];
     let mut escaped = Vec::new();
     for (key, overrides) in cases {
@@ -258,5 +281,10 @@ fn the_bytes_verify_keeps_of_a_rebuild_count_in_the_memory_estimate() {
     let err = resolve(&[&rebuild[..], &["sim.verify=true", limit]].concat()).expect_err("a verified rebuild of 29 GB members");
     assert!(err.contains("sim.memory_limit_bytes") && err.contains("sim.verify"), "{err}");
     resolve(&[&rebuild[..], &[limit]].concat()).expect("the same rebuild unverified fits");
+    // Host writes are kept too: 200,000 writes of 1 MiB over a RAID-5 of 4 reach 280 GB of member sectors.
+    let writes = ["array.level=raid5", "array.members=4", "workload.read_fraction=0", "workload.size.mean_bytes=1M", "workload.requests=200000"];
+    let err = resolve(&[&writes[..], &["sim.verify=true", limit]].concat()).expect_err("verified host writes");
+    assert!(err.contains("sim.memory_limit_bytes"), "{err}");
+    resolve(&[&writes[..], &[limit]].concat()).expect("the same writes unverified fit");
     resolve(&[&rebuild[..], &["sim.verify=true", limit, "ssd.geometry.blocks_per_plane=64"]].concat()).expect("small members fit");
 }
