@@ -16,6 +16,7 @@ import tomllib
 from importlib import resources
 from typing import Any, Dict, List
 
+from ..study.errors import StudyError
 from ..study.spec import Study
 
 #: Where the study files sit in the repository, as messages and pages name them.
@@ -32,7 +33,7 @@ def packaged_spec(name: str) -> Dict[str, Any]:
     """The packaged study file ``name`` as a dict."""
     path = resources.files(f"{__package__}.experiments") / f"{name}.toml"
     if not path.is_file():
-        raise ValueError(f"no packaged study `{name}`; packaged: {', '.join(packaged_specs())}")
+        raise StudyError(f"no packaged study `{name}`; packaged: {', '.join(packaged_specs())}")
     return tomllib.loads(path.read_text())
 
 

@@ -46,6 +46,7 @@ import pandas as pd
 from .. import _native
 from .._figures import save_figure
 from ..config import Config
+from ..study.errors import StudyError
 from ..study.spec import Study, override_settings, refuse_controlled
 from ..study.sweep import run_study
 from .packaged import packaged_spec
@@ -72,7 +73,7 @@ def published(preset: str) -> Dict[str, Any]:
         if row["preset"] == preset:
             return row
     known = ", ".join(r["preset"] for r in spec()["disks_published"])
-    raise ValueError(f"Chen & Lee publish no row for preset `{preset}`; they have: {known}")
+    raise StudyError(f"Chen & Lee publish no row for preset `{preset}`; they have: {known}")
 
 
 def performance_product_bytes(preset: str) -> float:
@@ -152,11 +153,11 @@ def share_of_best(table: pd.DataFrame) -> pd.DataFrame:
     """
     if "status" in table and (table["status"] != "ok").any():
         bad = table[table["status"] != "ok"]
-        raise ValueError(f"{len(bad)} runs did not finish (first: {bad.iloc[0].get('error')}); no coefficient is "
+        raise StudyError(f"{len(bad)} runs did not finish (first: {bad.iloc[0].get('error')}); no coefficient is "
                          f"read off a partial sweep")
     missing = [c for c in ("stop.half_width_ns", "stop.mean_ns", "host.mb_per_s") if c not in table]
     if missing:
-        raise ValueError(f"the sweep's table lacks {missing}: a share is read from a run's mean response time and "
+        raise StudyError(f"the sweep's table lacks {missing}: a share is read from a run's mean response time and "
                          f"its precision")
     t = table.rename(columns={"array.stripe_unit_bytes": "unit_bytes", "workload.processes": "concurrency",
                               "host.mb_per_s": "mb_per_s"}).copy()
@@ -165,7 +166,7 @@ def share_of_best(table: pd.DataFrame) -> pd.DataFrame:
     bad = ~((mean > 0) & (half > 0) & (half < mean) & (t["mb_per_s"] > 0))  # NaN compares False: refused too
     if bad.any():
         r = t[bad].iloc[0]
-        raise ValueError(f"{int(bad.sum())} runs have no usable mean response time, half-width or throughput "
+        raise StudyError(f"{int(bad.sum())} runs have no usable mean response time, half-width or throughput "
                          f"(first: {r['case']}, unit {r['unit_bytes']} B, concurrency {r['concurrency']}: mean "
                          f"{r['stop.mean_ns']} ns, half-width {r['stop.half_width_ns']} ns, {r['mb_per_s']} MB/s); "
                          f"a share needs a positive mean known to better than itself")
@@ -217,7 +218,7 @@ def coefficients(runs: pd.DataFrame, dpp_bytes: float) -> Dict[str, Any]:
     for op, tag in (("read", "r"), ("write", "w")):
         t = runs[runs["op"] == op]
         if t.empty:
-            raise ValueError(f"no {op} runs: Z_{tag} and S_{tag} need them")
+            raise StudyError(f"no {op} runs: Z_{tag} and S_{tag} need them")
         worst = t.groupby("unit_bytes")["pct_of_best"].min()
         out[f"Z_{tag}"] = float(worst.idxmax()) / dpp_bytes
         out[f"Z_{tag}_guarantee"] = float(worst.max())

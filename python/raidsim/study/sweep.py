@@ -124,9 +124,9 @@ def _resolve_all(study: Study, points: Sequence[Point]) -> List[str]:
         except _native.RaidsimError as e:
             raise type(e)(f"study {study.name}, point {p.label}: {e}") from None
         if tomllib.loads(out[-1])["metrics"]["request_log"]:
-            # Every point would write its rows over the last one's, in whatever order they finish.
-            raise StudyError(f"study {study.name}, point {p.label}: metrics.request_log is for one run; a sweep's "
-                             "points would each write the same file: run the point you want logged with `raidsim run`")
+            # A point runs in a worker whose files are not the sweep's results; one log a run is `raidsim run`'s.
+            raise StudyError(f"study {study.name}, point {p.label}: metrics.request_log is for one run, and a sweep "
+                             "writes no request logs: run the point you want logged with `raidsim run`")
     return out
 
 

@@ -120,10 +120,11 @@ def parse_stripe_units(text: str) -> List[int]:
 
 
 def parse_size(text: str) -> int:
-    """``"4K"`` -> 4096, ``"1M"`` -> 1048576, ``"512"`` -> 512 (binary suffixes); else ``ValueError``."""
+    """``"4K"`` -> 4096, ``"1M"`` -> 1048576, ``"512"`` -> 512 (binary suffixes); else :class:`RangeError`
+    (a ``ValueError``)."""
     m = _SIZE.match(text.strip())
     if not m:
-        raise ValueError(text)
+        raise RangeError(f"{text!r} is not a size: bytes, or a number with K, M or G (K = 1024)")
     return int(m.group(1)) * _SUFFIX[m.group(2).upper()]
 
 
