@@ -55,20 +55,20 @@ def simulate(
 
     run_in_slices(precondition, "preconditioning", progress, started)
     run_in_slices(lambda: sim.step(_EVENTS_PER_STEP), "simulating", progress, started, rebuild=_rebuild_watch(sim))
-    report = Report(json.loads(sim.report_json()), sim.config_toml())
+    config_toml = sim.config_toml()
     columns = sim.request_log()
-    if columns is not None:
-        import tomllib
+    if columns is None:
+        return Report(json.loads(sim.report_json()), config_toml)
+    import tomllib
 
-        from .timeline import log_path, request_log_table, write_request_log
+    from .timeline import log_path, request_log_table, write_request_log
 
-        path = log_path(tomllib.loads(report.config_toml))
-        if path is None:
-            raise _native.InternalError("the core kept a request log, and the resolved config names no file for it")
-        table = request_log_table(columns)
-        report._request_log = table
-        write_request_log(table, path)
-    return report
+    path = log_path(tomllib.loads(config_toml))
+    if path is None:
+        raise _native.InternalError("the core kept a request log, and the resolved config names no file for it")
+    table = request_log_table(columns)
+    write_request_log(table, path)
+    return Report(json.loads(sim.report_json()), config_toml, table)
 
 
 #: What a progress bar shows: the share of the workload issued, then the requests completed.

@@ -31,10 +31,10 @@ class Report:
     resolved configuration.
     """
 
-    def __init__(self, data: Dict[str, Any], config_toml: str):
+    def __init__(self, data: Dict[str, Any], config_toml: str, request_log: Any = None):
         self._data = data
         self.config_toml = config_toml
-        self._request_log: Any = None  # a pyarrow table, when the run kept a request log
+        self._request_log = request_log  # a pyarrow table, when the run kept a request log
 
     def to_dict(self) -> Dict[str, Any]:
         """The full report."""

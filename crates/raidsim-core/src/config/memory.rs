@@ -54,7 +54,7 @@ pub fn estimate_bytes(r: &ResolvedConfig) -> u64 {
     let time_series = if r.config.metrics.interval_ns > 0 { MAX_FIXED_BUCKETS as u64 * TIME_SERIES_BYTES_PER_BUCKET } else { 0 };
     BASE_BYTES
         .saturating_add(members)
-        .saturating_add(verified_rebuild_bytes(r))
+        .saturating_add(verified_bytes(r))
         .saturating_add(request_log_bytes(r))
         .saturating_add(processes.saturating_mul(BYTES_PER_PENDING_EVENT))
         .saturating_add(histogram)
@@ -65,7 +65,7 @@ pub fn estimate_bytes(r: &ResolvedConfig) -> u64 {
 /// spare writes the whole member; host writes, each member byte a host
 /// byte reaches (parity and copies included), up to every member's
 /// capacity. A trace's writes are known only once it is read: not counted.
-fn verified_rebuild_bytes(r: &ResolvedConfig) -> u64 {
+fn verified_bytes(r: &ResolvedConfig) -> u64 {
     let a = &r.config.array;
     if !r.config.sim.verify {
         return 0;

@@ -40,7 +40,8 @@ pub(super) fn request_log(path: &TracePath) -> Result<()> {
     }
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
     if !dir.is_dir() {
-        return Err(Error::config(key, format!("{}: no directory {} to write it in (`~` is not expanded)", path.display(), dir.display())));
+        let tilde = if path.starts_with("~") { " (`~` is not expanded)" } else { "" };
+        return Err(Error::config(key, format!("{}: no directory {} to write it in{tilde}", path.display(), dir.display())));
     }
     if !matches!(path.extension().and_then(|e| e.to_str()), Some("parquet" | "pq")) {
         return Err(Error::config(key, format!("{}: the log is written as Parquet: name the file *.parquet", path.display())));

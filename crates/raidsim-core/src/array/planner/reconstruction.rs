@@ -5,7 +5,10 @@
 use super::*;
 
 /// How the lost cells of one stripe are recovered: the one derivation a
-/// degraded read, a degraded write and a rebuild share.
+/// degraded read, a degraded write and a rebuild share. (A degraded write
+/// that must rebuild its stripe reads every survivor, second parity
+/// included, though a row recovery needs only the row parity: it takes
+/// `by_row` from here for the decode's cost, its reads from every member.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Recovery {
     /// Data columns lost.
