@@ -104,7 +104,9 @@ def _reproduce(args: argparse.Namespace) -> int:
         print(json.dumps(rows, indent=2) if args.json else ect.erasure_code_tables_text(rows))
         return 0
     if args.name == "stripe-unit-study":
-        return demo(args)
+        status = demo(args)
+        _print_claims(args.name, args.out or os.path.join(DEFAULT_OUT, args.name))
+        return status
     if args.name in ("disk-parameters", "striping-coefficients", "hdd-stripe-unit-tables"):
         return _reproduce_hdd(args)
     if args.name == "cr5m":
@@ -118,6 +120,25 @@ def _reproduce(args: argparse.Namespace) -> int:
     if args.name == "rais":
         return _reproduce_rais(args)
     return _reproduce_study(args)
+
+
+def _print_claims(name: str, out: str) -> None:
+    """An ordinary study's claims (the numbers its paper's text states about its points), judged."""
+    from ..papers import catalog, claims
+    from ..papers.reproduce_all import judged
+
+    e = catalog.entry(name)
+    if not e.claims:
+        return
+    rows = judged(e, claims.claim_rows(e, claims.read_long(os.path.join(out, "results_long.csv"))))
+    print("\nThe text's numbers beside ours (a gap's class: a, the stand-in cannot carry it; b, the paper is "
+          "ambiguous; c, the model; `raidsim reproduce all` says why):")
+    for r in rows:
+        unit = "" if r["unit"] == "ratio" else f" {r['unit']}"
+        print(_text_table.fill(f"- {r['figure']}, {r['case']}: {r['metric']}: raidsim "
+                               f"{'-' if r['raidsim'] is None else format(r['raidsim'], '.4g')}"
+                               f"{unit}, published {r['published']:g}{unit} ({r['tolerance']}): {r['verdict']}"
+                               + (f" ({r['gap_class']})" if r["gap_class"] else ""), _text_width()))
 
 
 def _reproduce_list(args: argparse.Namespace) -> int:
@@ -154,6 +175,11 @@ def _reproduce_all(args: argparse.Namespace) -> int:
                          "choose another directory")
     results = reproduce_all.run_all(names, out, quick=args.quick, workers=args.workers, progress=progress(args),
                                     traces_dir=_traces_dir(args), echo=lambda line: print(line, flush=True))
+    from ..papers.verdict_pages import paper_summary, paper_summary_text
+
+    print("\nBy paper:")
+    for line in paper_summary_text(paper_summary(results)):
+        print(_text_table.fill(line, _text_width()))
     print(f"report: {os.path.join(out, 'report.html')} (the verdicts; a page per reproduction in "
           f"{os.path.join(out, 'entries')}; every row: rows.csv, rows.json)")
     failed = [r.entry.name for r in results if r.status != "ok"]

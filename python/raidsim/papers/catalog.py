@@ -19,6 +19,12 @@ numbers it compares against, and a ``[catalog]`` table that says what it is::
     rule = "factor"                   # one of RULES, with its parameters
     factor = 2.0
     why = "..."                       # why this rule and tolerance: printed beside the rows it judges
+    [[catalog.gap_reasons]]           # why the gap rows it matches (the same patterns) are gaps:
+    metric = "improvement_pct"        #   class "a": the stand-in cannot carry it (the paper's trace would);
+    class = "a"                       #   "b": the paper is ambiguous (each reading judged); "c": the model
+    why = "..."                       #   differs from the paper's set-up; printed beside those rows
+    [[catalog.claims]]                # an ordinary study's: a number the text states about its points
+                                      #   (raidsim.papers.claims says how one is written)
 
 A key the table does not know is an error naming the valid ones, as is a missing one; a study file
 without ``[catalog]`` is a study, not a reproduction. Each entry is one name of ``raidsim reproduce
@@ -37,6 +43,10 @@ value, the published value or None, unit), each with a verdict:
   A row with a mapping that does not match is a ``gap``, as any other;
 - ``—`` where the paper gives no number for the row: no verdict, never a pass;
 - ``not run`` where the paper gives one that this run did not reach (a ``--quick`` grid).
+
+A gap row is explained by the first ``[[catalog.gap_reasons]]`` that matches it; its class and reason
+stand beside it in the report, and ``reproduce all`` counts the gaps by class (a gap no reason matches is
+counted as unexplained).
 
 A row of an *exact* entry passes only when raidsim's value equals the published one, unless the study
 file states a tolerance beside that published number (the row then carries it). A row of a *trend*
@@ -77,8 +87,15 @@ README_COMMAND = "python -m raidsim.papers.catalog --readme"
 
 # The keys of a [catalog] table: required, then optional.
 REQUIRED_KEYS = ("paper", "covers", "kind", "quick_seconds", "full_seconds", "summary")
-OPTIONAL_KEYS = ("gaps", "published_in", "verdicts")
+OPTIONAL_KEYS = ("gaps", "published_in", "verdicts", "gap_reasons", "claims")
 VERDICT_KEYS = ("figure", "case", "metric", "rule", "why")
+PATTERN_KEYS = ("figure", "case", "metric")
+#: Why a row is a gap (``[[catalog.gap_reasons]]``'s ``class``), in the order the summary shows them.
+GAP_CLASSES = {
+    "a": "the stand-in cannot carry it (the paper's trace would)",
+    "b": "the paper is ambiguous (each reading judged)",
+    "c": "the model differs from the paper's set-up (stated why it stays)",
+}
 PAPER_KEYS = ("order", "file", "short", "cite", "outside_catalog")
 
 
@@ -227,6 +244,20 @@ class Verdict:
 
 
 @dataclass(frozen=True)
+class GapReason:
+    """One ``[[catalog.gap_reasons]]`` table: the gap rows it explains (fnmatch patterns), its class and why."""
+
+    klass: str  # a key of GAP_CLASSES
+    why: str
+    figure: str = "*"
+    case: str = "*"
+    metric: str = "*"
+
+    def matches(self, figure: str, case: str, metric: str) -> bool:
+        return Verdict.matches(self, figure, case, metric)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
 class Paper:
     key: str
     order: int
@@ -251,6 +282,9 @@ class Entry:
     gaps: Tuple[str, ...] = ()
     verdicts: Tuple[Verdict, ...] = ()
     published_in: Optional[str] = None
+    gap_reasons: Tuple[GapReason, ...] = ()
+    #: ``[[catalog.claims]]``: numbers the text states about an ordinary study's points (raidsim.papers.claims).
+    claims: Tuple[Mapping[str, Any], ...] = ()
 
     @property
     def file(self) -> str:
@@ -265,6 +299,10 @@ class Entry:
                 return v.rule
         raise CatalogError(f"{self.file}: no [[catalog.verdicts]] matches the row {figure} / {case} / {metric}, "
                            f"which has a published value; add one (with its `why`)")
+
+    def gap_reason_for(self, figure: str, case: str, metric: str) -> Optional[GapReason]:
+        """The first ``[[catalog.gap_reasons]]`` that explains a gap row, or None (an unexplained gap)."""
+        return next((g for g in self.gap_reasons if g.matches(figure, case, metric)), None)
 
     def to_dict(self) -> Dict[str, Any]:
         return {"name": self.name, "paper": self.paper.key, "paper_short": self.paper.short,
@@ -363,9 +401,13 @@ def _entry(name: str, table: Any, path: str) -> Entry:
     if verdicts and table["kind"] == "exact":
         raise CatalogError(f"{where}: an exact entry's rows pass only when equal, so it takes no [[catalog.verdicts]]; "
                            "a tolerance of one published number belongs beside that number")
+    reasons = tuple(_gap_reason(g, f"{where} gap_reasons[{i}]") for i, g in enumerate(table.get("gap_reasons", [])))
+    claims = table.get("claims", [])
+    if not (isinstance(claims, list) and all(isinstance(c, dict) for c in claims)):
+        raise CatalogError(f"{where}: `claims` must be a list of tables ([[catalog.claims]]), got {claims!r}")
     return Entry(name=name, path=path, paper=paper, covers=tuple(covers), kind=table["kind"],
                  summary=_text(table["summary"], f"{where} summary"), gaps=tuple(gaps), verdicts=verdicts,
-                 published_in=published_in, **seconds)
+                 published_in=published_in, gap_reasons=reasons, claims=tuple(claims), **seconds)
 
 
 def _verdict(table: Any, where: str) -> Verdict:
@@ -381,11 +423,23 @@ def _verdict(table: Any, where: str) -> Verdict:
         rule = Rule(rule_name, {k: table[k] for k in params if k in table}, _text(table["why"], f"{where} why"))
     except CatalogError as e:
         raise CatalogError(f"{where}: {e}") from None
-    patterns = {k: table[k] for k in ("figure", "case", "metric") if k in table}
+    return Verdict(rule, **_patterns(table, where))
+
+
+def _gap_reason(table: Any, where: str) -> GapReason:
+    _check_keys(table, PATTERN_KEYS + ("class", "why"), ("class", "why"), where)
+    if table["class"] not in GAP_CLASSES:
+        raise CatalogError(f"{where}: `class` must be one of {', '.join(GAP_CLASSES)} "
+                           f"({'; '.join(f'{k}: {v}' for k, v in GAP_CLASSES.items())}), got {table['class']!r}")
+    return GapReason(table["class"], _text(table["why"], f"{where} why"), **_patterns(table, where))
+
+
+def _patterns(table: Mapping[str, Any], where: str) -> Dict[str, str]:
+    patterns = {k: table[k] for k in PATTERN_KEYS if k in table}
     for k, v in patterns.items():
         if not isinstance(v, str) or not v:
             raise CatalogError(f"{where}: `{k}` must be a pattern (a string, * and ? as in file names), got {v!r}")
-    return Verdict(rule, **patterns)
+    return patterns
 
 
 def _check_keys(table: Any, valid: Sequence[str], required: Sequence[str], where: str) -> None:

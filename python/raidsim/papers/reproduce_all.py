@@ -32,7 +32,7 @@ from .catalog import COUNT_KEYS, GAP, PASS, PASS_MAPPED, Entry, Rule
 KB = 1024
 #: The columns of rows.csv, in order.
 COLUMNS = ("entry", "paper", "figure", "case", "metric", "raidsim", "published", "unit", "rule", "tolerance",
-           "verdict", "mapping", "note")
+           "verdict", "mapping", "note", "gap_class", "gap_why")
 
 
 @dataclass
@@ -96,12 +96,14 @@ def judged(e: Entry, rows: Sequence[Dict[str, Any]]) -> List[Dict[str, Any]]:
         if r["expect"] is not None and verdict in (PASS, PASS_MAPPED, GAP) and (verdict != GAP) != r["expect"]:
             raise RuntimeError(f"{e.name}: {r['figure']} / {r['case']} / {r['metric']}: the verdict {verdict} "
                                f"disagrees with the module's own comparison ({r['expect']}); a bug in the runner")
+        reason = e.gap_reason_for(r["figure"], r["case"], r["metric"]) if verdict == GAP else None
         out.append({"entry": e.name, "paper": e.paper.key, "figure": r["figure"], "case": r["case"],
                     "metric": r["metric"], "raidsim": r["raidsim"], "published": r["published"], "unit": r["unit"],
                     "rule": None if rule is None or r["published"] is None else rule.name,
                     "tolerance": None if rule is None or r["published"] is None else rule.describe(r["unit"]),
                     "why": None if rule is None or r["published"] is None else rule.why,
-                    "verdict": verdict, "mapping": mapping or None, "note": r["note"]})
+                    "verdict": verdict, "mapping": mapping or None, "note": r["note"],
+                    "gap_class": reason.klass if reason else None, "gap_why": reason.why if reason else None})
     return out
 
 
@@ -325,18 +327,20 @@ def ordinary_study(e: Entry, ctx: RunContext) -> Outcome:
     from ..study.spec import Study
     from ..study.sweep import run_study
 
+    from .claims import claim_rows, read_long
+
     study = Study.from_file(e.path)
     table = run_study(study, ctx.out_dir, workers=ctx.workers, progress=ctx.progress)
     report = table.attrs.get("report")
     figures = [f.png for f in report.figures] if report is not None else []
-    rows = []
-    with open(os.path.join(ctx.out_dir, "results_long.csv"), newline="") as f:
-        for r in csv.DictReader(f):
-            settings = [k for k in study.axes if r.get(k)]
-            case = ", ".join(([r["case"]] if r["case"] else []) + [f"{k} = {r[k]}" for k in settings])
-            metric = r["metric"] + (f"[{r['member']}]" if r["member"] else "") + (f"[{r['index']}]" if r["index"] else "")
-            value = None if r["value"] == "" else float(r["value"])
-            rows.append(row(_plot_title(study, r), case, metric, value, None, r["unit"]))
+    long_rows = read_long(os.path.join(ctx.out_dir, "results_long.csv"))
+    rows = claim_rows(e, long_rows)
+    for r in long_rows:
+        settings = [k for k in study.axes if r.get(k)]
+        case = ", ".join(([r["case"]] if r["case"] else []) + [f"{k} = {r[k]}" for k in settings])
+        metric = r["metric"] + (f"[{r['member']}]" if r["member"] else "") + (f"[{r['index']}]" if r["index"] else "")
+        value = None if r["value"] == "" else float(r["value"])
+        rows.append(row(_plot_title(study, r), case, metric, value, None, r["unit"]))
     return Outcome(rows, figures, [f"the study's own report: {report.page}"] if report is not None else [])
 
 

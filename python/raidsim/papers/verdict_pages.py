@@ -47,6 +47,47 @@ def counts_text(c: Mapping[str, int]) -> str:
             + f", {c['no_published_value']} rows without a published value")
 
 
+def paper_summary(results: Sequence[Any]) -> List[Dict[str, Any]]:
+    """Per paper (papers.toml's order), over the entries that ran: exact rows matched and judged, trend rows
+    passed and judged, gaps by class (``unexplained``: no ``[[catalog.gap_reasons]]`` matches), rows not run,
+    and the tables and figures no entry covers."""
+    out = []
+    for paper in catalog.papers().values():
+        mine = [res for res in results if res.entry.paper.key == paper.key and res.status == "ok"]
+        if not mine:
+            continue
+        s = {"paper": paper.short, "key": paper.key, "exact_pass": 0, "exact_judged": 0, "trend_pass": 0,
+             "trend_judged": 0, **{f"gap_{k}": 0 for k in catalog.GAP_CLASSES}, "gap_unexplained": 0, "not_run": 0,
+             "not_covered": [what for what, _ in paper.outside_catalog]}
+        for res in mine:
+            for r in res.rows:
+                if r["published"] is None:
+                    continue
+                if r["verdict"] == NOT_RUN:
+                    s["not_run"] += 1
+                    continue
+                s[f"{res.entry.kind}_judged"] += 1
+                s[f"{res.entry.kind}_pass"] += r["verdict"] in (PASS, PASS_MAPPED)
+                if r["verdict"] == GAP:
+                    s[f"gap_{r.get('gap_class') or 'unexplained'}"] += 1
+        out.append(s)
+    return out
+
+
+def paper_summary_text(summary: Sequence[Mapping[str, Any]]) -> List[str]:
+    """:func:`paper_summary` as the terminal shows it, a line or two per paper."""
+    lines = []
+    for s in summary:
+        gaps = ", ".join(f"{s['gap_' + k]} ({k})" for k in catalog.GAP_CLASSES if s["gap_" + k])
+        if s["gap_unexplained"]:
+            gaps += (", " if gaps else "") + f"{s['gap_unexplained']} unexplained"
+        lines.append(f"{s['paper']}: exact {s['exact_pass']}/{s['exact_judged']} rows match, trend "
+                     f"{s['trend_pass']}/{s['trend_judged']} pass; gaps: {gaps or 'none'}"
+                     + (f"; {s['not_run']} not run" if s["not_run"] else "")
+                     + (f"; not covered: {', '.join(s['not_covered'])}" if s["not_covered"] else ""))
+    return lines + ["gap classes: " + "; ".join(f"({k}) {v}" for k, v in catalog.GAP_CLASSES.items())]
+
+
 def entry_page(name: str) -> str:
     """An entry's page, relative to OUT."""
     return f"{ENTRIES}/{name}.html"
@@ -100,7 +141,8 @@ def _index(results: Sequence[Any], quick: bool, seconds: float, planned: int) ->
              "figures, its verdicts by table and figure and its rows; every row of every entry is in "
              "<a href='rows.csv'><code>rows.csv</code></a> and <a href='rows.json'><code>rows.json</code></a>, each "
              "entry's status and counts in <a href='entries.json'><code>entries.json</code></a>.</p>",
-             _summary_table(results, total), _rules_text(), _outside_catalog(), "</body></html>"]
+             _papers_table(results), _summary_table(results, total), _rules_text(), _outside_catalog(),
+             "</body></html>"]
     return "\n".join(parts)
 
 
@@ -110,6 +152,23 @@ def _total(results: Sequence[Any]) -> Dict[str, int]:
         for k, v in res.counts().items():
             total[k] += v
     return total
+
+
+def _papers_table(results: Sequence[Any]) -> str:
+    e = html.escape
+    classes = "".join(f"<th title='{e(v)}'>gap ({e(k)})</th>" for k, v in catalog.GAP_CLASSES.items())
+    head = (f"<tr><th>paper</th><th>exact rows matched</th><th>trend rows passed</th>{classes}"
+            "<th>gap, unexplained</th><th>not run</th><th>not covered</th></tr>")
+    body = "".join(
+        f"<tr><td>{e(s['paper'])}</td><td class='n'>{s['exact_pass']:,} of {s['exact_judged']:,}</td>"
+        f"<td class='n'>{s['trend_pass']:,} of {s['trend_judged']:,}</td>"
+        + "".join(f"<td class='n'>{s['gap_' + k]:,}</td>" for k in catalog.GAP_CLASSES)
+        + f"<td class='n{' gap' if s['gap_unexplained'] else ''}'>{s['gap_unexplained']:,}</td>"
+        f"<td class='n'>{s['not_run']:,}</td><td>{e(', '.join(s['not_covered'])) or 'none'}</td></tr>"
+        for s in paper_summary(results))
+    legend = "; ".join(f"<b>({e(k)})</b> {e(v)}" for k, v in catalog.GAP_CLASSES.items())
+    return (f"<h2>By paper</h2><table>{head}{body}</table><p class='small'>Gaps by class: {legend}. Not covered: "
+            "the paper's tables and figures no entry sets raidsim's numbers beside (why: below).</p>")
 
 
 def _summary_table(results: Sequence[Any], total: Mapping[str, int]) -> str:
@@ -252,11 +311,14 @@ def _rows_table(rows: Sequence[Mapping[str, Any]], judged: bool) -> str:
         if judged:
             cells.append(f"<td class='n'>{e(_fmt(r['published']))}</td>")
         cells.append(e(r["unit"]))
+        klass = r.get("gap_class")
         if judged:
-            cells += [e(r["tolerance"] or ""),
-                      f"<td class='{_VERDICT_CLASS.get(r['verdict'], '')}'>{e(r['verdict'])}</td>"]
-        mapped = f"<b>mapped</b>: {e(r['mapping'])}" + (" — " if r["note"] else "") if r.get("mapping") else ""
-        cells.append(f"<span class='small'>{mapped}{e(r['note'])}</span>")
+            verdict = r["verdict"] + (f" ({klass})" if klass else "")
+            cells += [e(r["tolerance"] or ""), f"<td class='{_VERDICT_CLASS.get(r['verdict'], '')}'>{e(verdict)}</td>"]
+        why = [f"<b>mapped</b>: {e(r['mapping'])}"] if r.get("mapping") else []
+        if klass:
+            why.append(f"<b>gap {e(klass)}</b>, {e(catalog.GAP_CLASSES[klass])}: {e(r['gap_why'])}")
+        cells.append(f"<span class='small'>{' — '.join(why + ([e(r['note'])] if r['note'] else []))}</span>")
         body.append("<tr class='row'>" + "".join(c if c.startswith("<td") else f"<td>{c}</td>" for c in cells) + "</tr>")
     return "<table><tr>" + "".join(f"<th>{c}</th>" for c in cols) + "</tr>" + "".join(body) + "</table>"
 
