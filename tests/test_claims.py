@@ -71,6 +71,20 @@ def test_members_a_sum_of_metrics_and_a_list_of_points():
                   b={"case": "raid4", SU: 131072, "members": [0, 1, 2, 3], "over_members": "mean"}) == pytest.approx(4)
 
 
+def test_a_side_over_another_selection_sets_a_ratio_beside_a_ratio():
+    # RAID4's response grows 4x from 4 KB to 128 KB (5 -> 20 ms); `over` changes only the stripe unit.
+    grow = {"case": "raid4", SU: 131072, "over": {SU: 4096}}
+    claim = _claim(of="resp", form="value", a=grow)
+    del claim["b"]
+    assert claims.evaluate(claim, _long(POINTS), "test") == pytest.approx(4)
+    # That growth over the single drive's response relative to RAID4's at 4 KB (25 / 5 = 5): 4 / 5.
+    assert _value(of="resp", form="ratio", a=grow, b={"case": "single", "over": {"case": "raid4", SU: 4096}}) \
+        == pytest.approx(4 / 5)
+    # A hole at either end of a side's ratio is None, never a number.
+    assert _value(a={"case": "raid0", SU: 4096, "over": {"case": "raid4"}}) is None
+    assert _value(a={"case": "raid4", SU: 4096, "over": {"case": "raid0"}}) is None
+
+
 def test_a_missing_value_is_none_never_a_number():
     assert _value(a={"case": "raid0", SU: 4096}) is None
 
@@ -94,6 +108,8 @@ def test_a_claim_that_names_what_the_study_lacks_is_an_error(over, message):
     ({"members": [-1]}, "`members` must be a list"),
     ({"over_members": "max"}, "`over_members` must be one of"),
     ({"a": {}}, "must be a table of the point's case"),
+    ({"a": {"case": "raid4", "over": {}}}, "`a` `over`: must be a table"),
+    ({"a": {"case": "raid4", "over": {SU: 4096, "over": {SU: 8192}}}}, "`over` inside `over`"),
 ])
 def test_a_malformed_claim_is_an_error_naming_it(over, message):
     e = dataclasses.replace(catalog.entry("stripe-unit-study"), claims=(_claim(**over),))

@@ -25,7 +25,17 @@ A selector (``a``, ``b``) names a case and any column of the study's ``results_l
 case's setting); a list of values selects every point with one of them, and the value is then the mean
 over those points. ``members`` and ``over_members`` may also stand inside a selector, for a claim that
 sets some members of one array beside others (RAID4's data disks against RAID5's disks). A selector
-that matches no point, a metric the study does not keep or an unknown key is an error naming the claim.
+may also hold ``over``, a table of settings that replace some of its own: the side's value is then the
+selection's over that second selection's, a ratio within the side, so that ``form = "ratio"`` sets one
+ratio beside another ("the response time grows more from 4 KB to 1 MB with one chip than with eight")::
+
+    a = { case = "iozone", "ssd.geometry.channels" = 1, "array.stripe_unit_bytes" = 1048576,
+          over = { "array.stripe_unit_bytes" = 4096 } }   # 1 chip: response at 1 MB / at 4 KB
+    b = { case = "iozone", "ssd.geometry.channels" = 8, "array.stripe_unit_bytes" = 1048576,
+          over = { "array.stripe_unit_bytes" = 4096 } }   # the same with 8 chips
+
+A selector that matches no point, a metric the study does not keep or an unknown key is an error naming
+the claim.
 """
 
 from __future__ import annotations
@@ -46,7 +56,7 @@ FORMS = {
     "value": "a",
 }
 AGGREGATES = ("sum", "mean")
-_SELECTOR_OWN = ("members", "over_members")
+_SELECTOR_OWN = ("members", "over_members", "over")
 
 
 def read_long(path: str) -> List[Dict[str, str]]:
@@ -90,6 +100,16 @@ def evaluate(claim: Mapping[str, Any], long_rows: Sequence[Mapping[str, str]], w
 
 def _side(claim: Mapping[str, Any], side: str, long_rows: Sequence[Mapping[str, str]], where: str) -> Optional[float]:
     selector = claim[side]
+    if "over" not in selector:
+        return _selection(claim, side, selector, long_rows, where)
+    own = {k: v for k, v in selector.items() if k != "over"}
+    top = _selection(claim, side, own, long_rows, where)
+    bottom = _selection(claim, f"{side}.over", {**own, **selector["over"]}, long_rows, where)
+    return None if top is None or bottom is None or bottom == 0 else top / bottom
+
+
+def _selection(claim: Mapping[str, Any], side: str, selector: Mapping[str, Any], long_rows: Sequence[Mapping[str, str]],
+               where: str) -> Optional[float]:
     members = selector.get("members", claim.get("members"))
     how = selector.get("over_members", claim.get("over_members", "sum"))
     wanted = {k: v if isinstance(v, list) else [v] for k, v in selector.items() if k not in _SELECTOR_OWN}
@@ -144,7 +164,8 @@ def _of_text(claim: Mapping[str, Any]) -> str:
     text = " + ".join(_metrics(claim))
     if "members" in claim:
         text += f" (members {', '.join(map(str, claim['members']))}, {claim.get('over_members', 'sum')})"
-    return text
+    overs = [f"{side} over {claim[side]['over']}" for side in ("a", "b") if "over" in claim.get(side, {})]
+    return text + (f"; {', '.join(overs)}" if overs else "")
 
 
 def _check(claim: Any, where: str) -> None:
@@ -171,9 +192,13 @@ def _check(claim: Any, where: str) -> None:
     _check_members(claim, where)
 
 
-def _check_selector(selector: Any, where: str) -> None:
+def _check_selector(selector: Any, where: str, nested: bool = False) -> None:
     if not isinstance(selector, dict) or not selector:
         raise CatalogError(f"{where}: must be a table of the point's case and settings, got {selector!r}")
+    if "over" in selector:
+        if nested:
+            raise CatalogError(f"{where}: `over` inside `over`: a side is at most one ratio")
+        _check_selector(selector["over"], f"{where} `over`", nested=True)
     _check_members(selector, where)
 
 
