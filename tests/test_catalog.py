@@ -587,7 +587,7 @@ def _lightning_only(quick):
         r[k], r[f"{k}_published"] = pub[k], pub[k]
         if k.startswith("Z"):
             r[f"{k}_band"], r[f"{k}_published_in_band"] = (pub[k], pub[k]), True
-    return {"rows": [r], "by_disks": [], "quick": quick}
+    return {"rows": [r], "by_disks": [], "quick": quick, "observations": []}
 
 
 @pytest.mark.parametrize("quick", [True, False])

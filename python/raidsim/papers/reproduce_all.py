@@ -207,6 +207,8 @@ def _striping_coefficients(ctx: RunContext) -> Outcome:
                 for end, value in (("smallest", lo), ("largest", hi)):
                     rows.append(row("Figure 6", f"{case}, {op}s, concurrency {conc}", f"{end} unit in range",
                                     value / KB, None, "KB"))
+    for o in result["observations"]:
+        rows.append(row(o["figure"], o["case"], o["metric"], o["raidsim"], o["published"], "%", note=o["note"]))
     ran = {r["preset"] for r in result["rows"]}
     for pub in striping.spec()["disks_published"]:  # a disk the --quick grid leaves out: its Table 2 is not run
         if pub["preset"] not in ran:
@@ -215,6 +217,8 @@ def _striping_coefficients(ctx: RunContext) -> Outcome:
             for k in striping.COEFFICIENTS:
                 rows.append(row("Table 2", f"{pub['disk']}, {striping.spec()['disks']} disks", k, None, pub[k], "",
                                 not_run=True, note="not in the --quick grid"))
+    if not result["quick"] and len(result["observations"]) != len(striping.spec()["observations"]):
+        raise RuntimeError("striping-coefficients: §4's observations on Figures 2-3 were not all read off the runs")
     for b in result["by_disks"]:
         for k in ("Z_r", "Z_w", "Z_rw"):
             rows.append(row("Figure 7", f"IBM Lightning, {b['disks']} disks", k, b[k], None, ""))

@@ -10,7 +10,9 @@ Two reproductions:
   striping units from 1 KB to 1 MB, each run until the mean response time is
   within 5 % at 95 % confidence (``sim.stop``); throughput as a percentage of
   each workload's best (their Figures 4 and 5) and the coefficients S_r, Z_r,
-  S_w, Z_w, Z_rw of Table 2.
+  S_w, Z_w, Z_rw of Table 2. The same runs in MB/s are their Figures 2
+  and 3, and §4's observations on those are judged by
+  :mod:`raidsim.papers.striping_observations`.
 
 How a coefficient is read off the runs (their §4): for each concurrency,
 the striping units that give at least 95 % (reads) or 90 % (writes; Figure
@@ -49,7 +51,9 @@ from ..config import Config
 from ..study.errors import StudyError
 from ..study.spec import Study, override_settings, refuse_controlled
 from ..study.sweep import run_study
+from . import catalog
 from .packaged import packaged_spec
+from .striping_observations import observations
 
 KB = 1024
 SECTOR = 512
@@ -57,6 +61,8 @@ SECTOR = 512
 TABLE_1_KEYS = ("capacity_mb", "sustained_mb_per_s", "effective_average_seek_ms", "effective_positioning_ms",
                 "performance_product_kb")
 COEFFICIENTS = ("S_r", "Z_r", "S_w", "Z_w", "Z_rw")
+#: The disk of Figures 2-3 and of §4's observations on them.
+FIGURES_2_3_PRESET = "hdd-ibm-lightning"
 #: Settings the study sets itself; ``--set`` may not override them.
 CONTROLLED_KEYS = ("array.stripe_unit_bytes", "workload.processes", "array.members", "workload.read_fraction",
                    "workload.size.", "sim.stop.", "sim.stop", "preset")
@@ -333,7 +339,19 @@ def striping_coefficients(out_dir: str, *, quick: bool = False, presets: Optiona
         row["runs"] = len(t)
         rows.append(row)
     by_disks = _figure7(grid, out_dir, workers, progress, runs_by_disk)
-    return {"rows": rows, "runs": runs_by_disk, "by_disks": by_disks, "quick": quick, "overrides": list(overrides)}
+    return {"rows": rows, "runs": runs_by_disk, "by_disks": by_disks, "quick": quick, "overrides": list(overrides),
+            "observations": figure_2_3_observations(runs_by_disk)}
+
+
+def figure_2_3_observations(runs_by_disk: Mapping[str, pd.DataFrame]) -> List[Dict[str, Any]]:
+    """§4's observations on Figures 2-3, one row per the study file's ``[[observations]]``, on the runs of
+    the disk those figures draw (17 IBM Lightning); none when the runs leave that disk out."""
+    t = runs_by_disk.get(FIGURES_2_3_PRESET)
+    if t is None:
+        return []
+    sp = spec()
+    return observations(t, sp["observations"], list(sp["sizes"]), f"{published(FIGURES_2_3_PRESET)['disk']}, "
+                        f"{sp['disks']} disks")
 
 
 def _band_fields(c: Mapping[str, Any]) -> Dict[str, Any]:
@@ -391,6 +409,7 @@ def striping_coefficients_text(result: Dict[str, Any]) -> str:
                    f"{100 * r['Z_r_published_unit_guarantee']:.0f} / {100 * r['Z_w_published_unit_guarantee']:.0f} / "
                    f"{100 * r['Z_rw_published_unit_guarantee']:.0f} %; "
                    f"{r['unconverged_runs']} of {r['runs']} runs hit the request cap before the stopping rule")
+    out.extend(observations_text(result["observations"]))
     if result["by_disks"]:
         out.append("Figure 7 (IBM Lightning): Z against the number of disks")
         out.append(f"{'disks':>6}" + "".join(f"{k + ' [band]':>22}" for k in ("Z_r", "Z_w", "Z_rw")))
@@ -399,8 +418,25 @@ def striping_coefficients_text(result: Dict[str, Any]) -> str:
     return "\n".join(out)
 
 
+def observations_text(rows: Sequence[Mapping[str, Any]]) -> List[str]:
+    """§4's observations on Figures 2-3 as lines, each judged by the catalog's rule for it."""
+    if not rows:
+        return []
+    e = catalog.entry("striping-coefficients")
+    out = [f"Figures 2-3 ({rows[0]['disk']}): §4's observations, as the % of pairs of runs that do "
+           f"not contradict them beyond both runs' 95 % intervals, ours / published"]
+    for r in rows:
+        rule = e.rule_for(r["figure"], r["case"], r["metric"])
+        verdict = catalog.judge(r["raidsim"], r["published"], rule)
+        out.append(f"  {r['figure']}, {r['ops']:<13} {r['metric']:<50} {r['raidsim']:6.2f} / {r['published']:g}  "
+                   f"{verdict} ({rule.describe('%')})")
+        out.append(f"      {r['note']}")
+    return out
+
+
 def plot_striping(result: Dict[str, Any], out_dir: str) -> List[str]:
-    """Figures 4 and 5 (percentage of the best throughput against striping unit, per concurrency) and Figure 7."""
+    """Figures 2 and 3 (throughput, MB/s), 4 and 5 (percentage of the best throughput) against the striping
+    unit, a panel per concurrency and a curve per size, for each disk run; and Figure 7."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -408,24 +444,25 @@ def plot_striping(result: Dict[str, Any], out_dir: str) -> List[str]:
     os.makedirs(out_dir, exist_ok=True)
     paths = []
     for preset, t_all in result["runs"].items():
-        name = published(preset)["disk"]
+        title = f"RAID5 of {spec()['disks']} {published(preset)['disk']}"
+        # Reads and writes on one scale, so that Figure 3's curves sit below Figure 2's as the paper says.
+        low, high = t_all["mb_per_s"].min(), t_all["mb_per_s"].max()
+        for op, fig_no in (("read", 2), ("write", 3)):
+            fig, panels = _by_concurrency(plt, t_all[t_all["op"] == op], "mb_per_s", "throughput (MB/s)")
+            for ax, _ in panels:
+                ax.set_yscale("log")
+                ax.yaxis.set_major_formatter(_plain)
+                ax.set_ylim(low / 1.3, high * 1.3)
+            fig.suptitle(f"Chen & Lee Figure {fig_no}: {op} throughput, {title}")
+            paths.append(save_figure(fig, os.path.join(out_dir, f"figure{fig_no}-{preset}.png")))
         for op, fig_no in (("read", 4), ("write", 5)):
             t = t_all[t_all["op"] == op]
-            concs = sorted(t["concurrency"].unique())
-            fig, axes = plt.subplots(1, len(concs), figsize=(3.0 * len(concs), 3.2), sharey=True, squeeze=False)
-            for ax, c in zip(axes[0], concs):
-                for size in spec()["sizes"]:
-                    s = t[(t["concurrency"] == c) & (t["size"] == size)].sort_values("unit_bytes")
-                    ax.plot(s["unit_bytes"] / KB, 100 * s["pct_of_best"], marker="o", ms=3, label=size)
+            fig, panels = _by_concurrency(plt, t, "pct_of_best", "% of maximum throughput", scale=100)
+            for ax, c in panels:
                 worst = t[t["concurrency"] == c].groupby("unit_bytes")["pct_of_best"].min()
                 ax.plot(worst.idxmax() / KB, 100 * worst.max(), "ko", mfc="none", ms=10)
-                ax.set_xscale("log", base=2)
-                ax.set_title(f"concurrency {c}")
-                ax.set_xlabel("striping unit (KB)")
                 ax.set_ylim(0, 105)
-            axes[0][0].set_ylabel("% of maximum throughput")
-            axes[0][-1].legend(fontsize=7)
-            fig.suptitle(f"Chen & Lee Figure {fig_no}: {op}s, RAID5 of {spec()['disks']} {name} "
+            fig.suptitle(f"Chen & Lee Figure {fig_no}: {op}s, {title} "
                          f"(circle: the unit that guarantees most to every size)")
             paths.append(save_figure(fig, os.path.join(out_dir, f"figure{fig_no}-{preset}.png")))
     if result["by_disks"]:
@@ -441,3 +478,41 @@ def plot_striping(result: Dict[str, Any], out_dir: str) -> List[str]:
         ax.legend()
         paths.append(save_figure(fig, os.path.join(out_dir, "figure7.png")))
     return paths
+
+
+def _by_concurrency(plt: Any, t: pd.DataFrame, column: str, ylabel: str, scale: float = 1.0):
+    """A figure of one panel per concurrency, a curve of ``column`` (times ``scale``) per size against the
+    striping unit; returns it and its (axes, concurrency) pairs."""
+    concs = sorted(t["concurrency"].unique())
+    # At most four panels a row: the full grid's seven in one row are too narrow to read.
+    cols = min(4, len(concs))
+    rows = -(-len(concs) // cols)
+    units = t["unit_bytes"] / KB
+    ticks = [4 ** k for k in range(6) if units.min() <= 4 ** k <= units.max()]  # 1, 4, ... 1024 KB
+    fig, axes = plt.subplots(rows, cols, figsize=(3.0 * cols + 1.2, 3.0 * rows), sharey=True, squeeze=False)
+    flat = list(axes.flat)
+    for i, (ax, c) in enumerate(zip(flat, concs)):
+        for size in spec()["sizes"]:
+            s = t[(t["concurrency"] == c) & (t["size"] == size)].sort_values("unit_bytes")
+            ax.plot(s["unit_bytes"] / KB, scale * s[column], marker="o", ms=3, label=size)
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(ticks)
+        ax.xaxis.set_major_formatter(_plain)
+        ax.set_title(f"concurrency {c}")
+        ax.set_xlabel("striping unit (KB)")
+        if i % cols == 0:
+            ax.set_ylabel(ylabel)
+    # Beside the panels, in a spare slot if there is one: inside one, it hides its curves.
+    handles, labels = flat[0].get_legend_handles_labels()
+    for ax in flat[len(concs):]:
+        ax.axis("off")
+    spare = flat[len(concs)] if len(flat) > len(concs) else None
+    (spare or flat[cols - 1]).legend(handles, labels, fontsize=9, title="request size", title_fontsize=9,
+                                     **({"loc": "center"} if spare else {"loc": "upper left",
+                                                                         "bbox_to_anchor": (1.02, 1.0)}))
+    return fig, list(zip(flat, concs))
+
+
+def _plain(value: float, _pos: Any) -> str:
+    """A tick as a reader writes it (16, 0.1), not as a power (2^4, 10^-1)."""
+    return f"{value:g}"
