@@ -23,7 +23,7 @@ EXPERIMENTS = REPO / "python" / "raidsim" / "papers" / "experiments"
 # The ten reproductions `raidsim reproduce` had before the catalog (the issue's list).
 NAMES = {"stripe-unit-tables", "erasure-code-updates", "erasure-code-tables", "stripe-unit-study", "disk-parameters",
          "striping-coefficients", "hdd-stripe-unit-tables", "cr5m", "rais", "erasure-code-study",
-         "stripe-unit-chips", "stripe-unit-md-raid5", "cr5m-chips"}
+         "stripe-unit-chips", "stripe-unit-md-raid5", "stripe-unit-traces", "cr5m-chips"}
 # The entries that run in seconds (counting, or arithmetic on presets).
 FAST = ["stripe-unit-tables", "erasure-code-updates", "erasure-code-tables", "disk-parameters"]
 # The same in the catalog's order, as `reproduce all` runs them.
@@ -92,9 +92,9 @@ def test_list_json_gives_an_object_per_reproduction():
     assert objects["erasure-code-updates"]["covers"] == ["Table 3"]
     assert objects["erasure-code-updates"]["paper"] == "erasure-codes"
     assert objects["disk-parameters"]["published_in"] == "python/raidsim/papers/experiments/striping-coefficients.toml"
-    # Exactly the three counting reproductions are exact.
+    # Exactly the four counting reproductions are exact.
     assert {n for n, o in objects.items() if o["kind"] == "exact"} == {"stripe-unit-tables", "erasure-code-updates",
-                                                                       "erasure-code-tables"}
+                                                                       "erasure-code-tables", "stripe-unit-traces"}
 
 
 def test_list_is_light_and_refuses_what_it_would_ignore(tmp_path):
@@ -369,8 +369,9 @@ def test_what_the_catalog_says_of_a_paper_is_what_its_text_says():
     # The 2.2x and 1.8x write amplification continue the sentence on Fig. 7, not Fig. 14's.
     assert re.search(r"As shown in Fig\. 7, the difference among erasure codes is considerable .{0,400}when running "
                      r"random workloads\. For CAM03-lvm0 workload, RDP and EVENODD impose about", ec)
-    (claim,) = [c for c in study_file("erasure-code-study")["claims"] if c["paper"] == {"rdp": 120, "evenodd": 80}]
-    assert claim["figure"] == "Figure 7"
+    claims = [c for c in study_file("erasure-code-study")["claims"] if c["paper"] == {"rdp": 120, "evenodd": 80}]
+    assert [c["figure"] for c in claims] == ["Figure 7", "Figure 7"]  # one row per reading of "write amplification"
+    assert sorted(c["metric"] for c in claims) == ["wa", "wa_parity"] and all("reading" in c for c in claims)
     # stripe-unit-study's figures: the numbers the text prints about them are claims, each quoting the text.
     su = " ".join(paper_text("stripe-unit").split())
     claims = catalog.entry("stripe-unit-study").claims

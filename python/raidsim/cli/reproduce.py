@@ -11,8 +11,9 @@ from typing import Any, Optional, Sequence
 from .. import _text_table
 from ._common import (DEFAULT_OUT, EXIT_SWEEP, UsageError, add_command, add_json, add_no_progress, add_out,
                       add_set, add_workers, error, progress, refuse_out_file, terminal_width)
-from .studies import demo
+from .studies import run_study_with_report
 
+STUDY_OPTIONS = {"json", "out", "workers", "no_progress"}
 # Which `reproduce` options each reproduction takes (the rest would be silently ignored); a catalog entry not
 # listed (a new study file with a [catalog] table) runs as an ordinary study and takes STUDY_OPTIONS.
 REPRODUCE_OPTIONS = {
@@ -20,17 +21,20 @@ REPRODUCE_OPTIONS = {
     "erasure-code-updates": {"json"},
     "erasure-code-tables": {"json"},
     "disk-parameters": {"json"},
-    "stripe-unit-study": {"out", "workers", "no_progress"},
+    "stripe-unit-traces": {"json", "trace", "traces"},
+    "stripe-unit-chips": STUDY_OPTIONS,
+    "stripe-unit-md-raid5": STUDY_OPTIONS,
+    "cr5m-chips": STUDY_OPTIONS,
+    "stripe-unit-study": {"out", "workers", "no_progress", "trace", "traces"},
     "striping-coefficients": {"json", "out", "workers", "no_progress", "quick", "set"},
     "hdd-stripe-unit-tables": {"json", "out", "workers", "no_progress", "set"},
-    "cr5m": {"json", "out", "workers", "no_progress", "quick", "traces"},
-    "erasure-code-study": {"json", "out", "workers", "no_progress", "quick", "traces"},
+    "cr5m": {"json", "out", "workers", "no_progress", "quick", "traces", "trace"},
+    "erasure-code-study": {"json", "out", "workers", "no_progress", "quick", "traces", "trace"},
     "rais": {"json", "out", "workers", "no_progress", "quick"},
-    "all": {"out", "workers", "no_progress", "quick", "traces", "only"},
+    "all": {"out", "workers", "no_progress", "quick", "traces", "trace", "only"},
 }
-STUDY_OPTIONS = {"json", "out", "workers", "no_progress"}
 _UNSET = {"granularity": None, "json": False, "out": None, "workers": None, "no_progress": False, "quick": False,
-          "set": None, "traces": None, "only": None}
+          "set": None, "traces": None, "trace": None, "only": None}
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -56,8 +60,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_set(p, " for every run of the sweeping reproductions (the output directory then holds a variant, not the "
                "reproduction)", dest="set")
     p.add_argument("--traces", metavar="DIR",
-                   help="cr5m, erasure-code-study, all: directory of the shared traces to replay beside the "
-                        "stand-ins (default ../shared/traces when it exists)")
+                   help="directory of traces: the shared traces cr5m and erasure-code-study replay beside their "
+                        "stand-ins, and the papers' own traces, found by name (Iozone.trace, Financial1.spc, ...: "
+                        "docs/reproductions) and replayed in place of their stand-ins (default ../shared/traces "
+                        "when it exists)")
+    p.add_argument("--trace", action="append", metavar="NAME=PATH",
+                   help="a paper's own trace, by the name its table gives (Iozone, Postmark, Vdbench, Financial1, "
+                        "Exchange, CAM03-lvm0, Fin2, ...; ENTRY:NAME where two reproductions share a name): "
+                        "replayed in place of its stand-in, checked against the paper's statistics; repeatable")
     add_workers(p)
     add_no_progress(p)
 
@@ -103,10 +113,10 @@ def _reproduce(args: argparse.Namespace) -> int:
         rows = ect.erasure_code_tables()
         print(json.dumps(rows, indent=2) if args.json else ect.erasure_code_tables_text(rows))
         return 0
+    if args.name == "stripe-unit-traces":
+        return _reproduce_stripe_unit_traces(args)
     if args.name == "stripe-unit-study":
-        status = demo(args)
-        _print_claims(args.name, args.out or os.path.join(DEFAULT_OUT, args.name))
-        return status
+        return _reproduce_stripe_unit_study(args)
     if args.name in ("disk-parameters", "striping-coefficients", "hdd-stripe-unit-tables"):
         return _reproduce_hdd(args)
     if args.name == "cr5m":
@@ -120,6 +130,54 @@ def _reproduce(args: argparse.Namespace) -> int:
     if args.name == "rais":
         return _reproduce_rais(args)
     return _reproduce_study(args)
+
+
+def _trace_paths(args: argparse.Namespace, entries: Sequence[str]) -> Any:
+    """``--trace`` values by (entry or None, name); a name none of ``entries`` replays is a usage error."""
+    from ..papers import paper_traces
+
+    try:
+        given = paper_traces.parse(args.trace or ())
+    except paper_traces.TraceError as e:
+        raise UsageError(str(e)) from None
+    unknown = paper_traces.unknown_names(given, entries)
+    if unknown:
+        raise UsageError(f"--trace names no trace of {', '.join(entries)}: {'; '.join(unknown)}")
+    return given
+
+
+def _reproduce_stripe_unit_traces(args: argparse.Namespace) -> int:
+    from ..papers import stripe_unit_traces as sut
+    from ..papers.reproduce_all import RunContext
+
+    ctx = RunContext("", traces_dir=_traces_dir(args), trace_paths=_trace_paths(args, [sut.NAME]))
+    result = sut.run(given=ctx.given_traces(sut.NAME))
+    for g in result["given"].values():
+        for w in g.warnings:
+            print(f"raidsim: warning: {w}", file=sys.stderr)
+    if args.json:
+        print(json.dumps({"counts": result["counts"], "notes": result["notes"]}, indent=2))
+    else:
+        print(sut.text(result, width=_text_width()))
+    return 0
+
+
+def _reproduce_stripe_unit_study(args: argparse.Namespace) -> int:
+    """The stripe-unit study as `raidsim demo` runs it, or replaying the paper's Iozone trace when given
+    (into OUT-trace by default: its points are not the stand-in's), then the text's numbers beside ours."""
+    from ..papers import catalog
+    from ..papers.reproduce_all import RunContext, study_of
+
+    e = catalog.entry(args.name)
+    ctx = RunContext("", traces_dir=_traces_dir(args), trace_paths=_trace_paths(args, [args.name]))
+    study, source, notes = study_of(e, ctx)
+    if source == "trace" and args.out is None:
+        args.out = os.path.join(DEFAULT_OUT, args.name + "-trace")
+    for note in notes:
+        print(_text_table.fill(note, _text_width()), file=sys.stderr if note.startswith("warning") else sys.stdout)
+    status = run_study_with_report(study, args)
+    _print_claims(args.name, args.out or os.path.join(DEFAULT_OUT, args.name))
+    return status
 
 
 def _print_claims(name: str, out: str) -> None:
@@ -174,7 +232,8 @@ def _reproduce_all(args: argparse.Namespace) -> int:
         raise UsageError(f"--out {out} holds a sweep's results ({JOURNAL}), not a `reproduce all` report: "
                          "choose another directory")
     results = reproduce_all.run_all(names, out, quick=args.quick, workers=args.workers, progress=progress(args),
-                                    traces_dir=_traces_dir(args), echo=lambda line: print(line, flush=True))
+                                    traces_dir=_traces_dir(args), echo=lambda line: print(line, flush=True),
+                                    trace_paths=_trace_paths(args, names))
     from ..papers.verdict_pages import paper_summary, paper_summary_text
 
     print("\nBy paper:")
@@ -230,7 +289,7 @@ def _reproduce_hdd(args: argparse.Namespace) -> int:
     figures = striping.plot_striping(result, out)
     if args.json:
         print(json.dumps({"rows": result["rows"], "figure7": result["by_disks"], "quick": result["quick"],
-                          "overrides": result["overrides"]}, indent=2))
+                          "observations": result["observations"], "overrides": result["overrides"]}, indent=2))
     else:
         print(striping.striping_coefficients_text(result))
         _print_figures(figures)
@@ -249,8 +308,16 @@ def _reproduce_with_traces(args: argparse.Namespace, module: Any, name: str) -> 
     ``module`` has ``run``, ``plot`` and ``text`` (which takes the terminal's ``width``)."""
     out = args.out or os.path.join(DEFAULT_OUT, name + ("-quick" if args.quick else ""))
     refuse_out_file(out, "the study's results")
+    from ..papers import paper_traces
+    from ..papers.reproduce_all import RunContext
+
     traces = _traces_dir(args)
-    result = module.run(out, quick=args.quick, traces_dir=traces, workers=args.workers, progress=progress(args))
+    given = RunContext(out, traces_dir=traces, trace_paths=_trace_paths(args, [name])).given_traces(name)
+    for g in given.values():
+        for w in g.warnings:
+            print(f"raidsim: warning: {w}", file=sys.stderr)
+    result = module.run(out, quick=args.quick, traces_dir=traces, workers=args.workers, progress=progress(args),
+                        given=given)
     figures = module.plot(result, out)
     if args.json:
         if result["missing_traces"]:  # the text says so in its header; JSON rows cannot
@@ -259,6 +326,8 @@ def _reproduce_with_traces(args: argparse.Namespace, module: Any, name: str) -> 
         print(json.dumps(result["rows"], indent=2))
     else:
         print(module.text(result, width=_text_width()))
+        for note in paper_traces.notes(given, paper_traces.known(name)):
+            print(_text_table.fill(note, _text_width()))
         _print_figures(figures)
     return 0
 

@@ -171,15 +171,30 @@ def span_fill(preset: str) -> float:
     return min(1.0, spec()["span_bytes"] / capacity)
 
 
-def studies(g: Mapping[str, Any], shared: Mapping[str, Dict[str, Any]]) -> Dict[str, Study]:
-    """Every study the reproduction runs, by name; ``shared`` from :func:`shared_traces`."""
-    n = g["requests"]
+def paper_workloads(n: int, given: Mapping[str, Any], quick: bool) -> Dict[str, Dict[str, Any]]:
+    """Table 2's five traces by name: each the user's own trace where given (:mod:`.paper_traces`; its first
+    ``n`` requests on the quick grid), else its stand-in."""
+    from . import paper_traces
+
     named = stand_ins(n)
+    for name, g in given.items():
+        cap = n if quick else None
+        named[name] = {**paper_traces.trace_settings(g, max_requests=cap),
+                       "_requests": min(g.stats["requests"], cap or g.stats["requests"])}
+    return named
+
+
+def studies(g: Mapping[str, Any], shared: Mapping[str, Dict[str, Any]],
+            given: Optional[Mapping[str, Any]] = None, quick: bool = False) -> Dict[str, Study]:
+    """Every study the reproduction runs, by name; ``shared`` from :func:`shared_traces`, ``given`` the paper's
+    own traces the user gave (:func:`raidsim.papers.paper_traces.for_entry`)."""
+    n = g["requests"]
+    named = paper_workloads(n, given or {}, quick)
     out = {}
     for shape in g["shapes"]:
         workloads = {**named, **(shared if shape == "ssd1" else {})}
         out[f"fig8-{shape}"] = _study(f"cr5m-fig8-{shape}", f"cr5m-{shape}", _level_cases(workloads), METRICS)
-    radius = named["Radius"]
+    radius = _clean(named["Radius"])
     fills = _level_cases({f"fill {f}": {**radius, "precondition.fill_fraction": f} for f in g["fills"]})
     limits = [{"name": f"mw_limit {m}|cr5m", "set": {**radius, "array.mw_limit": m}} for m in g["mw_limits"]]
     out["fig10"] = _study("cr5m-fig10", "cr5m-ssd2", fills + limits, METRICS)
@@ -193,18 +208,33 @@ def studies(g: Mapping[str, Any], shared: Mapping[str, Dict[str, Any]]) -> Dict[
 
 
 def run(out_dir: str, *, quick: bool = False, traces_dir: Optional[str] = None, workers: Optional[int] = None,
-        progress: Optional[bool] = None) -> Dict[str, Any]:
-    """Runs (or resumes) every study into ``out_dir``; returns the rows, the tables and what was skipped."""
+        progress: Optional[bool] = None, given: Optional[Mapping[str, Any]] = None) -> Dict[str, Any]:
+    """Runs (or resumes) every study into ``out_dir``; returns the rows, the tables and what was skipped.
+    ``given``: the paper's own traces, by name, each replayed in place of its stand-in."""
     g = grid(quick)
     shared = shared_traces(traces_dir)  # reads each trace once, for its request count
     tables = {}
-    for key, study in studies(g, shared).items():
+    for key, study in studies(g, shared, given, quick).items():
         t = run_study(study, os.path.join(out_dir, study.name), workers=workers, progress=progress)
         t[["workload", "variant"]] = t["case"].str.split("|", expand=True)
         tables[key] = t
     missing = [t["file"] for t in spec()["shared_traces"] if t["name"] not in shared]
     return {"rows": rows(tables, g), "tables": tables, "quick": quick, "requests": g["requests"],
-            "missing_traces": missing, "traces_dir": traces_dir}
+            "missing_traces": missing, "traces_dir": traces_dir, "given": dict(given or {})}
+
+
+def source(case: str, given: Mapping[str, Any]) -> str:
+    """What a row's case rests on (:func:`raidsim.papers.paper_traces.source_of`): the Table 2 traces it names,
+    all five for an average over them, Radius for Figure 10's fills and limits; none for §4.3's benchmark."""
+    from .paper_traces import source_of
+
+    names = [t["name"] for t in spec()["traces"]]
+    words = case.split()
+    if "average" in words and not case.startswith("fill"):
+        return source_of(names, given)
+    if case.startswith(("fill ", "mw_limit ")):
+        return source_of(["Radius"], given)
+    return source_of([n for n in names if n in words], given)
 
 
 # --- rows ----------------------------------------------------------------------------------------

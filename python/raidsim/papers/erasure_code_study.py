@@ -75,12 +75,15 @@ def stand_in(w: Mapping[str, Any], requests: int) -> Dict[str, Any]:
             "workload.span_bytes": sp["footprint_bytes"], "workload.alignment_bytes": PAGE, **size}
 
 
-def workloads(quick: bool, traces_dir: Optional[str]) -> Dict[str, Dict[str, Any]]:
-    """Every workload by name: the stand-ins, then the shared traces present in ``traces_dir``."""
+def workloads(quick: bool, traces_dir: Optional[str], given: Optional[Mapping[str, Any]] = None) -> Dict[str, Dict[str, Any]]:
+    """Every workload by name: Table 7's, each the user's own trace where given (:mod:`.paper_traces`; its
+    first requests on the quick grid) or else its stand-in, then the shared traces present in ``traces_dir``."""
+    from . import paper_traces
     from .cr5m import shared_traces
 
-    g = grid(quick)
-    out = {w["name"]: stand_in(w, g["requests"][w["name"]]) for w in spec()["workloads"]}
+    g, given = grid(quick), given or {}
+    out = {w["name"]: paper_traces.trace_settings(given[w["name"]], max_requests=g["requests"][w["name"]] if quick else None)
+           if w["name"] in given else stand_in(w, g["requests"][w["name"]]) for w in spec()["workloads"]}
     for name, t in shared_traces(traces_dir, spec()["shared_traces"]).items():
         out[name] = {k: v for k, v in t.items() if not k.startswith("_")}  # replayed at its own times
     return out
@@ -108,9 +111,9 @@ def _case(p: Point, settings: Mapping[str, Any]) -> Dict[str, Any]:
     return {"name": f"{w}|{code}|{nod}|{sus}|{'' if reserve is None else reserve}", "set": s}
 
 
-def study(quick: bool, traces_dir: Optional[str]) -> Study:
+def study(quick: bool, traces_dir: Optional[str], given: Optional[Mapping[str, Any]] = None) -> Study:
     """The one study of every point."""
-    ws = workloads(quick, traces_dir)
+    ws = workloads(quick, traces_dir, given)
     cases = [_case(p, ws[p[0]]) for p in points(grid(quick), list(ws))]
     return Study.from_dict({"name": "erasure-code-study" + ("-quick" if quick else ""),
                             "title": "Alinezhad Chamazcoti et al. 2015, Figures 6-17",
@@ -118,13 +121,15 @@ def study(quick: bool, traces_dir: Optional[str]) -> Study:
 
 
 def run(out_dir: str, *, quick: bool = False, traces_dir: Optional[str] = None, workers: Optional[int] = None,
-        progress: Optional[bool] = None) -> Dict[str, Any]:
-    """Runs (or resumes) the study into ``out_dir``; returns the per-point table and the rows."""
-    st = study(quick, traces_dir)
+        progress: Optional[bool] = None, given: Optional[Mapping[str, Any]] = None) -> Dict[str, Any]:
+    """Runs (or resumes) the study into ``out_dir``; returns the per-point table and the rows. ``given``: the
+    paper's own traces, by Table 7's names, each replayed in place of its stand-in."""
+    st = study(quick, traces_dir, given)
     t = run_study(st, out_dir, workers=workers, progress=progress)
     table = measures(t)
     missing = [s["file"] for s in spec()["shared_traces"] if s["name"] not in set(table["workload"])]
-    return {"table": table, "rows": rows(table), "quick": quick, "traces_dir": traces_dir, "missing_traces": missing}
+    return {"table": table, "rows": rows(table), "quick": quick, "traces_dir": traces_dir, "missing_traces": missing,
+            "given": dict(given or {})}
 
 
 def measures(t: pd.DataFrame) -> pd.DataFrame:
@@ -143,19 +148,25 @@ def measures(t: pd.DataFrame) -> pd.DataFrame:
                     "reserve": float(reserve) if reserve else None,
                     # Parity pages (4 KiB, the paper's NoW unit at its 4 KB default) per host write.
                     "now": parity / float(r["host.writes"]),
+                    # NoW read as every page the array writes (data and parity) per host write: the text's
+                    # "distributing writes" reading of Figure 8 (a claim's `reading`).
+                    "now_total": (data + parity) / float(r["host.writes"]),
                     "noc": sum(erases), "noc_p": erases[-2], "noc_q": erases[-1],
                     "art_ms": float(r["host.response.mean_ns"]) / 1e6,
                     # The paper's write amplification is the code's: data and parity over data ("a code
                     # with higher write amplification imposes the higher NoW"); wa_flash adds GC copies
                     # (not the FTL's summary pages).
                     "wa": (data + parity) / host_pages,
+                    # WA read as the parity pages per host page ("higher write amplification imposes the
+                    # higher NoW"): Figure 7's second reading.
+                    "wa_parity": parity / host_pages,
                     "wa_flash": (data + parity + sum(per_member("devices.pages_written.gc_write"))) / host_pages})
     return pd.DataFrame(out)
 
 
 # --- rows ----------------------------------------------------------------------------------------
 
-_METRIC = {"now": "now", "noc": "noc", "art": "art_ms", "wa": "wa"}
+_METRIC = {"now": "now", "now_total": "now_total", "noc": "noc", "art": "art_ms", "wa": "wa", "wa_parity": "wa_parity"}
 #: What a row is, in order, and the fields of it that name a number the paper states.
 ROW_FIELDS = ("figure", "workload", "code", "nod", "sus_bytes", "metric")
 PUBLISHED_KEY = ("figure", "workload", "code", "metric")
@@ -167,6 +178,8 @@ def published() -> List[Tuple[Tuple[str, str, str, str], float]]:
     sp = spec()
     out = [(("Figure 6", "one request", "evenodd", f"evenodd_over_rs_pct_midpoint_sor_{kib}k"), value)
            for kib, value in sp["figure6"]["evenodd_over_rs_pct"].items()]
+    out += [(("Figure 6", "one request", "evenodd", f"rs_below_evenodd_pct_midpoint_sor_{kib}k"), value)
+            for kib, value in sp["figure6"]["rs_below_evenodd_pct"].items()]
     out += [((c["figure"], c["workload"], code, _claim_metric(c)), value)
             for c in sp["claims"] for code, value in c["paper"].items()]
     return out
@@ -240,6 +253,17 @@ def _figure6(out: PublishedRows) -> None:
         for how in ("midpoint", "mean"):  # the text's number is the midpoint's
             v = (avg[(kib, "evenodd")][how] / avg[(kib, "rs")][how] - 1) * 100
             _add(out, "Figure 6", "one request", "evenodd", None, sus, f"evenodd_over_rs_pct_{how}_sor_{kib}k", v)
+        # The same difference taken over EVENODD: the second reading of the text's "75 % to 44 %".
+        v = (1 - avg[(kib, "rs")]["midpoint"] / avg[(kib, "evenodd")]["midpoint"]) * 100
+        _add(out, "Figure 6", "one request", "evenodd", None, sus, f"rs_below_evenodd_pct_midpoint_sor_{kib}k", v)
+
+
+def readings() -> Dict[str, str]:
+    """The reading each ambiguous number is judged under, by its row's metric (the catalog's mapping)."""
+    sp = spec()
+    out = {_claim_metric(c): c["reading"] for c in sp["claims"] if "reading" in c}
+    out.update({f"{k}_{kib}k": why for k, by_kib in sp["figure6"]["readings"].items() for kib, why in by_kib.items()})
+    return out
 
 
 def _claims(out: PublishedRows, table: pd.DataFrame) -> None:

@@ -1,0 +1,241 @@
+"""The papers' own traces, when a user has them: by the name the paper's table gives, in place of a stand-in.
+
+raidsim does not ship the traces the papers replayed (they are not ours to ship), so each reproduction
+that needs one runs a *stand-in*: a synthetic workload with what the paper's table says of the trace
+(write share, mean size, rate). A user who holds the trace gives it by that name::
+
+    raidsim reproduce stripe-unit-traces --trace Iozone=iozone.trace --trace Postmark=pm.trace
+    raidsim reproduce all --traces ~/traces            # found by file name, see below
+    raidsim reproduce all --trace cr5m:Exchange=exch.csv   # ENTRY:NAME where two papers share a name
+
+and the run replays it (format detected, as ``raidsim run --trace``) where it ran the stand-in. Each
+reproduction's study file lists the traces it stands in for, with the paper's statistics of each
+(:func:`known`); a given trace is checked against them (:func:`compare`: requests, write share, mean
+sizes, largest write, rate) and every difference beyond a tolerance is a warning printed with the
+results, for a file that is not the paper's trace answers another question. Rows computed on a given
+trace are marked ``trace`` in the report, rows on a stand-in ``stand-in``, rows mixing both ``mixed``.
+
+Names in a directory (``--traces DIR``): a trace is found as a file whose name, without its extensions
+(``.csv``, ``.trace``, ``.gz`` ...), is one of the names the study file lists for it (``files``; by
+default the trace's own name), ignoring case: ``Iozone.trace``, ``financial1.spc.gz``,
+``CAMRESIRA01-lvm1.csv``. Two files that both match are an error, never a silent choice.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+from dataclasses import dataclass, field
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+
+from .._native import RaidsimError
+from .packaged import packaged_spec, study_file
+
+#: Where each reproduction that takes the papers' traces lists them: (study file, its list's key).
+FACTS_IN = {
+    "stripe-unit-traces": ("stripe-unit-traces", "paper_traces"),
+    "stripe-unit-study": ("stripe-unit-traces", "paper_traces"),
+    "cr5m": ("cr5m", "traces"),
+    "erasure-code-study": ("erasure-code-study", "workloads"),
+}
+#: Which of those traces each reproduction replays (None: every one its study file lists).
+REPLAYS: Dict[str, Optional[Tuple[str, ...]]] = {
+    "stripe-unit-traces": ("Iozone", "Postmark", "Vdbench"),
+    "stripe-unit-study": ("Iozone",),
+    "cr5m": None,
+    "erasure-code-study": None,
+}
+#: How far a given trace may stray from the paper's statistics before a warning: (absolute, relative).
+TOLERANCE = {"requests": (0, 0.02), "write_percent": (2.0, 0), "mean_kb": (0, 0.10), "mean_write_kb": (0, 0.10),
+             "mean_read_kb": (0, 0.10), "max_write_kb": (0, 0.0), "requests_per_s": (0, 0.10),
+             "write_interarrival_ms": (0, 0.10), "read_interarrival_ms": (0, 0.10)}
+STAT_TEXT = {"requests": "requests", "write_percent": "write share (%)", "mean_kb": "mean request (KB)",
+             "mean_write_kb": "mean write (KB)", "mean_read_kb": "mean read (KB)",
+             "max_write_kb": "largest write (KB)", "requests_per_s": "requests per second",
+             "write_interarrival_ms": "time between writes (ms)", "read_interarrival_ms": "time between reads (ms)"}
+STAND_IN, TRACE, MIXED = "stand-in", "trace", "mixed"
+
+
+class TraceError(RaidsimError, ValueError):
+    """A ``--trace`` or ``--traces`` that cannot be used: names the option, the name and the valid ones."""
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What a paper's table says of one of its traces (None: the table does not say)."""
+
+    name: str
+    table: str
+    files: Tuple[str, ...]
+    stats: Mapping[str, float]
+
+
+@dataclass
+class Given:
+    """A trace the user gave for one of a reproduction's stand-ins, with its statistics and the warnings."""
+
+    name: str
+    path: str
+    stats: Dict[str, Any]
+    warnings: List[str] = field(default_factory=list)
+
+
+def known(entry: str) -> Dict[str, Facts]:
+    """The traces reproduction ``entry`` replays, by name, with their paper's statistics; {} if it takes none."""
+    if entry not in FACTS_IN:
+        return {}
+    file, key = FACTS_IN[entry]
+    spec = packaged_spec(file)
+    out = {}
+    for i, t in enumerate(spec.get(key, [])):
+        where = f"{study_file(file)}: [[{key}]][{i}]"
+        name = t.get("name")
+        if not isinstance(name, str) or not name:
+            raise TraceError(f"{where}: `name` must be the trace's name as the paper gives it")
+        files = t.get("files", [name])
+        stats = {k: float(t[k]) for k in STAT_TEXT if k in t}
+        out[name] = Facts(name, t.get("table", spec.get("facts_table", "")), tuple(files), stats)
+    wanted = REPLAYS[entry]
+    return out if wanted is None else {n: out[n] for n in wanted}
+
+
+def parse(pairs: Iterable[str]) -> Dict[Tuple[Optional[str], str], str]:
+    """``--trace`` values, ``NAME=PATH`` or ``ENTRY:NAME=PATH``, by (entry or None, name); a repeated name
+    is an error (which file would be meant?)."""
+    out: Dict[Tuple[Optional[str], str], str] = {}
+    for text in pairs:
+        name, sep, path = text.partition("=")
+        if not sep or not name or not path:
+            raise TraceError(f"--trace {text!r}: expected NAME=PATH (or ENTRY:NAME=PATH), e.g. Iozone=iozone.trace")
+        entry, colon, rest = name.partition(":")
+        key = (entry, rest) if colon else (None, name)
+        if key in out:
+            raise TraceError(f"--trace {name} is given twice: {out[key]} and {path}")
+        out[key] = path
+    return out
+
+
+def for_entry(entry: str, given: Mapping[Tuple[Optional[str], str], str], traces_dir: Optional[str]) -> Dict[str, Given]:
+    """The traces the user gave for ``entry`` (by ``--trace``, then found in ``traces_dir``), checked: each
+    by its name, with its statistics and the warnings where they differ from the paper's."""
+    facts = known(entry)
+    paths = {}
+    for name, f in facts.items():
+        path = given.get((entry, name), given.get((None, name)))
+        if path is None and traces_dir:
+            path = find(traces_dir, f)
+        if path is not None:
+            paths[name] = path
+    return {name: check(facts[name], path) for name, path in paths.items()}
+
+
+def unknown_names(given: Mapping[Tuple[Optional[str], str], str], entries: Sequence[str]) -> List[str]:
+    """The ``--trace`` names no reproduction of ``entries`` replays: each an error the caller raises."""
+    out = []
+    for entry, name in given:
+        if entry is not None and entry not in entries:
+            out.append(f"{entry}:{name} (`{entry}` is not one of the reproductions run)")
+        elif not any(name in known(e) for e in ([entry] if entry else entries)):
+            valid = sorted({f"{n}" for e in entries for n in known(e)})
+            out.append(f"{(entry + ':') if entry else ''}{name} (valid: {', '.join(valid) or 'none: these reproductions replay no paper trace'})")
+    return out
+
+
+def find(folder: str, f: Facts) -> Optional[str]:
+    """The file in ``folder`` named as ``f`` says (its stem, case ignored), or None; two are an error."""
+    stems = {s.lower() for s in f.files}
+    hits = sorted(p for p in os.listdir(folder) if p.split(".")[0].lower() in stems
+                  and os.path.isfile(os.path.join(folder, p)))
+    if len(hits) > 1:
+        raise TraceError(f"--traces {folder}: {len(hits)} files could be the paper's {f.name}: {', '.join(hits)}; "
+                         f"give one with --trace {f.name}=PATH")
+    return os.path.join(folder, hits[0]) if hits else None
+
+
+def check(f: Facts, path: str) -> Given:
+    """Reads the trace once for its statistics (raidsim.trace_stats) and compares them with the paper's."""
+    from ..api import trace_stats
+
+    if not os.path.isfile(path):
+        raise TraceError(f"--trace {f.name}={path}: no such file")
+    stats = trace_stats(path)
+    return Given(f.name, os.path.abspath(path), stats, compare(f, stats))
+
+
+def measured(stats: Mapping[str, Any]) -> Dict[str, float]:
+    """A trace's statistics in the units of the papers' tables (KB = 1024 bytes)."""
+    seconds = stats["duration_ns"] / 1e9
+    out = {"requests": stats["requests"], "write_percent": stats["write"]["percent"],
+           "mean_kb": stats["mean_bytes"] / 1024}
+    if stats["write"]["requests"]:
+        out.update(mean_write_kb=stats["write"]["mean_bytes"] / 1024, max_write_kb=stats["write"]["max_bytes"] / 1024)
+        if stats["write"]["requests"] > 1:
+            out["write_interarrival_ms"] = stats["write"]["mean_interarrival_ns"] / 1e6
+    if stats["read"]["requests"]:
+        out["mean_read_kb"] = stats["read"]["mean_bytes"] / 1024
+        if stats["read"]["requests"] > 1:
+            out["read_interarrival_ms"] = stats["read"]["mean_interarrival_ns"] / 1e6
+    if seconds > 0:
+        out["requests_per_s"] = stats["requests"] / seconds
+    return out
+
+
+def compare(f: Facts, stats: Mapping[str, Any]) -> List[str]:
+    """A warning for each statistic the paper gives that the trace misses by more than :data:`TOLERANCE`."""
+    ours = measured(stats)
+    out = []
+    for key, theirs in f.stats.items():
+        if key not in ours:
+            out.append(f"{f.name}: the paper's {f.table} gives a {STAT_TEXT[key]} of {theirs:g}; the trace has none")
+            continue
+        absolute, relative = TOLERANCE[key]
+        if abs(ours[key] - theirs) > max(absolute, relative * abs(theirs)):
+            out.append(f"{f.name}: {STAT_TEXT[key]} {ours[key]:,.4g} where the paper's {f.table} gives {theirs:,.4g}")
+    return out
+
+
+def source_of(names: Iterable[str], given: Mapping[str, Any]) -> str:
+    """A row's source from the workloads it rests on: trace, stand-in or mixed ("" for none)."""
+    kinds = {TRACE if n in given else STAND_IN for n in names}
+    return "" if not kinds else kinds.pop() if len(kinds) == 1 else MIXED
+
+
+def trace_settings(g: Given, *, max_requests: Optional[int] = None) -> Dict[str, Any]:
+    """The workload settings that replay a given trace (folded onto the drive where it reaches past it: the
+    paper's drives are the ones its authors replayed it on, and each point's warnings give the fraction)."""
+    s: Dict[str, Any] = {"workload.kind": "trace", "workload.path": g.path, "workload.out_of_range": "wrap",
+                         "workload.max_wrapped_fraction": 1.0}
+    if max_requests is not None and max_requests < g.stats["requests"]:
+        s["workload.max_requests"] = max_requests
+    return s
+
+
+def notes(given: Mapping[str, Given], facts: Mapping[str, Facts]) -> List[str]:
+    """What the report says of the workloads: which ran as the paper's trace (and how it differs), which as
+    a stand-in."""
+    out = [f"{n}: replayed from {g.path} ({g.stats['requests']:,} requests), given as the paper's trace"
+           for n, g in given.items()]
+    for g in given.values():
+        out += [f"warning: {w}" for w in g.warnings]
+    stand = [n for n in facts if n not in given]
+    if stand:
+        out.append(f"stand-ins (the paper's traces not given; --trace NAME=PATH): {', '.join(stand)}")
+    return out
+
+
+def study_spec_with(spec: Mapping[str, Any], trace: Mapping[str, Any], g: Given) -> Dict[str, Any]:
+    """An ordinary study's spec replaying the given trace where its ``[base.workload]`` held the stand-in, with
+    the ``[catalog.trace]`` settings (``trace``) applied to its base."""
+    out = copy.deepcopy(dict(spec))
+    base = out.setdefault("base", {})
+    base["workload"] = {k.split(".", 1)[1]: v for k, v in trace_settings(g).items()}
+    for key, value in trace["set"].items():
+        table = base
+        *parents, leaf = key.split(".")
+        for part in parents:
+            table = table.setdefault(part, {})
+        table[leaf] = value
+    out.pop("scaled_down", None)  # the stand-in's scale; the trace runs on the drive `set` gives
+    out["description"] = (f"{out.get('description', '')} Replays the paper's {trace['name']} from {g.path} "
+                          f"({g.stats['requests']:,} requests) in place of the stand-in: {trace['why']}.").strip()
+    return out
