@@ -147,3 +147,59 @@ def test_the_cli_takes_traces_by_name_and_refuses_unknown_ones(tmp_path, traces_
     assert counts["Vdbench"]["source"] == "trace" and counts["Iozone"]["source"] == "stand-in"
     assert "warning: Vdbench: write share (%) 49.2 where the paper's Table 6 gives 99.9" in found.stderr
     assert not math.isnan(counts["Vdbench"]["host_write_pages"])
+
+
+def test_a_case_trace_replaces_that_cases_workload_and_no_other():
+    spec = {"base": {"preset": "p", "workload": {"kind": "synthetic", "requests": 10, "size": {"kind": "fixed"}}},
+            "cases": [{"name": "a", "set": {"workload.read_fraction": 0.5}}, {"name": "b", "set": {"x.y": 1}}]}
+    g = paper_traces.Given("A", "/t/a.csv", {"requests": 3}, [])
+    traces = [{"name": "A", "case": "a", "set": {"ssd.k": 2}, "why": "w"}, {"name": "B", "case": "b", "why": "w"}]
+    out, sources = paper_traces.study_spec_with(spec, traces, {"A": g})
+    assert "workload" not in out["base"] and sources == {"a": "trace", "b": "stand-in"}
+    a, b = out["cases"]
+    assert a["set"] == {"workload.kind": "trace", "workload.path": "/t/a.csv", "workload.out_of_range": "wrap",
+                        "workload.max_wrapped_fraction": 1.0, "ssd.k": 2}
+    assert b["set"] == {"workload.kind": "synthetic", "workload.requests": 10, "workload.size.kind": "fixed", "x.y": 1}
+    assert spec["base"]["workload"]["kind"] == "synthetic"  # the study file's own spec is left as it was
+    with pytest.raises(paper_traces.TraceError, match="no case `c`"):
+        paper_traces.study_spec_with(spec, [{"name": "A", "case": "c", "why": "w"}], {"A": g})
+    base, sources = paper_traces.study_spec_with(spec, [{"name": "A", "set": {"ssd.k": 3}, "why": "w"}], {"A": g})
+    assert base["base"]["workload"]["path"] == "/t/a.csv" and base["base"]["ssd"] == {"k": 3}
+    assert sources == {"": "trace"} and base["cases"] == spec["cases"]
+
+
+def test_every_study_that_stands_in_for_a_trace_names_known_traces_and_cases():
+    from raidsim.study.spec import Study
+
+    for e in catalog.entries():
+        if not e.traces:
+            continue
+        cases = {c["name"] for c in Study.from_file(e.path).spec.get("cases", [])}
+        known = paper_traces.known(e.name)
+        for t in e.traces:
+            assert t["name"] in known, (e.name, t["name"])
+            assert t.get("case", next(iter(cases), None)) in cases | {None}, (e.name, t)
+
+
+def test_an_ordinary_study_marks_each_cases_rows(tmp_path):
+    path = write_msr_trace(tmp_path / "radius.csv", requests=200)
+    ctx = RunContext(str(tmp_path / "out"), trace_paths={(None, "Radius"): str(path)})
+    res = run_entry(catalog.entry("cr5m-chips"), ctx)
+    assert res.status == "ok", res.error
+    by_case = {}
+    for r in res.rows:
+        by_case.setdefault(r["case"].split(",")[0], set()).add(r["source"])
+    assert by_case["Radius"] == {"trace"} and by_case["ATTO"] == {"stand-in"}
+    radius_claims = [r for r in res.rows if r["published"] is not None and r["case"].startswith("Radius")]
+    assert radius_claims and all(r["source"] == "trace" and r["gap_class"] != "a" for r in radius_claims)
+
+
+def test_a_wrong_traces_table_is_an_error_naming_it(tmp_path):
+    head = ('[catalog]\npaper = "stripe-unit"\ncovers = ["Figure 5"]\nkind = "trend"\nquick_seconds = 1\n'
+            'full_seconds = 1\nsummary = "s"\n')
+    for body, message in (('[[catalog.traces]]\nname = "Iozone"\n', "missing `why`"),
+                          ('[[catalog.traces]]\nname = "Iozone"\nwhy = "w"\ncas = "x"\n', "unknown key `cas`"),
+                          ('[[catalog.traces]]\nname = "Iozone"\nwhy = "w"\nset = 3\n', "must be a table of settings")):
+        (tmp_path / "x.toml").write_text(head + body)
+        with pytest.raises(catalog.CatalogError, match=message):
+            catalog.load_entries(str(tmp_path))

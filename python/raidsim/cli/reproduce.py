@@ -14,6 +14,8 @@ from ._common import (DEFAULT_OUT, EXIT_SWEEP, UsageError, add_command, add_json
 from .studies import run_study_with_report
 
 STUDY_OPTIONS = {"json", "out", "workers", "no_progress"}
+#: The reproductions that run as studies and replay the papers' traces when given ([[catalog.traces]]).
+ORDINARY_WITH_TRACES = ("stripe-unit-study", "stripe-unit-chips", "stripe-unit-md-raid5", "cr5m-chips")
 # Which `reproduce` options each reproduction takes (the rest would be silently ignored); a catalog entry not
 # listed (a new study file with a [catalog] table) runs as an ordinary study and takes STUDY_OPTIONS.
 REPRODUCE_OPTIONS = {
@@ -22,10 +24,10 @@ REPRODUCE_OPTIONS = {
     "erasure-code-tables": {"json"},
     "disk-parameters": {"json"},
     "stripe-unit-traces": {"json", "trace", "traces"},
-    "stripe-unit-chips": STUDY_OPTIONS,
-    "stripe-unit-md-raid5": STUDY_OPTIONS,
-    "cr5m-chips": STUDY_OPTIONS,
-    "stripe-unit-study": {"out", "workers", "no_progress", "trace", "traces"},
+    "stripe-unit-chips": {"json", "out", "workers", "no_progress", "trace", "traces"},
+    "stripe-unit-md-raid5": {"json", "out", "workers", "no_progress", "trace", "traces"},
+    "cr5m-chips": {"json", "out", "workers", "no_progress", "trace", "traces"},
+    "stripe-unit-study": {"json", "out", "workers", "no_progress", "trace", "traces"},
     "striping-coefficients": {"json", "out", "workers", "no_progress", "quick", "set"},
     "hdd-stripe-unit-tables": {"json", "out", "workers", "no_progress", "set"},
     "cr5m": {"json", "out", "workers", "no_progress", "quick", "traces", "trace"},
@@ -115,8 +117,8 @@ def _reproduce(args: argparse.Namespace) -> int:
         return 0
     if args.name == "stripe-unit-traces":
         return _reproduce_stripe_unit_traces(args)
-    if args.name == "stripe-unit-study":
-        return _reproduce_stripe_unit_study(args)
+    if args.name in ORDINARY_WITH_TRACES and not args.json:
+        return _reproduce_ordinary_study(args)
     if args.name in ("disk-parameters", "striping-coefficients", "hdd-stripe-unit-tables"):
         return _reproduce_hdd(args)
     if args.name == "cr5m":
@@ -162,16 +164,17 @@ def _reproduce_stripe_unit_traces(args: argparse.Namespace) -> int:
     return 0
 
 
-def _reproduce_stripe_unit_study(args: argparse.Namespace) -> int:
-    """The stripe-unit study as `raidsim demo` runs it, or replaying the paper's Iozone trace when given
-    (into OUT-trace by default: its points are not the stand-in's), then the text's numbers beside ours."""
+def _reproduce_ordinary_study(args: argparse.Namespace) -> int:
+    """A reproduction that runs as a study (stripe-unit-study as `raidsim demo` runs it): replaying the papers'
+    traces the user gave where its stand-ins ran (into OUT-trace by default: its points are not the
+    stand-ins'), then the numbers the paper's text states about its points beside ours."""
     from ..papers import catalog
     from ..papers.reproduce_all import RunContext, study_of
 
     e = catalog.entry(args.name)
     ctx = RunContext("", traces_dir=_traces_dir(args), trace_paths=_trace_paths(args, [args.name]))
-    study, source, notes = study_of(e, ctx)
-    if source == "trace" and args.out is None:
+    study, sources, notes = study_of(e, ctx)
+    if "trace" in sources.values() and args.out is None:
         args.out = os.path.join(DEFAULT_OUT, args.name + "-trace")
     for note in notes:
         print(_text_table.fill(note, _text_width()), file=sys.stderr if note.startswith("warning") else sys.stdout)
@@ -252,9 +255,12 @@ def _reproduce_study(args: argparse.Namespace) -> int:
     """A catalog entry with no reproduction module: its study file runs as a sweep; rows as `reproduce all`'s."""
     from ..papers import catalog, reproduce_all
 
-    out = args.out or os.path.join(DEFAULT_OUT, args.name)
-    ctx = reproduce_all.RunContext(out, workers=args.workers, progress=progress(args))
     e = catalog.entry(args.name)
+    ctx = reproduce_all.RunContext("", workers=args.workers, progress=progress(args), traces_dir=_traces_dir(args),
+                                   trace_paths=_trace_paths(args, [args.name]))
+    traced = "trace" in reproduce_all.study_of(e, ctx)[1].values()  # its points are not the stand-ins'
+    out = args.out or os.path.join(DEFAULT_OUT, args.name + ("-trace" if traced else ""))
+    ctx.out_dir = out
     rows = reproduce_all.judged(e, reproduce_all.ordinary_study(e, ctx).rows)
     if args.json:
         print(json.dumps(rows, indent=2))

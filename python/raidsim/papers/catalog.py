@@ -25,8 +25,9 @@ numbers it compares against, and a ``[catalog]`` table that says what it is::
     why = "..."                       #   differs from the paper's set-up; printed beside those rows
     [[catalog.claims]]                # an ordinary study's: a number the text states about its points
                                       #   (raidsim.papers.claims says how one is written)
-    [catalog.trace]                   # an ordinary study's: the paper's trace its workload stands in for,
-    name = "Iozone"                   #   replayed instead when the user gives it (--trace Iozone=PATH),
+    [[catalog.traces]]                # an ordinary study's: a paper's trace its workload stands in for,
+    name = "Iozone"                   #   replayed instead when the user gives it (--trace Iozone=PATH):
+    case = "iozone"                   #   the case whose workload it replaces (none: the base's),
     set = { ... }                     #   with these settings (the full-size drive a trace needs), and
     why = "..."                       #   why (raidsim.papers.paper_traces)
 
@@ -91,9 +92,10 @@ README_COMMAND = "python -m raidsim.papers.catalog --readme"
 
 # The keys of a [catalog] table: required, then optional.
 REQUIRED_KEYS = ("paper", "covers", "kind", "quick_seconds", "full_seconds", "summary")
-OPTIONAL_KEYS = ("gaps", "published_in", "verdicts", "gap_reasons", "claims", "trace")
-#: An ordinary study's ``trace``: the paper's trace its workload stands in for (raidsim.papers.paper_traces).
-TRACE_KEYS = ("name", "set", "why")
+OPTIONAL_KEYS = ("gaps", "published_in", "verdicts", "gap_reasons", "claims", "traces")
+#: An ordinary study's ``[[catalog.traces]]``: a paper's trace its workload (or a case's) stands in for
+#: (raidsim.papers.paper_traces); ``case`` and ``set`` are optional.
+TRACE_KEYS = ("name", "case", "set", "why")
 VERDICT_KEYS = ("figure", "case", "metric", "rule", "why")
 PATTERN_KEYS = ("figure", "case", "metric")
 #: Why a row is a gap (``[[catalog.gap_reasons]]``'s ``class``), in the order the summary shows them.
@@ -291,8 +293,8 @@ class Entry:
     gap_reasons: Tuple[GapReason, ...] = ()
     #: ``[[catalog.claims]]``: numbers the text states about an ordinary study's points (raidsim.papers.claims).
     claims: Tuple[Mapping[str, Any], ...] = ()
-    #: ``[catalog.trace]``: the paper's trace an ordinary study's workload stands in for, or None.
-    trace: Optional[Mapping[str, Any]] = None
+    #: ``[[catalog.traces]]``: the papers' traces an ordinary study's workloads stand in for.
+    traces: Tuple[Mapping[str, Any], ...] = ()
 
     @property
     def file(self) -> str:
@@ -413,16 +415,20 @@ def _entry(name: str, table: Any, path: str) -> Entry:
     claims = table.get("claims", [])
     if not (isinstance(claims, list) and all(isinstance(c, dict) for c in claims)):
         raise CatalogError(f"{where}: `claims` must be a list of tables ([[catalog.claims]]), got {claims!r}")
-    trace = table.get("trace")
-    if trace is not None:
-        _check_keys(trace, TRACE_KEYS, TRACE_KEYS, f"{where} trace")
-        _text(trace["name"], f"{where} trace.name")
-        _text(trace["why"], f"{where} trace.why")
-        if not isinstance(trace["set"], dict):
-            raise CatalogError(f"{where} trace.set: must be a table of settings, got {trace['set']!r}")
+    traces = table.get("traces", [])
+    if not isinstance(traces, list):
+        raise CatalogError(f"{where}: `traces` must be a list of tables ([[catalog.traces]]), got {traces!r}")
+    for i, t in enumerate(traces):
+        at = f"{where} traces[{i}]"
+        _check_keys(t, TRACE_KEYS, ("name", "why"), at)
+        for k in ("name", "why") + (("case",) if "case" in t else ()):
+            _text(t[k], f"{at}.{k}")
+        if not isinstance(t.get("set", {}), dict):
+            raise CatalogError(f"{at}.set: must be a table of settings, got {t['set']!r}")
     return Entry(name=name, path=path, paper=paper, covers=tuple(covers), kind=table["kind"],
                  summary=_text(table["summary"], f"{where} summary"), gaps=tuple(gaps), verdicts=verdicts,
-                 published_in=published_in, gap_reasons=reasons, claims=tuple(claims), trace=trace, **seconds)
+                 published_in=published_in, gap_reasons=reasons, claims=tuple(claims), traces=tuple(traces),
+                 **seconds)
 
 
 def _verdict(table: Any, where: str) -> Verdict:

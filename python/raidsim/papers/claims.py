@@ -80,6 +80,18 @@ def claim_rows(e: Entry, long_rows: Sequence[Mapping[str, str]]) -> List[Dict[st
     return out
 
 
+def cases_of(claim: Mapping[str, Any]) -> List[str]:
+    """The cases a claim's points belong to (its selectors' and their ``over``'s ``case``), in order."""
+    found: List[str] = []
+    for side in ("a", "b"):
+        for selector in (claim.get(side) or {}, (claim.get(side) or {}).get("over") or {}):
+            case = selector.get("case")
+            for c in case if isinstance(case, list) else [] if case is None else [case]:
+                if str(c) not in found:
+                    found.append(str(c))
+    return found
+
+
 def check_claims(e: Entry) -> None:
     """The entry's claims are well formed (without running the study): for the catalog's tests."""
     for i, claim in enumerate(e.claims):

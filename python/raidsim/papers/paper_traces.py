@@ -35,14 +35,20 @@ from .packaged import packaged_spec, study_file
 FACTS_IN = {
     "stripe-unit-traces": ("stripe-unit-traces", "paper_traces"),
     "stripe-unit-study": ("stripe-unit-traces", "paper_traces"),
+    "stripe-unit-chips": ("stripe-unit-traces", "paper_traces"),
+    "stripe-unit-md-raid5": ("stripe-unit-traces", "paper_traces"),
     "cr5m": ("cr5m", "traces"),
+    "cr5m-chips": ("cr5m", "traces"),
     "erasure-code-study": ("erasure-code-study", "workloads"),
 }
 #: Which of those traces each reproduction replays (None: every one its study file lists).
 REPLAYS: Dict[str, Optional[Tuple[str, ...]]] = {
     "stripe-unit-traces": ("Iozone", "Postmark", "Vdbench"),
     "stripe-unit-study": ("Iozone",),
+    "stripe-unit-chips": ("Iozone", "Vdbench"),
+    "stripe-unit-md-raid5": ("Iozone",),
     "cr5m": None,
+    "cr5m-chips": None,
     "erasure-code-study": None,
 }
 #: How far a given trace may stray from the paper's statistics before a warning: (absolute, relative).
@@ -223,19 +229,51 @@ def notes(given: Mapping[str, Given], facts: Mapping[str, Facts]) -> List[str]:
     return out
 
 
-def study_spec_with(spec: Mapping[str, Any], trace: Mapping[str, Any], g: Given) -> Dict[str, Any]:
-    """An ordinary study's spec replaying the given trace where its ``[base.workload]`` held the stand-in, with
-    the ``[catalog.trace]`` settings (``trace``) applied to its base."""
+def study_spec_with(spec: Mapping[str, Any], traces: Sequence[Mapping[str, Any]],
+                    given: Mapping[str, Given]) -> Tuple[Dict[str, Any], Dict[str, str]]:
+    """An ordinary study's spec replaying each given trace where its stand-in was: the base's workload (a
+    ``[[catalog.traces]]`` without ``case``) or a case's, with the trace's ``set`` applied there. Returns the
+    spec and the source of each case's rows (``""``: the base's, for every case that names none)."""
     out = copy.deepcopy(dict(spec))
     base = out.setdefault("base", {})
-    base["workload"] = {k.split(".", 1)[1]: v for k, v in trace_settings(g).items()}
-    for key, value in trace["set"].items():
-        table = base
-        *parents, leaf = key.split(".")
-        for part in parents:
-            table = table.setdefault(part, {})
-        table[leaf] = value
-    out.pop("scaled_down", None)  # the stand-in's scale; the trace runs on the drive `set` gives
-    out["description"] = (f"{out.get('description', '')} Replays the paper's {trace['name']} from {g.path} "
-                          f"({g.stats['requests']:,} requests) in place of the stand-in: {trace['why']}.").strip()
+    sources = {t.get("case", ""): TRACE if t["name"] in given else STAND_IN for t in traces}
+    by_case = [t for t in traces if "case" in t and t["name"] in given]
+    if by_case:  # a case's trace replaces that case's whole workload: the base's moves into every case
+        shared = _dotted(base.pop("workload", {}), "workload.")
+        cases = {c["name"]: c for c in out.get("cases", [])}
+        for c in cases.values():
+            c["set"] = {**shared, **c.get("set", {})}
+        for t in by_case:
+            if t["case"] not in cases:
+                raise TraceError(f"[[catalog.traces]] {t['name']}: the study has no case `{t['case']}`")
+            case = cases[t["case"]]
+            kept = {k: v for k, v in case["set"].items() if not k.startswith("workload.")}
+            case["set"] = {**kept, **trace_settings(given[t["name"]]), **t.get("set", {})}
+    for t in traces:
+        if "case" not in t and t["name"] in given:
+            base["workload"] = {k.split(".", 1)[1]: v for k, v in trace_settings(given[t["name"]]).items()}
+            for key, value in t.get("set", {}).items():
+                _set_dotted(base, key, value)
+    replayed = [f"{t['name']} from {given[t['name']].path} ({t['why']})" for t in traces if t["name"] in given]
+    if replayed:
+        out.pop("scaled_down", None)  # the stand-ins' scale; a trace runs on the drive its `set` gives
+        out["description"] = (f"{out.get('description', '')} Replays the paper's own traces in place of their "
+                              f"stand-ins: {'; '.join(replayed)}.").strip()
+    return out, sources
+
+
+def _dotted(table: Mapping[str, Any], prefix: str = "") -> Dict[str, Any]:
+    out: Dict[str, Any] = {}
+    for k, v in table.items():
+        if isinstance(v, dict):
+            out.update(_dotted(v, f"{prefix}{k}."))
+        else:
+            out[f"{prefix}{k}"] = v
     return out
+
+
+def _set_dotted(table: Dict[str, Any], key: str, value: Any) -> None:
+    *parents, leaf = key.split(".")
+    for part in parents:
+        table = table.setdefault(part, {})
+    table[leaf] = value

@@ -365,38 +365,44 @@ def ordinary_study(e: Entry, ctx: RunContext) -> Outcome:
     from ..study.spec import Study
     from ..study.sweep import run_study
 
-    from .claims import claim_rows, read_long
+    from .claims import cases_of, claim_rows, read_long
 
-    study, source, notes = study_of(e, ctx)
+    study, sources, notes = study_of(e, ctx)
     table = run_study(study, ctx.out_dir, workers=ctx.workers, progress=ctx.progress)
     report = table.attrs.get("report")
     figures = [f.png for f in report.figures] if report is not None else []
     long_rows = read_long(os.path.join(ctx.out_dir, "results_long.csv"))
-    rows = [{**r, "source": source} for r in claim_rows(e, long_rows)]
+    rows = [{**r, "source": _source_of_cases(cases_of(c), sources)} for c, r in zip(e.claims, claim_rows(e, long_rows),
+                                                                                   strict=True)]
     for r in long_rows:
         settings = [k for k in study.axes if r.get(k)]
         case = ", ".join(([r["case"]] if r["case"] else []) + [f"{k} = {r[k]}" for k in settings])
         metric = r["metric"] + (f"[{r['member']}]" if r["member"] else "") + (f"[{r['index']}]" if r["index"] else "")
         value = None if r["value"] == "" else float(r["value"])
-        rows.append(row(_plot_title(study, r), case, metric, value, None, r["unit"], source=source))
+        rows.append(row(_plot_title(study, r), case, metric, value, None, r["unit"],
+                        source=sources.get(r["case"], sources.get("", ""))))
     return Outcome(rows, figures, notes + ([f"the study's own report: {report.page}"] if report is not None else []))
 
 
-def study_of(e: Entry, ctx: RunContext) -> Tuple[Any, str, List[str]]:
-    """An ordinary study as it runs: its study file, or, where it stands in for a paper's trace
-    (``[catalog.trace]``) the user gave, replaying that trace; with its rows' source and the notes."""
+def _source_of_cases(cases: Sequence[str], sources: Mapping[str, str]) -> str:
+    """What rows over these cases rest on: trace, stand-in or mixed ("" where no case stands for a trace)."""
+    kinds = sorted({sources.get(c, sources.get("", "")) for c in cases or [""]} - {""})
+    return kinds[0] if len(kinds) == 1 else "mixed" if kinds else ""
+
+
+def study_of(e: Entry, ctx: RunContext) -> Tuple[Any, Dict[str, str], List[str]]:
+    """An ordinary study as it runs: its study file, replaying the papers' traces the user gave where its
+    ``[[catalog.traces]]`` say their stand-ins are; with each case's rows' source (``""``: every case not
+    named) and the notes."""
     from . import paper_traces
     from ..study.spec import Study
 
-    if e.trace is None:
-        return Study.from_file(e.path), "", []
+    if not e.traces:
+        return Study.from_file(e.path), {}, []
     given = ctx.given_traces(e.name)
     notes = paper_traces.notes(given, paper_traces.known(e.name))
-    g = given.get(e.trace["name"])
-    if g is None:
-        return Study.from_file(e.path), paper_traces.STAND_IN, notes
-    spec = paper_traces.study_spec_with(Study.from_file(e.path).spec, e.trace, g)
-    return Study.from_dict(spec, e.path), paper_traces.TRACE, notes
+    spec, sources = paper_traces.study_spec_with(Study.from_file(e.path).spec, e.traces, given)
+    return Study.from_dict(spec, e.path), sources, notes
 
 
 def _plot_title(study: Any, long_row: Dict[str, str]) -> str:
