@@ -239,7 +239,7 @@ def study_spec_with(spec: Mapping[str, Any], traces: Sequence[Mapping[str, Any]]
     sources = {t.get("case", ""): TRACE if t["name"] in given else STAND_IN for t in traces}
     by_case = [t for t in traces if "case" in t and t["name"] in given]
     if by_case:  # a case's trace replaces that case's whole workload: the base's moves into every case
-        shared = _dotted(base.pop("workload", {}), "workload.")
+        shared = dotted(base.pop("workload", {}), "workload.")
         cases = {c["name"]: c for c in out.get("cases", [])}
         for c in cases.values():
             c["set"] = {**shared, **c.get("set", {})}
@@ -262,11 +262,12 @@ def study_spec_with(spec: Mapping[str, Any], traces: Sequence[Mapping[str, Any]]
     return out, sources
 
 
-def _dotted(table: Mapping[str, Any], prefix: str = "") -> Dict[str, Any]:
+def dotted(table: Mapping[str, Any], prefix: str = "") -> Dict[str, Any]:
+    """A nested table's leaves by dotted key (a dotted key stays as it is)."""
     out: Dict[str, Any] = {}
     for k, v in table.items():
         if isinstance(v, dict):
-            out.update(_dotted(v, f"{prefix}{k}."))
+            out.update(dotted(v, f"{prefix}{k}."))
         else:
             out[f"{prefix}{k}"] = v
     return out

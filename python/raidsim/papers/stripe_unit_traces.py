@@ -49,13 +49,13 @@ def run(*, given: Optional[Mapping[str, paper_traces.Given]] = None) -> Dict[str
     sp, given = spec(), dict(given or {})
     facts = paper_traces.known(NAME)
     base = {k: v for k, v in sp["base"].items() if k != "preset"}
-    cfg = Config.preset(sp["base"]["preset"]).with_overrides(_dotted(base)).set("array.stripe_unit_bytes",
+    cfg = Config.preset(sp["base"]["preset"]).with_overrides(paper_traces.dotted(base)).set("array.stripe_unit_bytes",
                                                                                sp["stripe_unit_bytes"])
     counts = {}
     for pub in sp["published"]:
         name = pub["trace"]
         if name in given:
-            workload = _dotted(paper_traces.trace_settings(given[name]))
+            workload = paper_traces.dotted(paper_traces.trace_settings(given[name]))
         else:
             workload = stand_in(facts[name], pub["write_pages_total"], sp["page_size_bytes"])
         c = count(cfg.with_overrides(workload) if isinstance(workload, dict) else cfg.with_workload(workload)).to_dict()
@@ -66,17 +66,6 @@ def run(*, given: Optional[Mapping[str, paper_traces.Given]] = None) -> Dict[str
                         "host_read_pages": sum(m["pages_read"].get("user", 0) for m in c["members"]),
                         "source": paper_traces.TRACE if name in given else paper_traces.STAND_IN}
     return {"counts": counts, "given": given, "notes": paper_traces.notes(given, facts)}
-
-
-def _dotted(table: Mapping[str, Any], prefix: str = "") -> Dict[str, Any]:
-    """A nested table's leaves by dotted key (a dotted key stays as it is)."""
-    out: Dict[str, Any] = {}
-    for k, v in table.items():
-        if isinstance(v, dict):
-            out.update(_dotted(v, f"{prefix}{k}."))
-        else:
-            out[f"{prefix}{k}"] = v
-    return out
 
 
 def row_args(result: Mapping[str, Any]) -> List[Dict[str, Any]]:
