@@ -164,6 +164,6 @@ def test_the_summary_counts_by_paper_kind_and_gap_class():
     (s,) = paper_summary(results)
     assert (s["exact_pass"], s["exact_judged"], s["trend_pass"], s["trend_judged"]) == (1, 2, 1, 4)
     assert (s["gap_a"], s["gap_b"], s["gap_c"], s["gap_unexplained"]) == (2, 0, 0, 2)  # the exact gap is unexplained
-    assert "Figure 7" in s["not_covered"] and "Figure 8" not in s["not_covered"]
+    assert "Table 10" in s["not_covered"] and "Figure 8" not in s["not_covered"]
     text = paper_summary_text([s])[0]
     assert "exact 1/2 rows match, trend 1/4 pass; gaps: 2 (a), 2 unexplained" in text
