@@ -44,6 +44,7 @@ RECORD_KEYS = {
     "text": (("what", "paper", "value", "kind", "tolerance", "cells", "mapping"), ("what", "paper", "value", "kind", "cells")),
     "eq1": (("code", "array", "sor_kib", "sus_kib", "page_kib", "start", "paper_kib", "mismatch", "mapping"),
             ("code", "array", "sor_kib", "sus_kib", "page_kib", "start")),
+    "figure5": (("code", "array", "paper_units", "mapping"), ("code", "array", "paper_units")),
 }
 
 
@@ -232,6 +233,21 @@ def _text_rows(s: Mapping[str, Any], cells: Mapping[str, Dict[str, Any]]) -> Lis
                     "nod": c0["nod"] if len(cs) == 1 else "/".join(str(c["nod"]) for c in cs),
                     "sus_bytes": c0["sus_bytes"], "raidsim": shown, "paper": t["paper"], "match": match,
                     "note": f"from the midpoints of Table 5's ranges; from means over the starts it would be {shown_mean}"})
+    return out
+
+
+def figure5_rows() -> List[Dict[str, Any]]:
+    """Figure 5: the fewest and most parity units one updated 4 KB data unit writes (SoR = SUS = 4 KB), over every
+    data unit of a codeword of Table 3's arrays, beside the figure's."""
+    s, out = spec(), []
+    for f in s["figure5"]:
+        a = s["arrays"][f["array"]]
+        code, k, p, unit = a["code"], a["data_disks"], a["prime"], 4 * KIB
+        units = [parity_bytes(code, k, p, unit, unit, r * k + d) // unit for r, d, _ in starts(code, k, p, unit, unit)]
+        for what, ours, theirs in (("fewest", min(units), f["paper_units"][0]), ("most", max(units), f["paper_units"][1])):
+            out.append({"code": code, "array": f"{k}+2", "quantity": f"{what} parity units one data unit updates",
+                        "raidsim": ours, "paper": theirs, "mapping": mapping_of(f),
+                        "note": f"over the {len(units)} data units of a codeword"})
     return out
 
 

@@ -181,6 +181,9 @@ def _erasure_code_tables(ctx: RunContext) -> Outcome:
             rule = Rule("absolute", {"tolerance": t["tolerance"]}, f"the study file's tolerance beside \"{t['paper']}\"")
         rows.append(row(r["table"], case, r["quantity"], ours, theirs, unit, rule=rule, note=r["note"],
                         expect=r["match"], mapping=r["mapping"]))
+    for r in ect.figure5_rows():
+        rows.append(row("Figure 5", f"{r['code']} {r['array']}, one 4 KB data unit on 4 KB units", r["quantity"],
+                        r["raidsim"], r["paper"], "units", note=r["note"], mapping=r["mapping"]))
     return Outcome(rows)
 
 
