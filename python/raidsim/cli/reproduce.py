@@ -29,6 +29,7 @@ REPRODUCE_OPTIONS = {
     "cr5m-chips": {"json", "out", "workers", "no_progress", "trace", "traces"},
     "stripe-unit-study": {"json", "out", "workers", "no_progress", "trace", "traces"},
     "striping-coefficients": {"json", "out", "workers", "no_progress", "quick", "set"},
+    "striping-traces": {"json", "out", "workers", "no_progress", "trace", "traces"},
     "hdd-stripe-unit-tables": {"json", "out", "workers", "no_progress", "set"},
     "cr5m": {"json", "out", "workers", "no_progress", "quick", "traces", "trace"},
     "erasure-code-study": {"json", "out", "workers", "no_progress", "quick", "traces", "trace"},
@@ -117,6 +118,8 @@ def _reproduce(args: argparse.Namespace) -> int:
         return 0
     if args.name == "stripe-unit-traces":
         return _reproduce_stripe_unit_traces(args)
+    if args.name == "striping-traces":
+        return _reproduce_striping_traces(args)
     if args.name in ORDINARY_WITH_TRACES and not args.json:
         return _reproduce_ordinary_study(args)
     if args.name in ("disk-parameters", "striping-coefficients", "hdd-stripe-unit-tables"):
@@ -161,6 +164,32 @@ def _reproduce_stripe_unit_traces(args: argparse.Namespace) -> int:
         print(json.dumps({"counts": result["counts"], "notes": result["notes"]}, indent=2))
     else:
         print(sut.text(result, width=_text_width()))
+    return 0
+
+
+def _reproduce_striping_traces(args: argparse.Namespace) -> int:
+    """Chen & Lee's Figures 8-10: a study of trace stand-ins (the paper's traces replayed where given, into
+    OUT-trace by default), its shares of the best read off by raidsim.papers.striping_traces and judged."""
+    from ..papers import catalog
+    from ..papers import striping_traces as st
+    from ..papers.reproduce_all import RunContext, judged, study_of
+
+    e = catalog.entry(st.NAME)
+    ctx = RunContext("", workers=args.workers, progress=progress(args), traces_dir=_traces_dir(args),
+                     trace_paths=_trace_paths(args, [st.NAME]))
+    traced = "trace" in study_of(e, ctx)[1].values()  # its points are not the stand-ins'
+    ctx.out_dir = args.out or os.path.join(DEFAULT_OUT, st.NAME + ("-trace" if traced else ""))
+    refuse_out_file(ctx.out_dir, "the study's results")
+    result = st.run(e, ctx)
+    rows = judged(e, result["rows"])
+    figures = result["figures"] + st.plot(result["shares"], ctx.out_dir)
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    print(st.text(rows))
+    for note in result["notes"]:
+        print(_text_table.fill(note, _text_width()), file=sys.stderr if note.startswith("warning") else sys.stdout)
+    _print_figures(figures)
     return 0
 
 

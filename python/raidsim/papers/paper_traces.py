@@ -40,6 +40,7 @@ FACTS_IN = {
     "cr5m": ("cr5m", "traces"),
     "cr5m-chips": ("cr5m", "traces"),
     "erasure-code-study": ("erasure-code-study", "workloads"),
+    "striping-traces": ("striping-coefficients", "paper_traces"),
 }
 #: Which of those traces each reproduction replays (None: every one its study file lists).
 REPLAYS: Dict[str, Optional[Tuple[str, ...]]] = {
@@ -50,6 +51,7 @@ REPLAYS: Dict[str, Optional[Tuple[str, ...]]] = {
     "cr5m": None,
     "cr5m-chips": None,
     "erasure-code-study": None,
+    "striping-traces": None,
 }
 #: How far a given trace may stray from the paper's statistics before a warning: (absolute, relative).
 TOLERANCE = {"requests": (0, 0.02), "write_percent": (2.0, 0), "mean_kb": (0, 0.10), "mean_write_kb": (0, 0.10),

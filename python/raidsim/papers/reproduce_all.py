@@ -281,6 +281,13 @@ def _hdd_stripe_unit_tables(ctx: RunContext) -> Outcome:
     return Outcome(rows, figures)
 
 
+def _striping_traces(ctx: RunContext) -> Outcome:
+    from . import striping_traces as st
+
+    result = st.run(catalog.entry(st.NAME), ctx)
+    return Outcome(result["rows"], result["figures"] + st.plot(result["shares"], ctx.out_dir), result["notes"])
+
+
 def _with_traces(module: Any, ctx: RunContext, entry: str) -> Dict[str, Any]:
     return module.run(ctx.out_dir, quick=ctx.quick, traces_dir=ctx.traces_dir, workers=ctx.workers,
                       progress=ctx.progress, given=ctx.given_traces(entry))
@@ -425,6 +432,7 @@ RUNNERS: Dict[str, Callable[[RunContext], Outcome]] = {
     "hdd-stripe-unit-tables": _hdd_stripe_unit_tables,
     "disk-parameters": _disk_parameters,
     "striping-coefficients": _striping_coefficients,
+    "striping-traces": _striping_traces,
     "cr5m": _cr5m,
     "rais": _rais,
     "erasure-code-updates": _erasure_code_updates,
