@@ -24,15 +24,41 @@ def test_trace_options_parse_by_name_and_entry():
         paper_traces.parse(["Iozone=a", "Iozone=b"])
 
 
-def test_unknown_names_say_which_are_valid():
+def test_names_are_checked_against_the_run_and_a_name_two_papers_read_differently_is_refused(tmp_path):
     entries = ["stripe-unit-traces", "cr5m"]
-    assert paper_traces.unknown_names({(None, "Iozone"): "a", ("cr5m", "Radius"): "b"}, entries) == []
-    (msg,) = paper_traces.unknown_names({(None, "iozone"): "a"}, entries)
+    assert paper_traces.check_names({(None, "Iozone"): "a", ("cr5m", "Radius"): "b"}, entries) == []
+    (msg,) = paper_traces.check_names({(None, "iozone"): "a"}, entries)
     assert "valid: ATTO, Build, Exchange, Fin2, Iozone, Postmark, Radius, Vdbench" in msg
-    (msg,) = paper_traces.unknown_names({("rais", "Iozone"): "a"}, entries)
-    assert "`rais` is not one of the reproductions run" in msg
-    # A name of one reproduction, qualified with another, is unknown there.
-    assert paper_traces.unknown_names({("cr5m", "Iozone"): "a"}, entries)
+    (msg,) = paper_traces.check_names({("rais", "Iozone"): "a"}, entries)
+    assert "`rais` is neither a reproduction of this run nor its paper" in msg
+    assert paper_traces.check_names({("cr5m", "Iozone"): "a"}, entries)  # Iozone is not a trace of cr5m's paper
+    # Exchange is Table 2's in the CR5M paper and Table 7's in the erasure-code paper: two different traces.
+    both = ["cr5m", "erasure-code-study"]
+    (msg,) = paper_traces.check_names({(None, "Exchange"): "x"}, both)
+    assert "different trace in each of cr5m (Table 2), erasure-codes (Table 7): write PAPER:Exchange" in msg
+    assert paper_traces.check_names({("cr5m", "Exchange"): "x", ("erasure-codes", "Exchange"): "y"}, both) == []
+    # Postmark is one trace of both the stripe-unit and the erasure-code paper: a bare name is fine.
+    assert paper_traces.check_names({(None, "Postmark"): "p"}, ["stripe-unit-traces", "erasure-code-study"]) == []
+    (tmp_path / "exchange.csv").write_text("")
+    (msg,) = paper_traces.check_names({}, both, str(tmp_path))
+    assert "exchange.csv would be a different trace" in msg and "cr5m-exchange.csv" in msg
+    (tmp_path / "exchange.csv").rename(tmp_path / "cr5m-Exchange.csv")
+    assert paper_traces.check_names({}, both, str(tmp_path)) == []
+    assert paper_traces.find(str(tmp_path), paper_traces.known("cr5m")["Exchange"]).endswith("cr5m-Exchange.csv")
+    assert paper_traces.find(str(tmp_path), paper_traces.known("erasure-code-study")["Exchange"]) is None
+
+
+def test_a_papers_name_reaches_every_reproduction_of_that_paper(tmp_path):
+    path = write_msr_trace(tmp_path / "x.csv", requests=20)
+    given = {("cr5m", "Exchange"): str(path)}
+    assert set(paper_traces.for_entry("cr5m", given, None)) == {"Exchange"}
+    assert set(paper_traces.for_entry("cr5m-chips", given, None)) == {"Exchange"}
+    assert paper_traces.for_entry("erasure-code-study", given, None) == {}
+    # An entry's own qualifier wins over its paper's, which wins over a bare name.
+    other = write_msr_trace(tmp_path / "y.csv", requests=30)
+    mixed = {("cr5m-chips", "Exchange"): str(other), ("cr5m", "Exchange"): str(path), (None, "Exchange"): "z"}
+    assert paper_traces.for_entry("cr5m-chips", mixed, None)["Exchange"].path == str(other)
+    assert paper_traces.for_entry("cr5m", mixed, None)["Exchange"].path == str(path)
 
 
 def test_a_trace_is_found_in_a_directory_by_its_names_ignoring_case(tmp_path):
@@ -138,15 +164,27 @@ def test_the_cli_takes_traces_by_name_and_refuses_unknown_ones(tmp_path, traces_
     assert bad.returncode == 2 and "valid: Iozone, Postmark, Vdbench" in bad.stderr
     missing = raidsim_cli("reproduce", "stripe-unit-traces", "--trace", f"Iozone={tmp_path / 'none.csv'}")
     assert missing.returncode == 1 and "no such file" in missing.stderr
+    folder = raidsim_cli("reproduce", "stripe-unit-traces", "--trace", f"Iozone={tmp_path}")
+    assert folder.returncode == 1 and "a directory, not a trace file" in folder.stderr
+    (tmp_path / "empty.csv").write_text("")
+    empty = raidsim_cli("reproduce", "stripe-unit-traces", "--trace", f"Iozone={tmp_path / 'empty.csv'}")
+    assert empty.returncode == 1 and "--trace Iozone=" in empty.stderr and "not a trace raidsim reads" in empty.stderr
+    assert "Traceback" not in empty.stderr
+    # reproduce all reads every given trace before the first reproduction runs.
+    early = raidsim_cli("reproduce", "all", "--only", "disk-parameters,stripe-unit-traces", "--out", str(tmp_path / "o"),
+                        "--trace", f"Iozone={tmp_path / 'empty.csv'}")
+    assert early.returncode == 1 and "not a trace raidsim reads" in early.stderr and "[1/2]" not in early.stdout
     refused = raidsim_cli("reproduce", "disk-parameters", "--trace", "Iozone=x")
     assert refused.returncode == 2 and "does not take --trace" in refused.stderr
     (tmp_path / "vdbench.csv").symlink_to(traces_dir / "msr-hm0-sample.csv")
     found = raidsim_cli("reproduce", "stripe-unit-traces", "--traces", str(tmp_path), "--json")
     assert found.returncode == 0, found.stderr
-    counts = json.loads(found.stdout)["counts"]
-    assert counts["Vdbench"]["source"] == "trace" and counts["Iozone"]["source"] == "stand-in"
+    rows = json.loads(found.stdout)
+    assert {r["source"] for r in rows if r["case"] == "Vdbench"} == {"trace"}
+    assert {r["source"] for r in rows if r["case"] == "Iozone"} == {"stand-in"}
     assert "warning: Vdbench: write share (%) 49.2 where the paper's Table 6 gives 99.9" in found.stderr
-    assert not math.isnan(counts["Vdbench"]["host_write_pages"])
+    total = [r for r in rows if r["case"] == "Vdbench" and r["metric"] == "total size of write requests"]
+    assert total[0]["verdict"] == "gap" and not math.isnan(total[0]["raidsim"])  # judged, not "not run"
 
 
 def test_a_case_trace_replaces_that_cases_workload_and_no_other():
@@ -203,3 +241,12 @@ def test_a_wrong_traces_table_is_an_error_naming_it(tmp_path):
         (tmp_path / "x.toml").write_text(head + body)
         with pytest.raises(catalog.CatalogError, match=message):
             catalog.load_entries(str(tmp_path))
+
+
+def test_a_trace_folded_onto_the_array_says_so(tmp_path):
+    # Every request of this trace lies past the 128 GB array: folded onto it, with a warning in the notes.
+    lines = [f"{128166372000000000 + i * 10_000},hm,0,Write,{(1 << 40) + i * 65536},65536,100" for i in range(50)]
+    path = tmp_path / "far.csv"
+    path.write_text("\n".join(lines) + "\n")
+    result = stripe_unit_traces.run(given=paper_traces.for_entry("stripe-unit-traces", {(None, "Iozone"): str(path)}, None))
+    assert any(n.startswith("warning: Iozone: wrapped: 50 of 50") for n in result["notes"]), result["notes"]

@@ -58,7 +58,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_out(p, f"output directory (the studies that run simulations; all: default {DEFAULT_OUT}/reproduce-all)")
     p.add_argument("--quick", action="store_true",
                    help="striping-coefficients: one disk, fewer points, ±10 %% stopping rule; cr5m: SSD1 only, "
-                        "10,000 requests, fewer points; rais: fewer queue depths and sizes, one replicate, shorter "
+                        "10,000 requests, fewer points; erasure-code-study: 4,000 requests a workload, fewer stripe "
+                        "units and reservations; rais: fewer queue depths and sizes, one replicate, shorter "
                         "runs; all: each one's quick grid")
     add_set(p, " for every run of the sweeping reproductions (the output directory then holds a variant, not the "
                "reproduction)", dest="set")
@@ -69,7 +70,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "when it exists)")
     p.add_argument("--trace", action="append", metavar="NAME=PATH",
                    help="a paper's own trace, by the name its table gives (Iozone, Postmark, Vdbench, Financial1, "
-                        "Exchange, CAM03-lvm0, Fin2, ...; ENTRY:NAME where two reproductions share a name): "
+                        "Exchange, CAM03-lvm0, Fin2, ...; PAPER:NAME or REPRODUCTION:NAME where two papers use one name): "
                         "replayed in place of its stand-in, checked against the paper's statistics; repeatable")
     add_workers(p)
     add_no_progress(p)
@@ -138,16 +139,20 @@ def _reproduce(args: argparse.Namespace) -> int:
 
 
 def _trace_paths(args: argparse.Namespace, entries: Sequence[str]) -> Any:
-    """``--trace`` values by (entry or None, name); a name none of ``entries`` replays is a usage error."""
+    """``--trace`` values by (qualifier or None, name), each checked before anything runs: a name none of
+    ``entries`` replays, or one (or a ``--traces`` file) two papers would read as different traces, is a usage
+    error; a file that is missing or no trace, an error naming it."""
     from ..papers import paper_traces
 
     try:
         given = paper_traces.parse(args.trace or ())
     except paper_traces.TraceError as e:
         raise UsageError(str(e)) from None
-    unknown = paper_traces.unknown_names(given, entries)
-    if unknown:
-        raise UsageError(f"--trace names no trace of {', '.join(entries)}: {'; '.join(unknown)}")
+    wrong = paper_traces.check_names(given, entries, _traces_dir(args))
+    if wrong:
+        raise UsageError(f"--trace/--traces for {', '.join(entries)}: {'; '.join(wrong)}")
+    for e in entries:  # every given trace read (and checked) now, not after the reproductions before it ran
+        paper_traces.for_entry(e, given, _traces_dir(args))
     return given
 
 
@@ -160,10 +165,19 @@ def _reproduce_stripe_unit_traces(args: argparse.Namespace) -> int:
     for g in result["given"].values():
         for w in g.warnings:
             print(f"raidsim: warning: {w}", file=sys.stderr)
+    from ..papers import catalog
+    from ..papers.reproduce_all import EntryResult, judged, row
+    from ..papers.verdict_pages import counts_text
+
+    e = catalog.entry(sut.NAME)
+    rows = judged(e, [row(**a) for a in sut.row_args(result)])
     if args.json:
-        print(json.dumps({"counts": result["counts"], "notes": result["notes"]}, indent=2))
+        print(json.dumps(rows, indent=2))
     else:
         print(sut.text(result, width=_text_width()))
+        counts = EntryResult(e, "ok", 0.0, rows).counts()
+        print(_text_table.fill(f"verdicts: {counts_text(counts)} (a count is not run without the paper's trace; "
+                               "`--json` gives every row)", _text_width()))
     return 0
 
 
@@ -208,19 +222,24 @@ def _reproduce_ordinary_study(args: argparse.Namespace) -> int:
     for note in notes:
         print(_text_table.fill(note, _text_width()), file=sys.stderr if note.startswith("warning") else sys.stdout)
     status = run_study_with_report(study, args)
-    _print_claims(args.name, args.out or os.path.join(DEFAULT_OUT, args.name))
+    _print_claims(args.name, args.out or os.path.join(DEFAULT_OUT, args.name), sources)
     return status
 
 
-def _print_claims(name: str, out: str) -> None:
-    """An ordinary study's claims (the numbers its paper's text states about its points), judged."""
+#: What a row ran on, as the terminal says it.
+_ON = {"trace": "on the paper's trace", "stand-in": "on the stand-in", "mixed": "on traces and stand-ins"}
+
+
+def _print_claims(name: str, out: str, sources: Any) -> None:
+    """An ordinary study's claims (the numbers its paper's text states about its points), judged; ``sources``:
+    what each case ran on (a stand-in's gap reason does not explain a row that ran on the paper's trace)."""
     from ..papers import catalog, claims
-    from ..papers.reproduce_all import judged
+    from ..papers.reproduce_all import judged, sourced_claim_rows
 
     e = catalog.entry(name)
     if not e.claims:
         return
-    rows = judged(e, claims.claim_rows(e, claims.read_long(os.path.join(out, "results_long.csv"))))
+    rows = judged(e, sourced_claim_rows(e, claims.read_long(os.path.join(out, "results_long.csv")), sources))
     print("\nThe text's numbers beside ours (a gap's class: a, the stand-in cannot carry it; b, the paper is "
           "ambiguous; c, the model; `raidsim reproduce all` says why):")
     for r in rows:
@@ -228,7 +247,8 @@ def _print_claims(name: str, out: str) -> None:
         print(_text_table.fill(f"- {r['figure']}, {r['case']}: {r['metric']}: raidsim "
                                f"{'-' if r['raidsim'] is None else format(r['raidsim'], '.4g')}"
                                f"{unit}, published {r['published']:g}{unit} ({r['tolerance']}): {r['verdict']}"
-                               + (f" ({r['gap_class']})" if r["gap_class"] else ""), _text_width()))
+                               + (f" ({r['gap_class']})" if r["gap_class"] else "")
+                               + (f" [{_ON[r['source']]}]" if r["source"] else ""), _text_width()))
 
 
 def _reproduce_list(args: argparse.Namespace) -> int:
@@ -290,7 +310,11 @@ def _reproduce_study(args: argparse.Namespace) -> int:
     traced = "trace" in reproduce_all.study_of(e, ctx)[1].values()  # its points are not the stand-ins'
     out = args.out or os.path.join(DEFAULT_OUT, args.name + ("-trace" if traced else ""))
     ctx.out_dir = out
-    rows = reproduce_all.judged(e, reproduce_all.ordinary_study(e, ctx).rows)
+    outcome = reproduce_all.ordinary_study(e, ctx)
+    rows = reproduce_all.judged(e, outcome.rows)
+    for note in outcome.notes:  # JSON rows cannot say that a given trace differs from the paper's
+        if note.startswith("warning"):
+            print(f"raidsim: {note}", file=sys.stderr)
     if args.json:
         print(json.dumps(rows, indent=2))
     else:

@@ -6,7 +6,8 @@ that needs one runs a *stand-in*: a synthetic workload with what the paper's tab
 
     raidsim reproduce stripe-unit-traces --trace Iozone=iozone.trace --trace Postmark=pm.trace
     raidsim reproduce all --traces ~/traces            # found by file name, see below
-    raidsim reproduce all --trace cr5m:Exchange=exch.csv   # ENTRY:NAME where two papers share a name
+    raidsim reproduce all --trace cr5m:Exchange=exch.csv   # PAPER:NAME (or ENTRY:NAME) where two papers
+                                                           # use one name for different traces
 
 and the run replays it (format detected, as ``raidsim run --trace``) where it ran the stand-in. Each
 reproduction's study file lists the traces it stands in for, with the paper's statistics of each
@@ -18,12 +19,15 @@ trace are marked ``trace`` in the report, rows on a stand-in ``stand-in``, rows 
 Names in a directory (``--traces DIR``): a trace is found as a file whose name, without its extensions
 (``.csv``, ``.trace``, ``.gz`` ...), is one of the names the study file lists for it (``files``; by
 default the trace's own name), ignoring case: ``Iozone.trace``, ``financial1.spc.gz``,
-``CAMRESIRA01-lvm1.csv``. Two files that both match are an error, never a silent choice.
+``CAMRESIRA01-lvm1.csv``, or ``PAPER-NAME`` (``cr5m-Exchange.csv``), found first. Two files that both
+match, or a file two papers would read as different traces, are an error, never a silent choice
+(:func:`check_names`).
 """
 
 from __future__ import annotations
 
 import copy
+import functools
 import os
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
@@ -76,6 +80,13 @@ class Facts:
     table: str
     files: Tuple[str, ...]
     stats: Mapping[str, float]
+    paper: str = ""  # the paper's key (papers.toml): a qualifier a user may write, PAPER:NAME
+    same_as: str = ""  # "PAPER:NAME" of another paper's trace this one is (the stripe-unit and erasure-code Postmark)
+
+    @property
+    def identity(self) -> str:
+        """Which trace this is, across papers: two names that are one trace share it."""
+        return self.same_as or f"{self.paper}:{self.name}"
 
 
 @dataclass
@@ -102,21 +113,29 @@ def known(entry: str) -> Dict[str, Facts]:
             raise TraceError(f"{where}: `name` must be the trace's name as the paper gives it")
         files = t.get("files", [name])
         stats = {k: float(t[k]) for k in STAT_TEXT if k in t}
-        out[name] = Facts(name, t.get("table", spec.get("facts_table", "")), tuple(files), stats)
+        out[name] = Facts(name, t.get("table", spec.get("facts_table", "")), tuple(files), stats,
+                          paper_of(entry), t.get("same_as", ""))
     wanted = REPLAYS[entry]
     return out if wanted is None else {n: out[n] for n in wanted}
 
 
+def paper_of(entry: str) -> str:
+    """The key (papers.toml) of the paper a reproduction reproduces."""
+    from .catalog import entry as catalog_entry
+
+    return catalog_entry(entry).paper.key
+
+
 def parse(pairs: Iterable[str]) -> Dict[Tuple[Optional[str], str], str]:
-    """``--trace`` values, ``NAME=PATH`` or ``ENTRY:NAME=PATH``, by (entry or None, name); a repeated name
-    is an error (which file would be meant?)."""
+    """``--trace`` values, ``NAME=PATH``, ``PAPER:NAME=PATH`` or ``ENTRY:NAME=PATH``, by (qualifier or None,
+    name); a repeated name is an error (which file would be meant?)."""
     out: Dict[Tuple[Optional[str], str], str] = {}
     for text in pairs:
         name, sep, path = text.partition("=")
         if not sep or not name or not path:
-            raise TraceError(f"--trace {text!r}: expected NAME=PATH (or ENTRY:NAME=PATH), e.g. Iozone=iozone.trace")
-        entry, colon, rest = name.partition(":")
-        key = (entry, rest) if colon else (None, name)
+            raise TraceError(f"--trace {text!r}: expected NAME=PATH (or PAPER:NAME=PATH), e.g. Iozone=iozone.trace")
+        qualifier, colon, rest = name.partition(":")
+        key = (qualifier, rest) if colon else (None, name)
         if key in out:
             raise TraceError(f"--trace {name} is given twice: {out[key]} and {path}")
         out[key] = path
@@ -124,12 +143,13 @@ def parse(pairs: Iterable[str]) -> Dict[Tuple[Optional[str], str], str]:
 
 
 def for_entry(entry: str, given: Mapping[Tuple[Optional[str], str], str], traces_dir: Optional[str]) -> Dict[str, Given]:
-    """The traces the user gave for ``entry`` (by ``--trace``, then found in ``traces_dir``), checked: each
-    by its name, with its statistics and the warnings where they differ from the paper's."""
+    """The traces the user gave for ``entry`` (by ``--trace`` as ENTRY:NAME, PAPER:NAME or NAME, then found in
+    ``traces_dir``), checked: each by its name, with its statistics and the warnings where they differ from the
+    paper's."""
     facts = known(entry)
     paths = {}
     for name, f in facts.items():
-        path = given.get((entry, name), given.get((None, name)))
+        path = next((given[(q, name)] for q in (entry, f.paper, None) if (q, name) in given), None)
         if path is None and traces_dir:
             path = find(traces_dir, f)
         if path is not None:
@@ -137,37 +157,89 @@ def for_entry(entry: str, given: Mapping[Tuple[Optional[str], str], str], traces
     return {name: check(facts[name], path) for name, path in paths.items()}
 
 
-def unknown_names(given: Mapping[Tuple[Optional[str], str], str], entries: Sequence[str]) -> List[str]:
-    """The ``--trace`` names no reproduction of ``entries`` replays: each an error the caller raises."""
+def check_names(given: Mapping[Tuple[Optional[str], str], str], entries: Sequence[str],
+                traces_dir: Optional[str] = None) -> List[str]:
+    """What is wrong with the ``--trace`` names (and the ``--traces DIR`` files) for a run of ``entries``: a name no
+    reproduction of the run replays, a qualifier that is neither a reproduction of the run nor its paper, and a
+    bare name (or a file) that would be two papers' different traces. Each an error the caller raises."""
+    facts = {e: known(e) for e in entries}
+    papers = {paper_of(e) for e in entries}
+    valid = sorted({n for fs in facts.values() for n in fs})
     out = []
-    for entry, name in given:
-        if entry is not None and entry not in entries:
-            out.append(f"{entry}:{name} (`{entry}` is not one of the reproductions run)")
-        elif not any(name in known(e) for e in ([entry] if entry else entries)):
-            valid = sorted({f"{n}" for e in entries for n in known(e)})
-            out.append(f"{(entry + ':') if entry else ''}{name} (valid: {', '.join(valid) or 'none: these reproductions replay no paper trace'})")
+    for q, name in given:
+        if q is not None and q not in entries and q not in papers:
+            out.append(f"{q}:{name} (`{q}` is neither a reproduction of this run nor its paper: "
+                       f"{', '.join(sorted(set(entries) | papers))})")
+            continue
+        matching = [fs[name] for e, fs in facts.items() if name in fs and q in (None, e, fs[name].paper)]
+        if not matching:
+            listed = ", ".join(valid) or "none: these reproductions replay no paper trace"
+            out.append(f"{(q + ':') if q else ''}{name} (valid: {listed})")
+        elif q is None and len({f.identity for f in matching}) > 1:
+            out.append(_ambiguous(name, matching, f"write PAPER:{name}"))
+    if traces_dir:
+        by_file: Dict[str, List[Facts]] = {}
+        for fs in facts.values():
+            for f in fs.values():
+                if not any((q, f.name) in given for q in (None, f.paper)):
+                    path = find(traces_dir, f)
+                    if path is not None:
+                        by_file.setdefault(path, []).append(f)
+        for path, fs in by_file.items():
+            if len({f.identity for f in fs}) > 1:
+                out.append(_ambiguous(os.path.basename(path), fs, "name the file PAPER-NAME (e.g. "
+                                      f"{fs[0].paper}-{os.path.basename(path)})"))
     return out
 
 
+def _ambiguous(what: str, facts: Sequence[Facts], fix: str) -> str:
+    papers = sorted({f"{f.paper} ({f.table})" for f in facts})
+    return f"{what} would be a different trace in each of {', '.join(papers)}: {fix}"
+
+
 def find(folder: str, f: Facts) -> Optional[str]:
-    """The file in ``folder`` named as ``f`` says (its stem, case ignored), or None; two are an error."""
-    stems = {s.lower() for s in f.files}
-    hits = sorted(p for p in os.listdir(folder) if p.split(".")[0].lower() in stems
-                  and os.path.isfile(os.path.join(folder, p)))
-    if len(hits) > 1:
-        raise TraceError(f"--traces {folder}: {len(hits)} files could be the paper's {f.name}: {', '.join(hits)}; "
-                         f"give one with --trace {f.name}=PATH")
-    return os.path.join(folder, hits[0]) if hits else None
+    """The file in ``folder`` named as ``f`` says (its stem, case ignored; ``PAPER-NAME`` before ``NAME``), or
+    None; two candidates of one kind are an error."""
+    own = {s.lower() for s in f.files}
+    qualified = {f"{f.paper}-{s}".lower() for s in f.files}
+    names = [p for p in os.listdir(folder) if os.path.isfile(os.path.join(folder, p))]
+    for stems in (qualified, own):
+        hits = sorted(p for p in names if p.split(".")[0].lower() in stems)
+        if len(hits) > 1:
+            raise TraceError(f"--traces {folder}: {len(hits)} files could be the paper's {f.name}: "
+                             f"{', '.join(hits)}; give one with --trace {f.paper}:{f.name}=PATH")
+        if hits:
+            return os.path.join(folder, hits[0])
+    return None
 
 
 def check(f: Facts, path: str) -> Given:
     """Reads the trace once for its statistics (raidsim.trace_stats) and compares them with the paper's."""
-    from ..api import trace_stats
-
+    if os.path.isdir(path):
+        raise TraceError(f"--trace {f.name}={path}: a directory, not a trace file")
     if not os.path.isfile(path):
         raise TraceError(f"--trace {f.name}={path}: no such file")
-    stats = trace_stats(path)
+    try:
+        stats = _stats(os.path.abspath(path), os.stat(path).st_mtime_ns, os.stat(path).st_size)
+    except RaidsimError as e:
+        raise TraceError(f"--trace {f.name}={path}: not a trace raidsim reads (its format is detected from its first "
+                         f"lines: {', '.join(_formats())}): {e}") from None
     return Given(f.name, os.path.abspath(path), stats, compare(f, stats))
+
+
+@functools.lru_cache(maxsize=64)
+def _stats(path: str, mtime_ns: int, size: int) -> Dict[str, Any]:
+    """A trace's statistics, read once per version of the file (a run checks each given trace up front, then
+    again for each reproduction that replays it)."""
+    from ..api import trace_stats
+
+    return trace_stats(path)
+
+
+def _formats() -> List[str]:
+    from .. import _native
+
+    return list(_native.trace_formats())
 
 
 def measured(stats: Mapping[str, Any]) -> Dict[str, float]:
@@ -280,3 +352,21 @@ def _set_dotted(table: Dict[str, Any], key: str, value: Any) -> None:
     for part in parents:
         table = table.setdefault(part, {})
     table[leaf] = value
+
+
+def study_for(e: Any, given: Mapping[str, Given]) -> Tuple[Any, Dict[str, str], List[str]]:
+    """An ordinary study as it runs (a catalog entry, :class:`~raidsim.papers.catalog.Entry`): its study file,
+    replaying the given traces where its ``[[catalog.traces]]`` say their stand-ins are; with each case's rows'
+    source (``""``: every case not named) and the notes."""
+    from ..study.spec import Study
+
+    if not e.traces:
+        return Study.from_file(e.path), {}, []
+    spec, sources = study_spec_with(Study.from_file(e.path).spec, e.traces, given)
+    return Study.from_dict(spec, e.path), sources, notes(given, known(e.name))
+
+
+def source_of_cases(cases: Sequence[str], sources: Mapping[str, str]) -> str:
+    """What rows over these cases rest on: trace, stand-in or mixed ("" where no case stands for a trace)."""
+    kinds = sorted({sources.get(c, sources.get("", "")) for c in cases or [""]} - {""})
+    return kinds[0] if len(kinds) == 1 else MIXED if kinds else ""

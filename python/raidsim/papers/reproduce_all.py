@@ -28,6 +28,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from . import catalog, verdict_pages
 from .catalog import COUNT_KEYS, GAP, PASS, PASS_MAPPED, Entry, Rule
+from .rows import row
 
 KB = 1024
 #: The columns of rows.csv, in order.
@@ -80,17 +81,6 @@ class EntryResult:
         for r in self.rows:
             out[COUNT_KEYS[r["verdict"]]] += 1
         return out
-
-
-def row(figure: str, case: str, metric: str, raidsim: Any, published: Any, unit: str, *,
-        rule: Optional[Rule] = None, not_run: bool = False, note: str = "", expect: Optional[bool] = None,
-        mapping: str = "", source: str = "") -> Dict[str, Any]:
-    """One row as a runner makes it. ``rule``: the row's own, from data beside its published number (it
-    overrides the entry's); ``expect``: the module's own judgement, checked against the verdict; ``mapping``:
-    the study file's note on the interpretation the published number is read under (a pass is then mapped);
-    ``source``: what the row was computed on where a paper's trace has a stand-in (trace, stand-in, mixed)."""
-    return {"figure": figure, "case": case, "metric": metric, "raidsim": raidsim, "published": published, "unit": unit,
-            "rule": rule, "not_run": not_run, "note": note, "expect": expect, "mapping": mapping, "source": source}
 
 
 def judged(e: Entry, rows: Sequence[Dict[str, Any]]) -> List[Dict[str, Any]]:
@@ -375,15 +365,14 @@ def ordinary_study(e: Entry, ctx: RunContext) -> Outcome:
     from ..study.spec import Study
     from ..study.sweep import run_study
 
-    from .claims import cases_of, claim_rows, read_long
+    from .claims import read_long
 
     study, sources, notes = study_of(e, ctx)
     table = run_study(study, ctx.out_dir, workers=ctx.workers, progress=ctx.progress)
     report = table.attrs.get("report")
     figures = [f.png for f in report.figures] if report is not None else []
     long_rows = read_long(os.path.join(ctx.out_dir, "results_long.csv"))
-    rows = [{**r, "source": _source_of_cases(cases_of(c), sources)} for c, r in zip(e.claims, claim_rows(e, long_rows),
-                                                                                   strict=True)]
+    rows = sourced_claim_rows(e, long_rows, sources)
     for r in long_rows:
         settings = [k for k in study.axes if r.get(k)]
         case = ", ".join(([r["case"]] if r["case"] else []) + [f"{k} = {r[k]}" for k in settings])
@@ -394,25 +383,21 @@ def ordinary_study(e: Entry, ctx: RunContext) -> Outcome:
     return Outcome(rows, figures, notes + ([f"the study's own report: {report.page}"] if report is not None else []))
 
 
-def _source_of_cases(cases: Sequence[str], sources: Mapping[str, str]) -> str:
-    """What rows over these cases rest on: trace, stand-in or mixed ("" where no case stands for a trace)."""
-    kinds = sorted({sources.get(c, sources.get("", "")) for c in cases or [""]} - {""})
-    return kinds[0] if len(kinds) == 1 else "mixed" if kinds else ""
+def sourced_claim_rows(e: Entry, long_rows: Sequence[Mapping[str, str]], sources: Mapping[str, str]) -> List[Dict[str, Any]]:
+    """The entry's claims as rows (:mod:`.claims`), each with the source of the cases its points belong to."""
+    from .claims import cases_of, claim_rows
+    from .paper_traces import source_of_cases
+
+    return [{**r, "source": source_of_cases(cases_of(c), sources)}
+            for c, r in zip(e.claims, claim_rows(e, long_rows), strict=True)]
 
 
 def study_of(e: Entry, ctx: RunContext) -> Tuple[Any, Dict[str, str], List[str]]:
-    """An ordinary study as it runs: its study file, replaying the papers' traces the user gave where its
-    ``[[catalog.traces]]`` say their stand-ins are; with each case's rows' source (``""``: every case not
-    named) and the notes."""
-    from . import paper_traces
-    from ..study.spec import Study
+    """An ordinary study as it runs, replaying the papers' traces the user gave
+    (:func:`raidsim.papers.paper_traces.study_for`)."""
+    from .paper_traces import study_for
 
-    if not e.traces:
-        return Study.from_file(e.path), {}, []
-    given = ctx.given_traces(e.name)
-    notes = paper_traces.notes(given, paper_traces.known(e.name))
-    spec, sources = paper_traces.study_spec_with(Study.from_file(e.path).spec, e.traces, given)
-    return Study.from_dict(spec, e.path), sources, notes
+    return study_for(e, ctx.given_traces(e.name) if e.traces else {})
 
 
 def _plot_title(study: Any, long_row: Dict[str, str]) -> str:

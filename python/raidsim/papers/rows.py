@@ -86,3 +86,14 @@ def measured(value: Any) -> Optional[float]:
     if value is None or (isinstance(value, float) and math.isnan(value)) or value != value:
         return None
     return round(float(value), 4)
+
+
+def row(figure: str, case: str, metric: str, raidsim: Any, published: Any, unit: str, *,
+        rule: Optional[Any] = None, not_run: bool = False, note: str = "", expect: Optional[bool] = None,
+        mapping: str = "", source: str = "") -> Dict[str, Any]:
+    """One row as a runner makes it. ``rule``: the row's own, from data beside its published number (it
+    overrides the entry's); ``expect``: the module's own judgement, checked against the verdict; ``mapping``:
+    the study file's note on the interpretation the published number is read under (a pass is then mapped);
+    ``source``: what the row was computed on where a paper's trace has a stand-in (trace, stand-in, mixed)."""
+    return {"figure": figure, "case": case, "metric": metric, "raidsim": raidsim, "published": published, "unit": unit,
+            "rule": rule, "not_run": not_run, "note": note, "expect": expect, "mapping": mapping, "source": source}

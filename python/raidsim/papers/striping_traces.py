@@ -95,7 +95,8 @@ def best_units(t: pd.DataFrame) -> pd.Series:
 def rows(t: pd.DataFrame, sources: Optional[Mapping[str, str]] = None) -> List[Dict[str, Any]]:
     """The rows of :mod:`raidsim.papers.reproduce_all`'s shape (not yet judged) from :func:`shares`' table.
     ``sources``: each case's source (trace, stand-in) where a paper's trace stands in."""
-    from .reproduce_all import _source_of_cases, row
+    from .paper_traces import source_of_cases
+    from .rows import row
 
     sources = sources or {}
     if RECOMMENDED_BYTES not in set(t["unit_bytes"]):
@@ -108,7 +109,7 @@ def rows(t: pd.DataFrame, sources: Optional[Mapping[str, str]] = None) -> List[D
         concs = sorted(int(c) for c in f["concurrency"].unique())
 
         def source(cs: Sequence[int]) -> str:
-            return _source_of_cases([f"{trace}-c{c}" for c in cs], sources)
+            return source_of_cases([f"{trace}-c{c}" for c in cs], sources)
 
         at = f[f["unit_bytes"] == RECOMMENDED_BYTES].set_index("concurrency")
         best = best_units(f)
@@ -149,11 +150,11 @@ def rows(t: pd.DataFrame, sources: Optional[Mapping[str, str]] = None) -> List[D
 
 def run(e: Any, ctx: Any) -> Dict[str, Any]:
     """Runs (or resumes) the study into ``ctx.out_dir``, replaying the paper's traces the user gave
-    (:func:`raidsim.papers.reproduce_all.study_of`); the shares, the rows and the notes."""
+    (:func:`raidsim.papers.paper_traces.study_for`); the shares, the rows and the notes."""
     from ..study.sweep import run_study
-    from .reproduce_all import study_of
+    from .paper_traces import study_for
 
-    study, sources, notes = study_of(e, ctx)
+    study, sources, notes = study_for(e, ctx.given_traces(e.name))
     table = run_study(study, ctx.out_dir, workers=ctx.workers, progress=ctx.progress)
     t = shares(table)
     report = table.attrs.get("report")

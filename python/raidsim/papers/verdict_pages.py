@@ -81,8 +81,9 @@ def paper_summary_text(summary: Sequence[Mapping[str, Any]]) -> List[str]:
         gaps = ", ".join(f"{s['gap_' + k]} ({k})" for k in catalog.GAP_CLASSES if s["gap_" + k])
         if s["gap_unexplained"]:
             gaps += (", " if gaps else "") + f"{s['gap_unexplained']} unexplained"
-        lines.append(f"{s['paper']}: exact {s['exact_pass']}/{s['exact_judged']} rows match, trend "
-                     f"{s['trend_pass']}/{s['trend_judged']} pass; gaps: {gaps or 'none'}"
+        judged = [f"{kind} {s[kind + '_pass']}/{s[kind + '_judged']} {verb}" for kind, verb in
+                  (("exact", "rows match"), ("trend", "pass")) if s[kind + "_judged"]]
+        lines.append(f"{s['paper']}: {', '.join(judged) or 'no row judged'}; gaps: {gaps or 'none'}"
                      + (f"; {s['not_run']} not run" if s["not_run"] else "")
                      + (f"; not covered: {', '.join(s['not_covered'])}" if s["not_covered"] else ""))
     return lines + ["gap classes: " + "; ".join(f"({k}) {v}" for k, v in catalog.GAP_CLASSES.items())]
