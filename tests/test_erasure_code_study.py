@@ -48,7 +48,11 @@ def test_each_claim_is_the_papers_formula_on_our_points(result):
     a claim computed the other way round, or on the wrong point."""
     t = _t(result)
     sp = ecs.spec()
-    col = {"now": "now", "noc": "noc", "art": "art_ms", "wa": "wa"}
+    col = {"now": "now", "now_total": "now_total", "noc": "noc", "art": "art_ms", "wa": "wa", "wa_parity": "wa_parity"}
+    # The second readings' measures, held to the first's: parity over all pages written is the same fraction
+    # per host write (now / now_total) as per host page (wa_parity / wa).
+    both = t[t.now_total > 0]
+    assert (both.wa_parity / both.wa).to_numpy() == pytest.approx((both.now / both.now_total).to_numpy())
     claims = [r for r in result[1]["rows"] if "_pct: " in r["metric"]]
     expected = []
     for c in sp["claims"]:
