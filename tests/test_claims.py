@@ -87,6 +87,8 @@ def test_a_side_over_another_selection_sets_a_ratio_beside_a_ratio():
 
 def test_a_missing_value_is_none_never_a_number():
     assert _value(a={"case": "raid0", SU: 4096}) is None
+    # Listing both cases names both points (one per combination of values): their mean has no number either.
+    assert _value(a={"case": ["raid4", "raid0"], SU: 4096}) is None
 
 
 @pytest.mark.parametrize("over, message", [
@@ -94,6 +96,8 @@ def test_a_missing_value_is_none_never_a_number():
     ({"of": "nothing"}, "keeps no metric `nothing`"),
     ({"of": "tput", "members": [0]}, "not a per-member metric"),
     ({"of": "data", "members": [7]}, "the point has 5 members"),
+    # RAID0's 4 KB point has the same stripe unit: without its case the selector would average the two.
+    ({"a": {SU: 4096}}, "matches 2 points, not the 1 its values name"),
 ])
 def test_a_claim_that_names_what_the_study_lacks_is_an_error(over, message):
     with pytest.raises(catalog.CatalogError, match=message):

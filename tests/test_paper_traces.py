@@ -183,6 +183,10 @@ def test_the_cli_takes_traces_by_name_and_refuses_unknown_ones(tmp_path, traces_
     assert {r["source"] for r in rows if r["case"] == "Vdbench"} == {"trace"}
     assert {r["source"] for r in rows if r["case"] == "Iozone"} == {"stand-in"}
     assert "warning: Vdbench: write share (%) 49.2 where the paper's Table 6 gives 99.9" in found.stderr
+    assert found.stderr.count("write share (%) 49.2") == 1
+    text = raidsim_cli("reproduce", "stripe-unit-traces", "--traces", str(tmp_path))
+    assert (text.stdout + text.stderr).count("write share (%) 49.2") == 1  # each warning once, on stderr
+    assert "Vdbench: replayed from" in text.stdout
     total = [r for r in rows if r["case"] == "Vdbench" and r["metric"] == "total size of write requests"]
     assert total[0]["verdict"] == "gap" and not math.isnan(total[0]["raidsim"])  # judged, not "not run"
 
@@ -250,3 +254,14 @@ def test_a_trace_folded_onto_the_array_says_so(tmp_path):
     path.write_text("\n".join(lines) + "\n")
     result = stripe_unit_traces.run(given=paper_traces.for_entry("stripe-unit-traces", {(None, "Iozone"): str(path)}, None))
     assert any(n.startswith("warning: Iozone: wrapped: 50 of 50") for n in result["notes"]), result["notes"]
+
+
+def test_an_ordinary_study_replays_the_traces_its_catalog_names_and_no_more(monkeypatch):
+    assert set(paper_traces.known("stripe-unit-study")) == {"Iozone"}
+    assert set(paper_traces.known("stripe-unit-chips")) == {"Iozone", "Vdbench"}
+    assert set(paper_traces.known("stripe-unit-traces")) == {"Iozone", "Postmark", "Vdbench"}
+    assert set(paper_traces.known("cr5m-chips")) == set(paper_traces.known("cr5m"))
+    assert paper_traces.known("rais") == {}
+    monkeypatch.setitem(paper_traces.FACTS_IN, "stripe-unit-traces", ("stripe-unit-traces", "paper_traces", ("Iozone", "Bonnie")))
+    with pytest.raises(paper_traces.TraceError, match="replays Bonnie, which .* does not list"):
+        paper_traces.known("stripe-unit-traces")

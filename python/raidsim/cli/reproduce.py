@@ -157,24 +157,21 @@ def _trace_paths(args: argparse.Namespace, entries: Sequence[str]) -> Any:
 
 
 def _reproduce_stripe_unit_traces(args: argparse.Namespace) -> int:
+    from ..papers import catalog
     from ..papers import stripe_unit_traces as sut
-    from ..papers.reproduce_all import RunContext
+    from ..papers.reproduce_all import EntryResult, RunContext, judged, row
+    from ..papers.verdict_pages import counts_text
 
     ctx = RunContext("", traces_dir=_traces_dir(args), trace_paths=_trace_paths(args, [sut.NAME]))
     result = sut.run(given=ctx.given_traces(sut.NAME))
-    for g in result["given"].values():
-        for w in g.warnings:
-            print(f"raidsim: warning: {w}", file=sys.stderr)
-    from ..papers import catalog
-    from ..papers.reproduce_all import EntryResult, judged, row
-    from ..papers.verdict_pages import counts_text
-
     e = catalog.entry(sut.NAME)
     rows = judged(e, [row(**a) for a in sut.row_args(result)])
     if args.json:
         print(json.dumps(rows, indent=2))
     else:
         print(sut.text(result, width=_text_width()))
+    _print_notes(result["notes"], args.json)
+    if not args.json:
         counts = EntryResult(e, "ok", 0.0, rows).counts()
         print(_text_table.fill(f"verdicts: {counts_text(counts)} (a count is not run without the paper's trace; "
                                "`--json` gives every row)", _text_width()))
@@ -191,18 +188,17 @@ def _reproduce_striping_traces(args: argparse.Namespace) -> int:
     e = catalog.entry(st.NAME)
     ctx = RunContext("", workers=args.workers, progress=progress(args), traces_dir=_traces_dir(args),
                      trace_paths=_trace_paths(args, [st.NAME]))
-    traced = "trace" in study_of(e, ctx)[1].values()  # its points are not the stand-ins'
-    ctx.out_dir = args.out or os.path.join(DEFAULT_OUT, st.NAME + ("-trace" if traced else ""))
+    ctx.out_dir = _study_out(args, study_of(e, ctx)[1])
     refuse_out_file(ctx.out_dir, "the study's results")
     result = st.run(e, ctx)
     rows = judged(e, result["rows"])
     figures = result["figures"] + st.plot(result["shares"], ctx.out_dir)
     if args.json:
         print(json.dumps(rows, indent=2))
+        _print_notes(result["notes"], True)
         return 0
     print(st.text(rows))
-    for note in result["notes"]:
-        print(_text_table.fill(note, _text_width()), file=sys.stderr if note.startswith("warning") else sys.stdout)
+    _print_notes(result["notes"])
     _print_figures(figures)
     return 0
 
@@ -217,13 +213,28 @@ def _reproduce_ordinary_study(args: argparse.Namespace) -> int:
     e = catalog.entry(args.name)
     ctx = RunContext("", traces_dir=_traces_dir(args), trace_paths=_trace_paths(args, [args.name]))
     study, sources, notes = study_of(e, ctx)
-    if "trace" in sources.values() and args.out is None:
-        args.out = os.path.join(DEFAULT_OUT, args.name + "-trace")
-    for note in notes:
-        print(_text_table.fill(note, _text_width()), file=sys.stderr if note.startswith("warning") else sys.stdout)
+    args.out = _study_out(args, sources)
+    _print_notes(notes)
     status = run_study_with_report(study, args)
-    _print_claims(args.name, args.out or os.path.join(DEFAULT_OUT, args.name), sources)
+    _print_claims(args.name, args.out, sources)
     return status
+
+
+def _study_out(args: argparse.Namespace, sources: Any) -> str:
+    """``--out``, or the reproduction's default folder: OUT/NAME, OUT/NAME-trace where it replays a paper's trace
+    (its points are not the stand-ins', and a resumed sweep must not mix them)."""
+    traced = "trace" in sources.values()
+    return args.out or os.path.join(DEFAULT_OUT, args.name + ("-trace" if traced else ""))
+
+
+def _print_notes(notes: Sequence[str], json_out: bool = False) -> None:
+    """A reproduction's notes: its warnings (a given trace that differs from the paper's, one folded onto the
+    array) on stderr, the rest on stdout, which holds only JSON with ``json_out``."""
+    for note in notes:
+        if note.startswith("warning: "):
+            print(f"raidsim: {note}", file=sys.stderr)
+        elif not json_out:
+            print(_text_table.fill(note, _text_width()))
 
 
 #: What a row ran on, as the terminal says it.
@@ -307,14 +318,10 @@ def _reproduce_study(args: argparse.Namespace) -> int:
     e = catalog.entry(args.name)
     ctx = reproduce_all.RunContext("", workers=args.workers, progress=progress(args), traces_dir=_traces_dir(args),
                                    trace_paths=_trace_paths(args, [args.name]))
-    traced = "trace" in reproduce_all.study_of(e, ctx)[1].values()  # its points are not the stand-ins'
-    out = args.out or os.path.join(DEFAULT_OUT, args.name + ("-trace" if traced else ""))
-    ctx.out_dir = out
+    out = ctx.out_dir = _study_out(args, reproduce_all.study_of(e, ctx)[1])
     outcome = reproduce_all.ordinary_study(e, ctx)
     rows = reproduce_all.judged(e, outcome.rows)
-    for note in outcome.notes:  # JSON rows cannot say that a given trace differs from the paper's
-        if note.startswith("warning"):
-            print(f"raidsim: {note}", file=sys.stderr)
+    _print_notes(outcome.notes, args.json)
     if args.json:
         print(json.dumps(rows, indent=2))
     else:
@@ -372,9 +379,7 @@ def _reproduce_with_traces(args: argparse.Namespace, module: Any, name: str) -> 
 
     traces = _traces_dir(args)
     given = RunContext(out, traces_dir=traces, trace_paths=_trace_paths(args, [name])).given_traces(name)
-    for g in given.values():
-        for w in g.warnings:
-            print(f"raidsim: warning: {w}", file=sys.stderr)
+    notes = paper_traces.notes(given, paper_traces.known(name))
     result = module.run(out, quick=args.quick, traces_dir=traces, workers=args.workers, progress=progress(args),
                         given=given)
     figures = module.plot(result, out)
@@ -383,10 +388,10 @@ def _reproduce_with_traces(args: argparse.Namespace, module: Any, name: str) -> 
             print(f"raidsim: shared traces not found in {traces or '(no traces directory)'}, skipped: "
                   + ", ".join(result["missing_traces"]), file=sys.stderr)
         print(json.dumps(result["rows"], indent=2))
+        _print_notes(notes, True)
     else:
         print(module.text(result, width=_text_width()))
-        for note in paper_traces.notes(given, paper_traces.known(name)):
-            print(_text_table.fill(note, _text_width()))
+        _print_notes(notes)
         _print_figures(figures)
     return 0
 

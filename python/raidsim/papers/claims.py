@@ -84,12 +84,17 @@ def cases_of(claim: Mapping[str, Any]) -> List[str]:
     """The cases a claim's points belong to (its selectors' and their ``over``'s ``case``), in order."""
     found: List[str] = []
     for side in ("a", "b"):
-        for selector in (claim.get(side) or {}, (claim.get(side) or {}).get("over") or {}):
-            case = selector.get("case")
-            for c in case if isinstance(case, list) else [] if case is None else [case]:
+        selector = claim.get(side) or {}
+        for part in (selector, selector.get("over") or {}):
+            for c in _listed(part.get("case", [])):
                 if str(c) not in found:
                     found.append(str(c))
     return found
+
+
+def _listed(value: Any) -> List[Any]:
+    """A selector's value as the list of values it selects."""
+    return value if isinstance(value, list) else [value]
 
 
 def check_claims(e: Entry) -> None:
@@ -124,13 +129,19 @@ def _selection(claim: Mapping[str, Any], side: str, selector: Mapping[str, Any],
                where: str) -> Optional[float]:
     members = selector.get("members", claim.get("members"))
     how = selector.get("over_members", claim.get("over_members", "sum"))
-    wanted = {k: v if isinstance(v, list) else [v] for k, v in selector.items() if k not in _SELECTOR_OWN}
+    wanted = {k: _listed(v) for k, v in selector.items() if k not in _SELECTOR_OWN}
     points: Dict[str, List[Mapping[str, str]]] = {}
     for r in long_rows:
         if all(k in r and any(_same(r[k], v) for v in values) for k, values in wanted.items()):
             points.setdefault(r["point"], []).append(r)
     if not points:
         raise CatalogError(f"{where}: `{side}` = {dict(selector)} matches no point of the study")
+    # One point per combination of the listed values: a selector that leaves out a setting would average
+    # points the claim does not name (RAID0's with RAID4's) into a plausible, wrong number.
+    combinations = math.prod(len(values) for values in wanted.values())
+    if len(points) != combinations:
+        raise CatalogError(f"{where}: `{side}` = {dict(selector)} matches {len(points)} points, not the "
+                           f"{combinations} its values name: name the case and every setting that tells them apart")
     values = [_point_value(rows, _metrics(claim), members, how, f"{where} `{side}`") for rows in points.values()]
     if any(v is None for v in values):
         return None

@@ -35,27 +35,17 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 from .._native import RaidsimError
 from .packaged import packaged_spec, study_file
 
-#: Where each reproduction that takes the papers' traces lists them: (study file, its list's key).
-FACTS_IN = {
-    "stripe-unit-traces": ("stripe-unit-traces", "paper_traces"),
-    "stripe-unit-study": ("stripe-unit-traces", "paper_traces"),
-    "stripe-unit-chips": ("stripe-unit-traces", "paper_traces"),
-    "stripe-unit-md-raid5": ("stripe-unit-traces", "paper_traces"),
-    "cr5m": ("cr5m", "traces"),
-    "cr5m-chips": ("cr5m", "traces"),
-    "erasure-code-study": ("erasure-code-study", "workloads"),
-    "striping-traces": ("striping-coefficients", "paper_traces"),
-}
-#: Which of those traces each reproduction replays (None: every one its study file lists).
-REPLAYS: Dict[str, Optional[Tuple[str, ...]]] = {
-    "stripe-unit-traces": ("Iozone", "Postmark", "Vdbench"),
-    "stripe-unit-study": ("Iozone",),
-    "stripe-unit-chips": ("Iozone", "Vdbench"),
-    "stripe-unit-md-raid5": ("Iozone",),
-    "cr5m": None,
-    "cr5m-chips": None,
-    "erasure-code-study": None,
-    "striping-traces": None,
+#: Where each reproduction that takes the papers' traces finds them: (study file, its list's key, the names it
+#: replays). None: the names of its ``[[catalog.traces]]`` (an ordinary study), else every one the list holds.
+FACTS_IN: Dict[str, Tuple[str, str, Optional[Tuple[str, ...]]]] = {
+    "stripe-unit-traces": ("stripe-unit-traces", "paper_traces", ("Iozone", "Postmark", "Vdbench")),
+    "stripe-unit-study": ("stripe-unit-traces", "paper_traces", None),
+    "stripe-unit-chips": ("stripe-unit-traces", "paper_traces", None),
+    "stripe-unit-md-raid5": ("stripe-unit-traces", "paper_traces", None),
+    "cr5m": ("cr5m", "traces", None),
+    "cr5m-chips": ("cr5m", "traces", None),
+    "erasure-code-study": ("erasure-code-study", "workloads", None),
+    "striping-traces": ("striping-coefficients", "paper_traces", None),
 }
 #: How far a given trace may stray from the paper's statistics before a warning: (absolute, relative).
 TOLERANCE = {"requests": (0, 0.02), "write_percent": (2.0, 0), "mean_kb": (0, 0.10), "mean_write_kb": (0, 0.10),
@@ -103,7 +93,10 @@ def known(entry: str) -> Dict[str, Facts]:
     """The traces reproduction ``entry`` replays, by name, with their paper's statistics; {} if it takes none."""
     if entry not in FACTS_IN:
         return {}
-    file, key = FACTS_IN[entry]
+    from .catalog import entry as catalog_entry
+
+    file, key, wanted = FACTS_IN[entry]
+    wanted = wanted or tuple(t["name"] for t in catalog_entry(entry).traces) or None
     spec = packaged_spec(file)
     out = {}
     for i, t in enumerate(spec.get(key, [])):
@@ -115,8 +108,12 @@ def known(entry: str) -> Dict[str, Facts]:
         stats = {k: float(t[k]) for k in STAT_TEXT if k in t}
         out[name] = Facts(name, t.get("table", spec.get("facts_table", "")), tuple(files), stats,
                           paper_of(entry), t.get("same_as", ""))
-    wanted = REPLAYS[entry]
-    return out if wanted is None else {n: out[n] for n in wanted}
+    if wanted is None:
+        return out
+    missing = [n for n in wanted if n not in out]
+    if missing:
+        raise TraceError(f"{entry} replays {', '.join(missing)}, which {study_file(file)} does not list in [[{key}]]")
+    return {n: out[n] for n in wanted}
 
 
 def paper_of(entry: str) -> str:
@@ -220,7 +217,8 @@ def check(f: Facts, path: str) -> Given:
     if not os.path.isfile(path):
         raise TraceError(f"--trace {f.name}={path}: no such file")
     try:
-        stats = _stats(os.path.abspath(path), os.stat(path).st_mtime_ns, os.stat(path).st_size)
+        st = os.stat(path)
+        stats = _stats(os.path.abspath(path), st.st_mtime_ns, st.st_size)
     except RaidsimError as e:
         raise TraceError(f"--trace {f.name}={path}: not a trace raidsim reads (its format is detected from its first "
                          f"lines: {', '.join(_formats())}): {e}") from None
@@ -276,8 +274,13 @@ def compare(f: Facts, stats: Mapping[str, Any]) -> List[str]:
 
 def source_of(names: Iterable[str], given: Mapping[str, Any]) -> str:
     """A row's source from the workloads it rests on: trace, stand-in or mixed ("" for none)."""
-    kinds = {TRACE if n in given else STAND_IN for n in names}
-    return "" if not kinds else kinds.pop() if len(kinds) == 1 else MIXED
+    return _one_source({TRACE if n in given else STAND_IN for n in names})
+
+
+def _one_source(kinds: Iterable[str]) -> str:
+    """The sources of a row's parts as one: the one they share, mixed, or "" where none is known."""
+    found = set(kinds) - {""}
+    return found.pop() if len(found) == 1 else MIXED if found else ""
 
 
 def trace_settings(g: Given, *, max_requests: Optional[int] = None) -> Dict[str, Any]:
@@ -368,5 +371,4 @@ def study_for(e: Any, given: Mapping[str, Given]) -> Tuple[Any, Dict[str, str], 
 
 def source_of_cases(cases: Sequence[str], sources: Mapping[str, str]) -> str:
     """What rows over these cases rest on: trace, stand-in or mixed ("" where no case stands for a trace)."""
-    kinds = sorted({sources.get(c, sources.get("", "")) for c in cases or [""]} - {""})
-    return kinds[0] if len(kinds) == 1 else MIXED if kinds else ""
+    return _one_source(sources.get(c, sources.get("", "")) for c in cases or [""])

@@ -55,7 +55,7 @@ def run(*, given: Optional[Mapping[str, paper_traces.Given]] = None) -> Dict[str
     for pub in sp["published"]:
         name = pub["trace"]
         if name in given:
-            workload = paper_traces.dotted(paper_traces.trace_settings(given[name]))
+            workload = paper_traces.trace_settings(given[name])
         else:
             workload = stand_in(facts[name], pub["write_pages_total"], sp["page_size_bytes"])
         c = count(cfg.with_overrides(workload) if isinstance(workload, dict) else cfg.with_workload(workload)).to_dict()
@@ -113,7 +113,8 @@ def _share(per_member: List[float]) -> float:
 
 
 def text(result: Mapping[str, Any], width: int = 100) -> str:
-    """The tables as the terminal shows them: ours beside the paper's, in thousands of pages."""
+    """The tables as the terminal shows them: ours beside the paper's, in thousands of pages (the run's notes are
+    the caller's to print: its warnings go to stderr)."""
     from .. import _text_table
 
     lines = ["Tables 1-2: page writes and page reads per disk, RAID4 4+1, 128 KB stripe unit (thousands of 4 KB pages)"]
@@ -127,6 +128,5 @@ def text(result: Mapping[str, Any], width: int = 100) -> str:
             body.append([f"{what}, raidsim", *(f"{v / sp['thousand']:,.1f}" for v in c[key]), f"{_share(c[key]):.2f}"])
             body.append([f"{what}, paper", *(f"{v:,}" for v in published), f"{_share(published):.2f}"])
         lines += ["", f"{name} ({'the given trace: every count judged' if c['source'] == paper_traces.TRACE else 'a stand-in: only P / D is judged'}):",
-                  _text_table.render(header, body, width=width, labels=1)]
-    lines += [""] + [_text_table.fill(n, width) for n in result["notes"]]
+                  _text_table.render(header, body, width=width, labels=1), ""]
     return "\n".join(lines)
