@@ -219,11 +219,17 @@ pub enum TraceFormat {
     SystorCsv,
     /// FIU: `time_ns pid process lba blocks R/W major minor md5`.
     Fiu,
+    /// DiskSim's drive-validation traces (`valid/*.trace`): `R|W buffer
+    /// block blocks service_us next_us`, one request at a time as measured
+    /// on the real drive: its service time, then the host's idle time
+    /// before the next request. Replayed at the drive's own issue instants
+    /// (the sum of every earlier service and idle time).
+    DisksimValidate,
 }
 
 impl TraceFormat {
     /// Every format, for auto-detection and help text.
-    pub const ALL: [TraceFormat; 7] = [
+    pub const ALL: [TraceFormat; 8] = [
         TraceFormat::MsrCsv,
         TraceFormat::Spc,
         TraceFormat::DisksimAscii,
@@ -231,6 +237,7 @@ impl TraceFormat {
         TraceFormat::Blkparse,
         TraceFormat::SystorCsv,
         TraceFormat::Fiu,
+        TraceFormat::DisksimValidate,
     ];
 
     /// The snake_case name used in configs.
@@ -243,6 +250,7 @@ impl TraceFormat {
             TraceFormat::Blkparse => "blkparse",
             TraceFormat::SystorCsv => "systor_csv",
             TraceFormat::Fiu => "fiu",
+            TraceFormat::DisksimValidate => "disksim_validate",
         }
     }
 

@@ -21,6 +21,7 @@ fn numeric_line(format: TraceFormat, n: [u64; 4]) -> String {
         TraceFormat::Blkparse => format!("8,{b} 1 1 {a}.000000001 1 D W {c} + {d} [p]"),
         TraceFormat::SystorCsv => format!("{a}.5,0,W,{b},{c},{d}"),
         TraceFormat::Fiu => format!("{a} 1 proc {c} {d} W 6 {b} md5"),
+        TraceFormat::DisksimValidate => format!("W Hit {c} {d} {a}.5 {b}"),
     }
 }
 

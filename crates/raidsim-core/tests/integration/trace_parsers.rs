@@ -278,3 +278,34 @@ fn after_a_bad_line_going_on_is_an_error_not_the_end_of_the_trace() {
     assert!(again.contains("stopped at an earlier error"), "{again}");
     assert!(sim.step(1).is_err(), "every later step is refused too");
 }
+
+#[test]
+fn a_validation_trace_issues_each_request_after_the_measured_service_and_idle_time() {
+    // DiskSim's valid/*.trace: R|W buffer block blocks service_us next_us.
+    let text = "R Hit 100 8 5000.5 20000\nW Miss 7 4 1200 0.25\n# note\nR Hit 9 2 700 3\n";
+    let path = fixture("drive.trace", text.as_bytes());
+    let opts = raidsim_core::workload::trace::TraceOptions {
+        format: None,
+        device: None,
+        max_requests: 0,
+        blkparse_action: "D".into(),
+        skip_malformed: false,
+    };
+    let mut reader = raidsim_core::workload::trace::TraceReader::open(&path, opts).expect("opens");
+    assert_eq!(reader.format(), TraceFormat::DisksimValidate, "detected");
+    let mut got = Vec::new();
+    while let Some(r) = reader.next_record().expect("parses") {
+        got.push(r);
+    }
+    // Issues at 0, then 5000.5 + 20000 us, then that + 1200 + 0.25 us.
+    assert_eq!(
+        got,
+        vec![
+            rec(0, 0, Op::Read, 100 * 512, 8 * 512),
+            rec(25_000_500, 0, Op::Write, 7 * 512, 4 * 512),
+            rec(26_200_750, 0, Op::Read, 9 * 512, 2 * 512),
+        ]
+    );
+    assert!(error(TraceFormat::DisksimValidate, "X Hit 1 2 3 4").contains("neither R nor W"));
+    assert!(error(TraceFormat::DisksimValidate, "R Maybe 1 2 3 4").contains("buffer action"));
+}

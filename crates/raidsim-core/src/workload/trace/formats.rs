@@ -38,6 +38,7 @@ pub fn expected_layout(format: TraceFormat) -> &'static str {
         TraceFormat::Blkparse => "`maj,min cpu seq time pid action rwbs sector + blocks [process]` (device = minor)",
         TraceFormat::SystorCsv => "`Timestamp,Response,IOType,LUN,Offset,Size` (seconds, R|W, bytes; device = LUN)",
         TraceFormat::Fiu => "`time_ns pid process lba blocks R|W major minor md5` (512 B blocks; device = minor)",
+        TraceFormat::DisksimValidate => "`R|W buffer block blocks service_us next_us` (512 B blocks; buffer = Hit|Miss|Doub|Trip)",
     }
 }
 
@@ -58,6 +59,7 @@ pub fn parse_line(format: TraceFormat, line: &str, blkparse_action: &str) -> Res
         TraceFormat::Blkparse => blkparse(line, blkparse_action),
         TraceFormat::SystorCsv => systor(line),
         TraceFormat::Fiu => fiu(line),
+        TraceFormat::DisksimValidate => disksim_validate(line),
     }
 }
 
@@ -173,6 +175,31 @@ fn disksim(line: &str) -> Result<Parsed, String> {
     }))
 }
 
+/// A validation trace's line carries no timestamp: its `time_ns` is the
+/// time from this request's issue to the next one's (the real drive's
+/// service time plus the host's idle time), which the reader sums into
+/// issue instants ([`crate::workload::trace::TraceReader`]).
+fn disksim_validate(line: &str) -> Result<Parsed, String> {
+    let [rw, buffer, block, blocks, service, next] = fields::<6>(&Split::of(line.split_whitespace()), false)?;
+    let op = match rw {
+        "R" => Op::Read,
+        "W" => Op::Write,
+        other => return Err(format!("`{other}` is neither R nor W")),
+    };
+    if !matches!(buffer, "Hit" | "Miss" | "Doub" | "Trip") {
+        return Err(format!("buffer action `{buffer}` is none of Hit, Miss, Doub, Trip"));
+    }
+    let service = decimal_scaled(service, 3, "service_us")?;
+    let next = decimal_scaled(next, 3, "next_us")?;
+    Ok(Parsed::Record(TraceRecord {
+        time_ns: service + next,
+        device: 0,
+        op,
+        offset_bytes: sectors(block, "block")?,
+        len_bytes: sectors(blocks, "blocks")?,
+    }))
+}
+
 fn mqsim(line: &str) -> Result<Parsed, String> {
     let [t, dev, lba, count, kind] = fields::<5>(&Split::of(line.split_whitespace()), false)?;
     let op = match kind {
@@ -281,6 +308,9 @@ pub fn detect(lines: &[String]) -> Option<TraceFormat> {
         return Some(TraceFormat::SystorCsv);
     }
     let ws: Vec<&str> = line.split_whitespace().collect();
+    if ws.len() == 6 && matches!(ws[0], "R" | "W") && matches!(ws[1], "Hit" | "Miss" | "Doub" | "Trip") {
+        return Some(TraceFormat::DisksimValidate);
+    }
     if ws.first().is_some_and(|t| t.contains(',')) && ws.len() >= 7 {
         return Some(TraceFormat::Blkparse);
     }

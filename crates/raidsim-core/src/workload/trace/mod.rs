@@ -96,6 +96,8 @@ pub struct TraceReader {
     pub first_malformed: Option<String>,
     /// Zero-length requests skipped.
     pub zero_length_skipped: u64,
+    /// A validation trace's clock: the issue instant of its next request.
+    issue_clock_ns: u128,
 }
 
 /// A trace's stream. A file is opened once and read once, start to end:
@@ -177,6 +179,7 @@ impl TraceReader {
             malformed_skipped: 0,
             first_malformed: None,
             zero_length_skipped: 0,
+            issue_clock_ns: 0,
         })
     }
 
@@ -242,7 +245,13 @@ impl TraceReader {
             self.line_no += 1;
             match parse_line(self.format, &self.line, &self.opts.blkparse_action) {
                 Ok(Parsed::Skip) => continue,
-                Ok(Parsed::Record(r)) => {
+                Ok(Parsed::Record(mut r)) => {
+                    if self.format == TraceFormat::DisksimValidate {
+                        // The line holds the time to the next issue; this one issues at the sum so far.
+                        let issue = self.issue_clock_ns;
+                        self.issue_clock_ns = issue.saturating_add(r.time_ns);
+                        r.time_ns = issue;
+                    }
                     if self.opts.device.is_some_and(|d| d != r.device) {
                         continue;
                     }
