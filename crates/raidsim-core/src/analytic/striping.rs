@@ -29,7 +29,8 @@ pub struct DiskParameters {
     /// Media rate: sectors per track × bytes per sector / revolution, bytes/s.
     pub sustained_bytes_per_s: f64,
     /// Mean seek between two uniformly random cylinders of the whole disk
-    /// on the fitted curve, ns (equals the given average by construction).
+    /// on the fitted curve (equals the given average by construction) or
+    /// the measured seek table, ns.
     pub average_seek_ns: f64,
     /// The same over the cylinders that hold the used bytes, ns.
     pub effective_average_seek_ns: f64,
@@ -50,13 +51,24 @@ pub fn mean_seek_ns(g: &HddGeometry, cylinders: u32) -> f64 {
     g.seek_a_ns * s1 + g.seek_b_ns * s2 + g.seek_c_ns * p1
 }
 
-/// Table 1's derived rows for disk `cfg`.
+/// Mean of a measured seek table (interpolated as the disk does) between
+/// two independent, uniformly random cylinders among the first `cylinders`:
+/// `Σ 2·(C − d)/C² · seek(d)`, ns.
+pub fn mean_table_seek_ns(table: &[[u64; 2]], cylinders: u32) -> f64 {
+    let seek = crate::hdd::mechanics::SeekModel::Table(table.iter().map(|&[d, t]| (d, t)).collect());
+    let c = f64::from(cylinders);
+    (1..cylinders).map(|d| 2.0 * (c - f64::from(d)) / (c * c) * seek.seek_ns(d) as f64).sum()
+}
+
+/// Table 1's derived rows for disk `cfg` (its seek table's means when it
+/// has one, else the fitted curve's).
 pub fn disk_parameters(cfg: &HddConfig) -> Result<DiskParameters> {
     let g = cfg.validate()?;
     let half_turn = g.revolution_ns as f64 / 2.0;
     let rate = g.sustained_bytes_per_s;
-    let average = mean_seek_ns(&g, cfg.cylinders);
-    let effective = mean_seek_ns(&g, g.cylinders_used);
+    let mean = |cylinders: u32| if cfg.seek_table.is_empty() { mean_seek_ns(&g, cylinders) } else { mean_table_seek_ns(&cfg.seek_table, cylinders) };
+    let average = mean(cfg.cylinders);
+    let effective = mean(g.cylinders_used);
     Ok(DiskParameters {
         disk_capacity_bytes: g.disk_sectors * g.bytes_per_sector,
         effective_capacity_bytes: g.capacity_bytes,

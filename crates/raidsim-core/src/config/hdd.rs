@@ -22,6 +22,21 @@ pub struct HddZone {
     pub cylinders: u32,
     /// Sectors on each track of the zone.
     pub sectors_per_track: u32,
+    /// Sectors by which each track's first sector is rotated from the
+    /// previous track's of the same cylinder (DiskSim's "skew for track
+    /// switch"); absent: the head switch time's worth of rotation.
+    #[serde(default)]
+    pub track_skew_sectors: Option<u32>,
+    /// Sectors by which a cylinder's first track is rotated from the
+    /// previous cylinder's last (DiskSim's "skew for cylinder switch");
+    /// absent: the single-cylinder seek's worth of rotation.
+    #[serde(default)]
+    pub cylinder_skew_sectors: Option<u32>,
+    /// Sectors at the zone's end held back as spares: no logical sector
+    /// maps to them (DiskSim's sectors-per-zone sparing; a whole spare
+    /// cylinder between zones is its sectors here).
+    #[serde(default)]
+    pub spare_sectors: u64,
 }
 
 /// Which queued request a disk serves next.
@@ -35,6 +50,100 @@ pub enum QueuePolicy {
     /// Circular LOOK: the nearest request at or beyond the head's cylinder
     /// in ascending order, wrapping to the lowest.
     CLook,
+    /// Shortest positioning time first: the request whose first sector the
+    /// head reaches soonest (seek, then rotational wait from the platter's
+    /// angle when the seek ends); ties to the oldest.
+    Sptf,
+}
+
+/// The command overheads of a drive's controller, ns, by what the command
+/// is and what the previous one was (DiskSim's eight "... over. after ..."
+/// parameters). A read hit is served wholly from the on-board cache; a
+/// write hit is one the cache takes at once (a fast write); a miss needs
+/// the mechanism. All 0: only `overhead_ns` applies.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct HddCommandOverhead {
+    /// Read served from the cache, after a read, ns.
+    pub read_hit_after_read_ns: u64,
+    /// Read served from the cache, after a write, ns.
+    pub read_hit_after_write_ns: u64,
+    /// Read that needs the media, after a read, ns (before positioning).
+    pub read_miss_after_read_ns: u64,
+    /// Read that needs the media, after a write, ns.
+    pub read_miss_after_write_ns: u64,
+    /// Write taken by the cache (fast write), after a read, ns.
+    pub write_hit_after_read_ns: u64,
+    /// Write taken by the cache, after a write, ns.
+    pub write_hit_after_write_ns: u64,
+    /// Write that goes to the media before it completes, after a read, ns.
+    pub write_miss_after_read_ns: u64,
+    /// Write that goes to the media before it completes, after a write, ns.
+    pub write_miss_after_write_ns: u64,
+}
+
+/// Where a drive's read-ahead stops.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ReadAheadUntil {
+    /// `read_ahead_sectors` past the read's end.
+    Sectors,
+    /// The end of the track that holds the sector after the read, or of the
+    /// track after it when the read began on an earlier track (DiskSim's
+    /// "buffer continuous read" scheme 4, after DEC's drives);
+    /// `read_ahead_sectors` must be 0.
+    TrackEnd,
+}
+
+/// The drive's on-board buffer: segments that hold what was read (and read
+/// ahead) and what was written, as DiskSim's disk cache does.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct HddCacheConfig {
+    /// false: the drive runs without its cache, whatever the rest of this
+    /// table says (to compare a drive with its cache on and off).
+    pub enabled: bool,
+    /// Buffer segments; 0 = no cache (every request goes to the media).
+    pub segments: u32,
+    /// Sectors per segment.
+    pub segment_sectors: u64,
+    /// Segments that may hold written data not yet on the media; 0 = all.
+    pub max_write_segments: u32,
+    /// After a read from the media, keep reading this many sectors past its
+    /// end into its segment, until a new command arrives or the segment is
+    /// full; 0 = no read-ahead.
+    pub read_ahead_sectors: u64,
+    /// Where read-ahead stops (besides a new command and a full segment).
+    pub read_ahead_until: ReadAheadUntil,
+    /// Read ahead only after a read that starts where the previous read
+    /// ended (a sequential stream is under way), not after every read.
+    pub read_ahead_on_streams_only: bool,
+    /// Acknowledge a write once its data is in a segment and write it to
+    /// the media later (write-back, DiskSim's fast write); false: a write
+    /// completes when its last sector is on the media.
+    pub fast_write: bool,
+    /// A write that continues a segment's unwritten data joins it, and the
+    /// two reach the media as one write (DiskSim's "combine seq writes").
+    pub combine_writes: bool,
+    /// A read of data written and still in a segment is a hit.
+    pub read_hits_on_write_data: bool,
+}
+
+impl Default for HddCacheConfig {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            segments: 0,
+            segment_sectors: 0,
+            max_write_segments: 0,
+            read_ahead_sectors: 0,
+            read_ahead_until: ReadAheadUntil::Sectors,
+            read_ahead_on_streams_only: false,
+            fast_write: false,
+            combine_writes: false,
+            read_hits_on_write_data: false,
+        }
+    }
 }
 
 /// One hard disk.
@@ -69,11 +178,23 @@ pub struct HddConfig {
     pub average_seek_ns: u64,
     /// Seek time from the first cylinder to the last, ns.
     pub max_seek_ns: u64,
+    /// Measured seek times as `[cylinders, ns]` pairs by rising distance,
+    /// the first at 1 cylinder, interpolated linearly between (and past the
+    /// last, extrapolated), as DiskSim's extracted seek curves; empty = the
+    /// curve fitted to the three seek times above.
+    pub seek_table: Vec<[u64; 2]>,
+    /// Added to every seek or head switch before a write (the head settles
+    /// on the track before it may write), ns.
+    pub write_settle_ns: u64,
     /// Switching to another head of the same cylinder, ns (tracks are skewed
     /// by this much, so sequential transfer loses only the switch).
     pub head_switch_ns: u64,
     /// Fixed time per request before positioning (command decode), ns.
     pub overhead_ns: u64,
+    /// Command overheads by hit or miss and by the previous command.
+    pub command_overhead: HddCommandOverhead,
+    /// The on-board buffer (off by default, as in Chen & Lee's raidSim).
+    pub cache: HddCacheConfig,
     /// Time to move one sector between the disk's buffer and the host over
     /// its interface, ns (DiskSim's "bulk sector transfer time"); 0 = the
     /// interface never holds the media back. A request's data streams over
@@ -112,8 +233,12 @@ impl Default for HddConfig {
             single_cylinder_seek_ns: 2_000_000,
             average_seek_ns: 12_500_000,
             max_seek_ns: 25_000_000,
+            seek_table: Vec::new(),
+            write_settle_ns: 0,
             head_switch_ns: 0,
             overhead_ns: 0,
+            command_overhead: HddCommandOverhead::default(),
+            cache: HddCacheConfig::default(),
             interface_sector_transfer_ns: 0,
             merge_adjacent: true,
             synchronized_spindles: true,
@@ -168,7 +293,13 @@ impl HddConfig {
     /// The zones in use: `zones`, or one zone of `sectors_per_track`.
     pub fn zone_list(&self) -> Vec<HddZone> {
         if self.zones.is_empty() {
-            vec![HddZone { cylinders: self.cylinders, sectors_per_track: self.sectors_per_track }]
+            vec![HddZone {
+                cylinders: self.cylinders,
+                sectors_per_track: self.sectors_per_track,
+                track_skew_sectors: None,
+                cylinder_skew_sectors: None,
+                spare_sectors: 0,
+            }]
         } else {
             self.zones.clone()
         }
@@ -193,9 +324,21 @@ impl HddConfig {
         let mut disk_sectors = 0u64;
         for (i, z) in zones.iter().enumerate() {
             positive(&format!("hdd.zones[{i}].cylinders"), z.cylinders.into())?;
-            positive(&format!("hdd.zones[{i}].sectors_per_track"), z.sectors_per_track.into())?;
+            let spt = positive(&format!("hdd.zones[{i}].sectors_per_track"), z.sectors_per_track.into())?;
+            for (key, skew) in [("track_skew_sectors", z.track_skew_sectors), ("cylinder_skew_sectors", z.cylinder_skew_sectors)] {
+                if skew.is_some_and(|k| u64::from(k) >= spt) {
+                    return Err(Error::config(format!("hdd.zones[{i}].{key}"), format!("must be less than the zone's {spt} sectors per track")));
+                }
+            }
+            if z.track_skew_sectors.is_some() != z.cylinder_skew_sectors.is_some() {
+                return Err(Error::config(format!("hdd.zones[{i}]"), "give both track_skew_sectors and cylinder_skew_sectors, or neither"));
+            }
+            let physical = u64::from(z.cylinders) * heads * spt;
+            if z.spare_sectors >= physical {
+                return Err(Error::config(format!("hdd.zones[{i}].spare_sectors"), format!("leaves none of the zone's {physical} sectors in use")));
+            }
             zone_cylinders += u64::from(z.cylinders);
-            disk_sectors += u64::from(z.cylinders) * heads * u64::from(z.sectors_per_track);
+            disk_sectors += physical - z.spare_sectors;
         }
         if zone_cylinders != cylinders {
             return Err(Error::config("hdd.zones", format!("the zones hold {zone_cylinders} cylinders; hdd.cylinders is {cylinders}")));
@@ -212,8 +355,8 @@ impl HddConfig {
         let (mut left, mut cylinders_used, mut weighted) = (sectors, 0u64, 0.0f64);
         for z in &zones {
             let per_cyl = heads * u64::from(z.sectors_per_track);
-            let take = left.min(per_cyl * u64::from(z.cylinders));
-            cylinders_used += take.div_ceil(per_cyl);
+            let take = left.min(per_cyl * u64::from(z.cylinders) - z.spare_sectors);
+            cylinders_used += if left > take { u64::from(z.cylinders) } else { take.div_ceil(per_cyl) };
             weighted += take as f64 * z.sectors_per_track as f64;
             left -= take;
         }
@@ -229,7 +372,9 @@ impl HddConfig {
                 format!("{} ns a sector is slower than one second: not a disk's interface", self.interface_sector_transfer_ns),
             ));
         }
-        let (a, b) = fit_seek_curve(cylinders as u32, single, average, max)?;
+        duration("hdd.write_settle_ns", self.write_settle_ns)?;
+        self.check_overheads_and_cache()?;
+        let (a, b) = if self.seek_table.is_empty() { fit_seek_curve(cylinders as u32, single, average, max)? } else { self.check_seek_table()? };
         Ok(HddGeometry {
             bytes_per_sector: bps,
             disk_sectors,
@@ -242,6 +387,75 @@ impl HddConfig {
             seek_c_ns: single,
             sustained_bytes_per_s: mean_spt * bps as f64 * 1e9 / revolution_ns as f64,
         })
+    }
+
+    /// A measured seek table must rise in distance from 1 cylinder; its
+    /// times are durations. The fitted curve is then unused: `(0, 0)`.
+    fn check_seek_table(&self) -> Result<(f64, f64)> {
+        if self.seek_table[0][0] != 1 {
+            return Err(Error::config(
+                "hdd.seek_table",
+                format!("starts at {} cylinders; the first entry must be the 1-cylinder seek", self.seek_table[0][0]),
+            ));
+        }
+        for (i, w) in self.seek_table.windows(2).enumerate() {
+            if w[1][0] <= w[0][0] {
+                return Err(Error::config(format!("hdd.seek_table[{}]", i + 1), format!("distance {} does not rise above {}", w[1][0], w[0][0])));
+            }
+        }
+        for (i, [_, ns]) in self.seek_table.iter().enumerate() {
+            duration(&format!("hdd.seek_table[{i}]"), *ns)?;
+        }
+        Ok((0.0, 0.0))
+    }
+
+    fn check_overheads_and_cache(&self) -> Result<()> {
+        let o = &self.command_overhead;
+        for (key, v) in [
+            ("read_hit_after_read_ns", o.read_hit_after_read_ns),
+            ("read_hit_after_write_ns", o.read_hit_after_write_ns),
+            ("read_miss_after_read_ns", o.read_miss_after_read_ns),
+            ("read_miss_after_write_ns", o.read_miss_after_write_ns),
+            ("write_hit_after_read_ns", o.write_hit_after_read_ns),
+            ("write_hit_after_write_ns", o.write_hit_after_write_ns),
+            ("write_miss_after_read_ns", o.write_miss_after_read_ns),
+            ("write_miss_after_write_ns", o.write_miss_after_write_ns),
+        ] {
+            duration(&format!("hdd.command_overhead.{key}"), v)?;
+        }
+        let c = &self.cache;
+        if !c.enabled {
+            return Ok(());
+        }
+        if c.max_write_segments > c.segments {
+            return Err(Error::config("hdd.cache.max_write_segments", format!("{} is more than the {} segments", c.max_write_segments, c.segments)));
+        }
+        if c.segments == 0 {
+            let on = [("fast_write", c.fast_write), ("combine_writes", c.combine_writes), ("read_hits_on_write_data", c.read_hits_on_write_data)];
+            if let Some((key, _)) = on.iter().find(|(_, v)| *v) {
+                return Err(Error::config(format!("hdd.cache.{key}"), "needs a cache: set hdd.cache.segments (and segment_sectors)"));
+            }
+            if c.read_ahead_sectors > 0 {
+                return Err(Error::config("hdd.cache.read_ahead_sectors", "needs a cache: set hdd.cache.segments (and segment_sectors)"));
+            }
+            return Ok(());
+        }
+        if c.segment_sectors == 0 {
+            return Err(Error::config("hdd.cache.segment_sectors", "must be > 0 when hdd.cache.segments is set"));
+        }
+        if c.read_ahead_until == ReadAheadUntil::TrackEnd && c.read_ahead_sectors > 0 {
+            return Err(Error::config("hdd.cache.read_ahead_sectors", "is not used when hdd.cache.read_ahead_until = \"track_end\": set it to 0"));
+        }
+        if c.read_ahead_sectors > c.segment_sectors {
+            return Err(Error::config(
+                "hdd.cache.read_ahead_sectors",
+                format!("{} sectors do not fit a {}-sector segment", c.read_ahead_sectors, c.segment_sectors),
+            ));
+        }
+        if c.combine_writes && !c.fast_write {
+            return Err(Error::config("hdd.cache.combine_writes", "combines writes held in the cache: it needs hdd.cache.fast_write"));
+        }
+        Ok(())
     }
 
     fn revolution(&self) -> Result<u64> {

@@ -14,6 +14,7 @@ mod disksim_validation;
 mod ftl_gc;
 mod harmonia;
 mod hdd_array;
+mod hdd_cache;
 mod hdd_model;
 mod input_errors;
 mod intra_ssd;

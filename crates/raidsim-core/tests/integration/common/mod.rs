@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod disk;
 pub mod load_cases;
 
 use raidsim_core::config::{RawConfig, ResolvedConfig};
