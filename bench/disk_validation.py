@@ -11,7 +11,14 @@ horizontal distance between the two response-time distributions, DiskSim's
 `rms`, here over the exact empirical quantiles at every 0.01 %), beside
 DiskSim's own demerit as its `valid/runvalid` states it:
 
-    python bench/disk_validation.py DISKSIM/valid [--cache off]
+    python bench/disk_validation.py DISKSIM/valid [--cache off] [--phases 8]
+
+The presets' spindles start at angle 0; `--phases N` also replays each trace
+with N platter phases drawn from seeds 1..N and prints the demerit's range,
+as the starting angle is one draw. The replay is open loop at the measured
+issue instants; DiskSim's validation mode issues each request a measured
+idle time after the simulated completion of the one before (closed loop),
+which gives read-ahead and destage slightly different idle time.
 
 DISKSIM/valid is a checkout's `valid/` folder (fetch github:benh/disksim);
 the traces are not ours to ship.
@@ -57,6 +64,7 @@ def main() -> None:
     ap.add_argument("valid", type=Path, help="DiskSim's valid/ folder")
     ap.add_argument("--cache", choices=["on", "off"], default="on", help="the drives' on-board cache")
     ap.add_argument("--set", action="append", default=[], help="KEY=VALUE on top of the preset")
+    ap.add_argument("--phases", type=int, default=0, help="also replay at N platter phases (seeds 1..N)")
     args = ap.parse_args()
     overrides = [*args.set, *(["hdd.cache.enabled=false"] if args.cache == "off" else [])]
     print(f"{'drive':<16}{'read real':>10}{'ours':>8}{'err':>8}{'write real':>12}{'ours':>8}{'err':>8}{'demerit':>9}{'DiskSim':>9}")
@@ -73,6 +81,12 @@ def main() -> None:
             r, o = real[ops == op].mean(), ours[ops == op].mean()
             cells += [f"{r:10.3f}" if op == "R" else f"{r:12.3f}", f"{o:8.3f}", f"{(o / r - 1) * 100:+7.1f}%"]
         print(f"{preset:<16}{''.join(cells)}{demerit_ms(real, ours):9.3f}{disksim:9.3f}")
+        if args.phases:
+            spread = [
+                demerit_ms(real, replay(trace, preset, [*overrides, "hdd.synchronized_spindles=false", f"sim.seed={seed}"]))
+                for seed in range(1, args.phases + 1)
+            ]
+            print(f"{'':<16}demerit over {args.phases} platter phases: {min(spread):.3f}-{max(spread):.3f} ms")
 
 
 if __name__ == "__main__":

@@ -50,6 +50,9 @@ def zones(model: str, heads: int) -> list[dict]:
                 "spare_sectors": int(_value(z, "Number of spares")) + gap * heads * spt,
             }
         )
+        front = int(float(_value(z, "Empty space at zone front")))
+        if front:
+            out[-1]["front_spare_sectors"] = front
     return out
 
 

@@ -5,8 +5,8 @@ github.com/benh/disksim), not ours to ship: set RAIDSIM_DISKSIM_VALID to a
 checkout's `valid/` folder to run these; without it they skip, saying so.
 Recorded with the caches on (`python bench/disk_validation.py DISKSIM/valid`):
 Cheetah 9LP read 5.685 ms against 5.804 measured, write 1.304 against 1.308,
-demerit 0.139 ms (DiskSim 0.107); Atlas III read 8.829 against 9.044, write
-1.085 against 1.104, demerit 0.315 (DiskSim 0.378).
+demerit 0.139 ms (DiskSim 0.107); Atlas III read 8.777 against 9.044, write
+1.087 against 1.104, demerit 0.328 (DiskSim 0.378).
 """
 
 import importlib.util

@@ -37,6 +37,11 @@ pub struct HddZone {
     /// cylinder between zones is its sectors here).
     #[serde(default)]
     pub spare_sectors: u64,
+    /// Sectors at the zone's front that no logical sector maps to (DiskSim's
+    /// "empty space at zone front"): the zone's first logical sector lies
+    /// this many sectors in.
+    #[serde(default)]
+    pub front_spare_sectors: u64,
 }
 
 /// Which queued request a disk serves next.
@@ -299,6 +304,7 @@ impl HddConfig {
                 track_skew_sectors: None,
                 cylinder_skew_sectors: None,
                 spare_sectors: 0,
+                front_spare_sectors: 0,
             }]
         } else {
             self.zones.clone()
@@ -334,11 +340,12 @@ impl HddConfig {
                 return Err(Error::config(format!("hdd.zones[{i}]"), "give both track_skew_sectors and cylinder_skew_sectors, or neither"));
             }
             let physical = u64::from(z.cylinders) * heads * spt;
-            if z.spare_sectors >= physical {
-                return Err(Error::config(format!("hdd.zones[{i}].spare_sectors"), format!("leaves none of the zone's {physical} sectors in use")));
+            let spares = z.spare_sectors.saturating_add(z.front_spare_sectors);
+            if spares >= physical {
+                return Err(Error::config(format!("hdd.zones[{i}].spare_sectors"), format!("leave none of the zone's {physical} sectors in use")));
             }
             zone_cylinders += u64::from(z.cylinders);
-            disk_sectors += physical - z.spare_sectors;
+            disk_sectors += physical - spares;
         }
         if zone_cylinders != cylinders {
             return Err(Error::config("hdd.zones", format!("the zones hold {zone_cylinders} cylinders; hdd.cylinders is {cylinders}")));
@@ -355,7 +362,7 @@ impl HddConfig {
         let (mut left, mut cylinders_used, mut weighted) = (sectors, 0u64, 0.0f64);
         for z in &zones {
             let per_cyl = heads * u64::from(z.sectors_per_track);
-            let take = left.min(per_cyl * u64::from(z.cylinders) - z.spare_sectors);
+            let take = left.min(per_cyl * u64::from(z.cylinders) - z.spare_sectors - z.front_spare_sectors);
             cylinders_used += if left > take { u64::from(z.cylinders) } else { take.div_ceil(per_cyl) };
             weighted += take as f64 * z.sectors_per_track as f64;
             left -= take;
@@ -406,6 +413,15 @@ impl HddConfig {
         for (i, [_, ns]) in self.seek_table.iter().enumerate() {
             duration(&format!("hdd.seek_table[{i}]"), *ns)?;
         }
+        // Past its last point the table is extrapolated: it must still give a seek at the longest stroke.
+        let longest = u64::from(self.cylinders.saturating_sub(1)).max(1);
+        let model = crate::hdd::mechanics::SeekModel::Table(self.seek_table.iter().map(|&[d, t]| (d, t)).collect());
+        if model.seek_ns(longest as u32) == 0 || self.seek_table.iter().any(|&[_, t]| t == 0) {
+            return Err(Error::config(
+                "hdd.seek_table",
+                format!("gives no time for a seek (at {longest} cylinders, extrapolated, or at a listed distance)"),
+            ));
+        }
         Ok((0.0, 0.0))
     }
 
@@ -435,13 +451,20 @@ impl HddConfig {
             if let Some((key, _)) = on.iter().find(|(_, v)| *v) {
                 return Err(Error::config(format!("hdd.cache.{key}"), "needs a cache: set hdd.cache.segments (and segment_sectors)"));
             }
-            if c.read_ahead_sectors > 0 {
-                return Err(Error::config("hdd.cache.read_ahead_sectors", "needs a cache: set hdd.cache.segments (and segment_sectors)"));
+            if c.read_ahead_sectors > 0 || c.read_ahead_until == ReadAheadUntil::TrackEnd || c.read_ahead_on_streams_only {
+                return Err(Error::config("hdd.cache.read_ahead_sectors", "read-ahead needs a cache: set hdd.cache.segments (and segment_sectors)"));
             }
             return Ok(());
         }
         if c.segment_sectors == 0 {
             return Err(Error::config("hdd.cache.segment_sectors", "must be > 0 when hdd.cache.segments is set"));
+        }
+        let reads_ahead = c.read_ahead_sectors > 0 || c.read_ahead_until == ReadAheadUntil::TrackEnd;
+        if c.read_ahead_on_streams_only && !reads_ahead {
+            return Err(Error::config(
+                "hdd.cache.read_ahead_on_streams_only",
+                "there is no read-ahead: set read_ahead_sectors or read_ahead_until = \"track_end\"",
+            ));
         }
         if c.read_ahead_until == ReadAheadUntil::TrackEnd && c.read_ahead_sectors > 0 {
             return Err(Error::config("hdd.cache.read_ahead_sectors", "is not used when hdd.cache.read_ahead_until = \"track_end\": set it to 0"));

@@ -221,7 +221,8 @@ fn looks_integer(text: &str) -> bool {
 const ALTERNATIVE_KEYS: [(&str, &str); 2] = [("hdd", "rpm"), ("hdd", "revolution_ns")];
 
 fn drop_alternative(base: &mut toml::Table, table: &str, key: &str, incoming: &toml::Table) {
-    if !incoming.contains_key(key) {
+    // Only a key with an alternative replaces anything (`hdd.queue_policy` leaves the preset's rpm alone).
+    if !incoming.contains_key(key) || !ALTERNATIVE_KEYS.contains(&(table, key)) {
         return;
     }
     let Some(existing) = base.get_mut(table).and_then(toml::Value::as_table_mut) else {

@@ -85,10 +85,11 @@ impl DiskCache {
 
     /// A segment holds every sector of `first..end` (written data counts
     /// only if `written_data_hits`); it becomes the most recently used.
-    pub fn hit(&mut self, first: u64, end: u64, written_data_hits: bool) -> bool {
+    /// Data destaged by `now` counts as read data.
+    pub fn hit(&mut self, first: u64, end: u64, now: Ns, written_data_hits: bool) -> bool {
         self.clock += 1;
         let clock = self.clock;
-        let found = self.segments.iter_mut().flatten().find(|s| s.start <= first && end <= s.end && (written_data_hits || s.dirty == Dirty::Clean));
+        let found = self.segments.iter_mut().flatten().find(|s| s.start <= first && end <= s.end && (written_data_hits || s.clean_at(now)));
         match found {
             Some(s) => {
                 s.last_used = clock;
@@ -98,12 +99,14 @@ impl DiskCache {
         }
     }
 
-    /// A write of `first..end` makes what clean segments hold of it stale:
-    /// they keep the part before it (a segment holds one run).
-    pub fn invalidate(&mut self, first: u64, end: u64) {
+    /// A write of `first..end` at `now` makes what segments on the media
+    /// hold of it stale: they keep the part before it (a segment holds one
+    /// run). Written data still to be destaged stays: it must reach the
+    /// media, and the newer write lands after it.
+    pub fn invalidate(&mut self, first: u64, end: u64, now: Ns) {
         for slot in &mut self.segments {
-            if let Some(s) = slot.filter(|s| s.dirty == Dirty::Clean && s.start < end && first < s.end) {
-                *slot = (s.start < first).then_some(Segment { end: first, ..s });
+            if let Some(s) = slot.filter(|s| s.clean_at(now) && s.start < end && first < s.end) {
+                *slot = (s.start < first).then_some(Segment { end: first, dirty: Dirty::Clean, ..s });
             }
         }
     }

@@ -3,8 +3,9 @@
 //! Logical sectors fill a track, then the next head of the cylinder, then
 //! the next cylinder, outermost first. Each recording zone has its own
 //! sectors per track (the outer tracks are longer), and may hold spare
-//! sectors at its end that no logical sector maps to (DiskSim's
-//! sectors-per-zone sparing, `diskmodel/layout_g1.c`).
+//! sectors at its end, and empty space at its front, that no logical sector
+//! maps to (DiskSim's sectors-per-zone sparing and "empty space at zone
+//! front", `diskmodel/layout_g1.c`).
 //!
 //! A track's first sector is rotated ("skewed") from the previous track's,
 //! so that a transfer running onto the next track finds its first sector
@@ -22,6 +23,8 @@ struct Zone {
     sectors_per_track: u64,
     /// Skews in sectors, when the zone states them.
     skews: Option<(u64, u64)>,
+    /// Unmapped sectors at the zone's front.
+    front: u64,
 }
 
 /// Where a sector lies.
@@ -56,8 +59,9 @@ impl Layout {
         let mut out = Vec::with_capacity(zones.len());
         for z in zones {
             let skews = z.track_skew_sectors.zip(z.cylinder_skew_sectors).map(|(t, c)| (u64::from(t), u64::from(c)));
-            out.push(Zone { first_sector: sector, first_cylinder: cylinder, sectors_per_track: u64::from(z.sectors_per_track), skews });
-            sector += u64::from(z.cylinders) * u64::from(heads) * u64::from(z.sectors_per_track) - z.spare_sectors;
+            let spt = u64::from(z.sectors_per_track);
+            out.push(Zone { first_sector: sector, first_cylinder: cylinder, sectors_per_track: spt, skews, front: z.front_spare_sectors });
+            sector += u64::from(z.cylinders) * u64::from(heads) * spt - z.spare_sectors - z.front_spare_sectors;
             cylinder += z.cylinders;
         }
         Self { zones: out, heads, revolution_ns, head_skew_ns: head_skew_ns % revolution_ns, cylinder_skew_ns: cylinder_skew_ns % revolution_ns }
@@ -70,7 +74,7 @@ impl Layout {
     /// Where sector `lba` lies.
     pub fn locate(&self, lba: u64) -> Chs {
         let z = self.zone_of(lba);
-        let within = lba - z.first_sector;
+        let within = lba - z.first_sector + z.front;
         let track = within / z.sectors_per_track;
         let heads = u64::from(self.heads);
         Chs {

@@ -31,7 +31,8 @@
 //!   Read-ahead continues past a read from the media until a new command
 //!   arrives (a read of sectors it is about to reach waits for them instead
 //!   and lets it go on); written data is destaged when the mechanism is free,
-//!   reads first, adjacent writes in one pass (write combining).
+//!   a destage not yet started when a command arrives waits for it, and
+//!   adjacent writes go in one pass (write combining).
 //! - **Merging**: a request that starts at the
 //!   sector after the previous one ended, in the same direction, dispatched
 //!   the instant that one finishes, continues the transfer with no overhead
@@ -247,7 +248,7 @@ impl Hdd {
         }
         self.stop_read_ahead(now)?;
         let written = self.read_hits_on_write_data;
-        if self.cache.as_mut().is_some_and(|c| c.hit(first, end, written)) {
+        if self.cache.as_mut().is_some_and(|c| c.hit(first, end, now, written)) {
             let overhead = self.command_overhead_ns(Op::Read, true);
             self.times.overhead_ns += overhead;
             self.times.cache.read_hits += 1;
@@ -322,8 +323,9 @@ impl Hdd {
     fn cached_write(&mut self, now: Ns, first: u64, end: u64) -> Result<Ns> {
         self.stop_read_ahead(now)?;
         let cache = self.cache.as_mut().ok_or_else(|| Error::Internal("a cached write without a cache".into()))?;
-        cache.invalidate(first, end);
-        if !self.fast_write {
+        cache.invalidate(first, end, now);
+        // A write larger than a segment cannot wait in one: it goes to the media.
+        if !self.fast_write || end - first > cache.segment_sectors {
             let done = self.media_command(now, first, end, Op::Write)?;
             let free_at = self.mech_free_ns;
             if let Some(c) = self.cache.as_mut().filter(|_| self.read_hits_on_write_data) {
@@ -561,6 +563,8 @@ impl MemberDevice for Hdd {
             return Err(Error::Internal("a disk completed a request while idle".into()));
         }
         self.busy = false;
+        // Destages that start before the next command decide where the head is when it is picked.
+        self.destage_before(now_ns)?;
         match self.pick(now_ns).and_then(|i| self.queue.remove(i)) {
             Some(next) => self.dispatch(now_ns, next).map(Some),
             None => Ok(None),

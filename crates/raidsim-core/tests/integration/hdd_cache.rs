@@ -12,7 +12,7 @@ const SPT: u64 = 100;
 const BULK: u64 = 20_000;
 
 fn zone(cylinders: u32, sectors_per_track: u32, spare_sectors: u64) -> HddZone {
-    HddZone { cylinders, sectors_per_track, track_skew_sectors: Some(0), cylinder_skew_sectors: Some(0), spare_sectors }
+    HddZone { cylinders, sectors_per_track, track_skew_sectors: Some(0), cylinder_skew_sectors: Some(0), spare_sectors, front_spare_sectors: 0 }
 }
 
 /// 2 heads, 100 cylinders of 100 sectors a track, 10 ms a turn, no skew, a
@@ -114,9 +114,11 @@ fn a_fast_write_ends_after_the_interface_and_is_destaged_later() {
 fn a_read_goes_before_a_destage_that_has_not_started() {
     let mut d = disk(&cached());
     let t1 = serve(&mut d, 0, req(1, Op::Write, 1000, 16));
-    // Arriving the instant the write's data is in, the read takes the mechanism first.
-    serve(&mut d, t1, req(2, Op::Read, 15_000, 1));
-    assert_eq!((d.times().cache.destages, d.times().mechanism_wait_ns), (0, 0));
+    // Arriving the instant the write's data is in, the read takes the mechanism first: no wait; the destage
+    // starts once the read is done (the disk's next decision point), 16 sectors from the head's new place.
+    let t2 = serve(&mut d, t1, req(2, Op::Read, 15_000, 1));
+    assert_eq!((d.times().cache.destages, d.times().mechanism_wait_ns), (1, 0));
+    assert!(d.times().cache.destage_ns > 0 && t2 > t1);
 }
 
 #[test]
@@ -250,4 +252,37 @@ fn a_continuation_on_a_skewed_track_waits_for_nothing_whatever_the_turn() {
         }
         assert_eq!(d.times().rotation_ns, lead, "revolution {rev} ns: a continuation waited");
     }
+}
+
+#[test]
+fn empty_space_at_a_zones_front_maps_nothing() {
+    let mut cfg = cached();
+    cfg.zones = vec![HddZone { front_spare_sectors: 30, ..zone(2, 100, 0) }, zone(98, 50, 0)];
+    let d = disk(&cfg);
+    // DiskSim's Atlas III: logical sector 0 lies 30 sectors into the zone; the zone holds 400 - 30.
+    assert_eq!((d.locate(0).cylinder, d.locate(0).sector), (0, 30));
+    assert_eq!((d.locate(369).cylinder, d.locate(369).head, d.locate(369).sector), (1, 1, 99));
+    assert_eq!((d.locate(370).cylinder, d.locate(370).sectors_per_track), (2, 50));
+}
+
+#[test]
+fn a_write_larger_than_a_segment_goes_to_the_media() {
+    let mut d = disk(&cached());
+    let t = serve(&mut d, 0, req(1, Op::Write, 1000, 500));
+    assert_eq!(d.times().cache.fast_writes, 0, "500 sectors do not fit a 400-sector segment");
+    assert!(t > 500_000 + 500 * BULK, "written to the media before it completes: {t}");
+}
+
+#[test]
+fn cache_settings_that_would_do_nothing_are_refused() {
+    let mut c = cached();
+    c.cache.read_ahead_on_streams_only = true;
+    assert!(c.validate().expect_err("no read-ahead").to_string().contains("read_ahead_on_streams_only"));
+    let mut c = cached();
+    (c.cache.segments, c.cache.fast_write, c.cache.combine_writes, c.cache.read_hits_on_write_data) = (0, false, false, false);
+    c.cache.read_ahead_until = raidsim_core::config::ReadAheadUntil::TrackEnd;
+    assert!(c.validate().expect_err("no cache").to_string().contains("needs a cache"));
+    let mut c = cached();
+    c.seek_table = vec![[1, 9_000_000], [2, 1_000_000]];
+    assert!(c.validate().expect_err("extrapolates below zero").to_string().contains("hdd.seek_table"));
 }

@@ -300,6 +300,18 @@ fn a_layer_setting_rpm_replaces_a_presets_revolution() {
     both.merge(&RawConfig::from_toml_str("[hdd]\nrpm = 7200\nrevolution_ns = 8000000", "<test>").expect("toml"));
     let err = both.resolve().and_then(|r| r.config.hdd.validate()).expect_err("clash");
     assert!(err.to_string().contains("not both"), "{err}");
+    // Any other key of the table leaves the preset's speed alone, as a --set and as a layer.
+    for preset in ["hdd-atlas-iii", "hdd-cheetah-9lp", "hdd-ibm-lightning"] {
+        let speed = |raw: RawConfig| raw.resolve().expect("resolves").config.hdd.validate().expect("valid").revolution_ns;
+        let expected = speed(RawConfig::from_preset(preset).expect("preset"));
+        let mut raw = RawConfig::from_preset(preset).expect("preset");
+        raw.set("hdd.queue_policy=\"sptf\"").expect("override");
+        raw.set("hdd.head_switch_ns=1000").expect("override");
+        assert_eq!(speed(raw), expected, "{preset}: a --set of another hdd key");
+        let mut layered = RawConfig::from_preset(preset).expect("preset");
+        layered.merge(&RawConfig::from_toml_str("[hdd]\nsynchronized_spindles = false", "<test>").expect("toml"));
+        assert_eq!(speed(layered), expected, "{preset}: a layer with another hdd key");
+    }
     // Neither: the default disk's 13.9 ms.
     assert_eq!(HddConfig::default().validate().expect("valid").revolution_ns, 13_900_000);
 }
