@@ -55,9 +55,8 @@ pub fn mean_seek_ns(g: &HddGeometry, cylinders: u32) -> f64 {
 /// two independent, uniformly random cylinders among the first `cylinders`:
 /// `Σ 2·(C − d)/C² · seek(d)`, ns.
 pub fn mean_table_seek_ns(table: &[[u64; 2]], cylinders: u32) -> f64 {
-    let seek = crate::hdd::mechanics::SeekModel::Table(table.iter().map(|&[d, t]| (d, t)).collect());
     let c = f64::from(cylinders);
-    (1..cylinders).map(|d| 2.0 * (c - f64::from(d)) / (c * c) * seek.seek_ns(d) as f64).sum()
+    (1..cylinders).map(|d| 2.0 * (c - f64::from(d)) / (c * c) * crate::config::seek_table_ns(table, d) as f64).sum()
 }
 
 /// Table 1's derived rows for disk `cfg` (its seek table's means when it

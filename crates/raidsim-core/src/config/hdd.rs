@@ -415,8 +415,7 @@ impl HddConfig {
         }
         // Past its last point the table is extrapolated: it must still give a seek at the longest stroke.
         let longest = u64::from(self.cylinders.saturating_sub(1)).max(1);
-        let model = crate::hdd::mechanics::SeekModel::Table(self.seek_table.iter().map(|&[d, t]| (d, t)).collect());
-        if model.seek_ns(longest as u32) == 0 || self.seek_table.iter().any(|&[_, t]| t == 0) {
+        if seek_table_ns(&self.seek_table, longest as u32) == 0 || self.seek_table.iter().any(|&[_, t]| t == 0) {
             return Err(Error::config(
                 "hdd.seek_table",
                 format!("gives no time for a seek (at {longest} cylinders, extrapolated, or at a listed distance)"),
@@ -576,4 +575,26 @@ pub fn fit_seek_curve(cylinders: u32, single: f64, average: f64, max: f64) -> Re
         ));
     }
     Ok((a, b))
+}
+
+/// A measured seek table at `distance` cylinders, ns: linear between its
+/// points, extrapolated from the nearest two past either end (never below
+/// 0), as DiskSim reads its extracted seek curves
+/// (`diskmodel/mech_g1_seektime.c`). `table` rises in distance from 1.
+pub fn seek_table_ns(table: &[[u64; 2]], distance: u32) -> u64 {
+    let x = u64::from(distance);
+    if distance == 0 || table.is_empty() {
+        return 0;
+    }
+    let i = table.partition_point(|&[d, _]| d < x);
+    if let Some(&[_, t]) = table.get(i).filter(|p| p[0] == x) {
+        return t;
+    }
+    if table.len() == 1 {
+        return table[0][1];
+    }
+    let j = i.clamp(1, table.len() - 1);
+    let ([d1, t1], [d2, t2]) = (table[j - 1], table[j]);
+    let slope = (t2 as f64 - t1 as f64) / (d2 as f64 - d1 as f64);
+    (t1 as f64 + slope * (x as f64 - d1 as f64)).round().max(0.0) as u64
 }

@@ -30,8 +30,8 @@ pub use array::{
 pub use array_geometry::{ArrayGeometry, UnitCopy};
 pub use cost::Prices;
 pub use hdd::{
-    fit_seek_curve, seek_moments, seek_moments_closed_form, HddCacheConfig, HddCommandOverhead, HddConfig, HddGeometry, HddZone, QueuePolicy,
-    ReadAheadUntil,
+    fit_seek_curve, seek_moments, seek_moments_closed_form, seek_table_ns, HddCacheConfig, HddCommandOverhead, HddConfig, HddGeometry, HddZone,
+    QueuePolicy, ReadAheadUntil,
 };
 pub use presets::{preset, preset_names, PRESETS};
 use raw::merge_tables;

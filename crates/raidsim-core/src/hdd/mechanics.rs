@@ -24,8 +24,8 @@ pub enum SeekModel {
         /// The single-cylinder seek, ns.
         c: f64,
     },
-    /// Measured `(cylinders, ns)` points, rising in distance from 1.
-    Table(Vec<(u64, u64)>),
+    /// Measured `[cylinders, ns]` points, rising in distance from 1.
+    Table(Vec<[u64; 2]>),
 }
 
 impl SeekModel {
@@ -39,25 +39,9 @@ impl SeekModel {
                 let x = f64::from(distance - 1);
                 (a * x.sqrt() + b * x + c).round() as u64
             }
-            SeekModel::Table(points) => interpolate(points, u64::from(distance)),
+            SeekModel::Table(points) => crate::config::seek_table_ns(points, distance),
         }
     }
-}
-
-/// Linear interpolation in `points` at `x`, extrapolating past either end
-/// from the nearest two points (never below 0).
-fn interpolate(points: &[(u64, u64)], x: u64) -> u64 {
-    let i = points.partition_point(|&(d, _)| d < x);
-    if let Some(&(_, t)) = points.get(i).filter(|p| p.0 == x) {
-        return t;
-    }
-    if points.len() == 1 {
-        return points[0].1;
-    }
-    let j = i.clamp(1, points.len() - 1);
-    let ((d1, t1), (d2, t2)) = (points[j - 1], points[j]);
-    let slope = (t2 as f64 - t1 as f64) / (d2 as f64 - d1 as f64);
-    (t1 as f64 + slope * (x as f64 - d1 as f64)).round().max(0.0) as u64
 }
 
 /// Where the head is: over which cylinder, on which surface.

@@ -138,7 +138,7 @@ impl Hdd {
         let seek = if cfg.seek_table.is_empty() {
             SeekModel::Curve { a: g.seek_a_ns, b: g.seek_b_ns, c: g.seek_c_ns }
         } else {
-            SeekModel::Table(cfg.seek_table.iter().map(|&[d, t]| (d, t)).collect())
+            SeekModel::Table(cfg.seek_table.clone())
         };
         let phase_ns = if cfg.synchronized_spindles { 0 } else { splitmix64(phase_seed) % g.revolution_ns };
         let c = &cfg.cache;
