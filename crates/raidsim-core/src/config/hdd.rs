@@ -186,7 +186,8 @@ pub struct HddConfig {
     /// Measured seek times as `[cylinders, ns]` pairs by rising distance,
     /// the first at 1 cylinder, interpolated linearly between (and past the
     /// last, extrapolated), as DiskSim's extracted seek curves; empty = the
-    /// curve fitted to the three seek times above.
+    /// curve fitted to the three seek times above (which, with a table, are
+    /// kept for reference only).
     pub seek_table: Vec<[u64; 2]>,
     /// Added to every seek or head switch before a write (the head settles
     /// on the track before it may write), ns.
