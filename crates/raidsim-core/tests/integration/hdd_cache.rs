@@ -108,6 +108,15 @@ fn a_fast_write_ends_after_the_interface_and_is_destaged_later() {
     // The written data is read back from the segment (a hit after a read).
     let t3 = serve(&mut d, 900_000_000, req(3, Op::Read, 1000, 16));
     assert_eq!(t3 - 900_000_000, 100_000 + 16 * BULK);
+    // After a write, the overheads are the after-write ones: a read hit, then a read miss.
+    let t4 = serve(&mut d, 950_000_000, req(4, Op::Write, 3000, 8));
+    assert_eq!(t4 - 950_000_000, 500_000 + 8 * BULK, "write hit after a read");
+    let t5 = serve(&mut d, 960_000_000, req(5, Op::Read, 3000, 8));
+    assert_eq!(t5 - 960_000_000, 150_000 + 8 * BULK, "read hit after a write");
+    let before = d.times().overhead_ns;
+    serve(&mut d, 990_000_000, req(6, Op::Write, 5000, 1));
+    serve(&mut d, 1_000_000_000, req(7, Op::Read, 17_000, 1));
+    assert_eq!(d.times().overhead_ns - before, 500_000 + 350_000, "write hit after a read, then read miss after a write");
 }
 
 #[test]

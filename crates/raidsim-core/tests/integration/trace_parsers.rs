@@ -87,6 +87,11 @@ fn fixture(name: &str, text: &[u8]) -> PathBuf {
     path
 }
 
+/// Reading options that detect the format and keep every record.
+fn every_record() -> raidsim_core::workload::trace::TraceOptions {
+    raidsim_core::workload::trace::TraceOptions { format: None, device: None, max_requests: 0, blkparse_action: "D".into(), skip_malformed: false }
+}
+
 fn simulate_trace(path: &std::path::Path, extra: &[&str]) -> Result<raidsim_core::Report, String> {
     let mut raw = RawConfig::new();
     let p = format!("workload.path=\"{}\"", path.display());
@@ -149,14 +154,7 @@ fn one_corrupt_timestamp_warns_and_trace_stats_shows_the_gap() {
     let path = fixture("glitch.trace", text.as_bytes());
     let r = simulate_trace(&path, &[]).expect("runs");
     assert!(r.warnings.iter().any(|w| w.contains("corrupt timestamp")), "{:?}", r.warnings);
-    let opts = raidsim_core::workload::trace::TraceOptions {
-        format: None,
-        device: None,
-        max_requests: 0,
-        blkparse_action: "D".into(),
-        skip_malformed: false,
-    };
-    let s = TraceStats::of_file(&path, opts).expect("stats");
+    let s = TraceStats::of_file(&path, every_record()).expect("stats");
     assert_eq!(s.largest_gap_line, 4);
     assert!(s.largest_gap_ns > 1_000_000_000_000_000_000);
 }
@@ -175,13 +173,7 @@ fn timestamps_past_146_years_are_errors_naming_the_line() {
 #[test]
 fn trace_stats_of_a_trace_without_requests_is_an_error() {
     let path = fixture("msr-for-stats.csv", b"1,h,0,Write,0,4096,1\n");
-    let opts = raidsim_core::workload::trace::TraceOptions {
-        format: Some(TraceFormat::Blkparse),
-        device: None,
-        max_requests: 0,
-        blkparse_action: "D".into(),
-        skip_malformed: false,
-    };
+    let opts = raidsim_core::workload::trace::TraceOptions { format: Some(TraceFormat::Blkparse), ..every_record() };
     let err = TraceStats::of_file(&path, opts).expect_err("nothing read").to_string();
     assert!(err.contains("no request read"), "{err}");
 }
@@ -284,14 +276,7 @@ fn a_validation_trace_issues_each_request_after_the_measured_service_and_idle_ti
     // DiskSim's valid/*.trace: R|W buffer block blocks service_us next_us.
     let text = "R Hit 100 8 5000.5 20000\nW Miss 7 4 1200 0.25\n# note\nR Hit 9 2 700 3\n";
     let path = fixture("drive.trace", text.as_bytes());
-    let opts = raidsim_core::workload::trace::TraceOptions {
-        format: None,
-        device: None,
-        max_requests: 0,
-        blkparse_action: "D".into(),
-        skip_malformed: false,
-    };
-    let mut reader = raidsim_core::workload::trace::TraceReader::open(&path, opts).expect("opens");
+    let mut reader = raidsim_core::workload::trace::TraceReader::open(&path, every_record()).expect("opens");
     assert_eq!(reader.format(), TraceFormat::DisksimValidate, "detected");
     let mut got = Vec::new();
     while let Some(r) = reader.next_record().expect("parses") {
