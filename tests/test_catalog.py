@@ -23,7 +23,8 @@ EXPERIMENTS = REPO / "python" / "raidsim" / "papers" / "experiments"
 # The ten reproductions `raidsim reproduce` had before the catalog (the list).
 NAMES = {"stripe-unit-tables", "erasure-code-updates", "erasure-code-tables", "stripe-unit-study", "disk-parameters",
          "striping-coefficients", "hdd-stripe-unit-tables", "cr5m", "rais", "erasure-code-study",
-         "stripe-unit-chips", "stripe-unit-md-raid5", "stripe-unit-traces", "cr5m-chips", "striping-traces"}
+         "stripe-unit-chips", "stripe-unit-md-raid5", "stripe-unit-traces", "cr5m-chips", "striping-traces",
+         "disk-validation"}
 # The entries that run in seconds (counting, or arithmetic on presets).
 FAST = ["stripe-unit-tables", "erasure-code-updates", "erasure-code-tables", "disk-parameters"]
 # The same in the catalog's order, as `reproduce all` runs them.

@@ -1,54 +1,150 @@
-"""The disk presets against real drives' measured responses (DiskSim's validation traces).
+"""The disk presets against real drives' measured responses (`raidsim reproduce disk-validation`).
 
-The traces are DiskSim's (`valid/cheetah9LP.trace`, `valid/atlas_III.trace` of
-github.com/benh/disksim), not ours to ship: set RAIDSIM_DISKSIM_VALID to a
-checkout's `valid/` folder to run these; without it they skip, saying so.
-Recorded with the caches on (`python bench/disk_validation.py DISKSIM/valid`):
-Cheetah 9LP read 5.685 ms against 5.804 measured, write 1.304 against 1.308,
-demerit 0.139 ms (DiskSim 0.107); Atlas III read 8.777 against 9.044, write
-1.087 against 1.104, demerit 0.328 (DiskSim 0.378).
+DiskSim's validation traces (`valid/cheetah9LP.trace`, `valid/atlas_III.trace` of
+github.com/benh/disksim) are not ours to ship: set RAIDSIM_DISKSIM_VALID to a checkout's
+`valid/` folder to hold the presets against them; without it those tests skip, saying so.
+Recorded with the caches on (`raidsim reproduce disk-validation --traces DISKSIM/valid`):
+Cheetah 9LP read 5.685 ms against 5.804 measured, write 1.304 against 1.308, demerit
+0.139 ms (DiskSim 0.107); Atlas III read 8.777 against 9.044, write 1.087 against 1.104,
+demerit 0.328 (DiskSim 0.378). The other tests run the reproduction on small traces of the
+same format written here.
 """
 
-import importlib.util
+import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
+import pyarrow.parquet as pq
 import pytest
 
+import raidsim
+from raidsim.papers import disk_validation as dv
+from raidsim.papers import paper_traces
+from raidsim.papers.reproduce_all import RunContext
+
 VALID = Path(os.environ.get("RAIDSIM_DISKSIM_VALID", "/nonexistent"))
-pytestmark = pytest.mark.skipif(
-    not (VALID / "cheetah9LP.trace").is_file(),
-    reason="DiskSim's validation traces are not here: set RAIDSIM_DISKSIM_VALID to a benh/disksim checkout's valid/",
-)
+HAVE_VALID = (VALID / "cheetah9LP.trace").is_file()
+NEED_VALID = pytest.mark.skipif(
+    not HAVE_VALID,
+    reason="DiskSim's validation traces are not here: set RAIDSIM_DISKSIM_VALID to a benh/disksim checkout's valid/")
 
 
-def _bench():
-    path = Path(__file__).parents[1] / "bench" / "disk_validation.py"
-    spec = importlib.util.spec_from_file_location("disk_validation", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def cli(*args):
+    return subprocess.run([sys.executable, "-m", "raidsim.cli", *args], capture_output=True, text=True)
 
 
-@pytest.mark.parametrize("stem, preset, disksim_demerit", _bench().DRIVES if (VALID / "cheetah9LP.trace").is_file() else [])
-def test_preset_matches_the_measured_drive(stem, preset, disksim_demerit):
-    bench = _bench()
-    trace = VALID / f"{stem}.trace"
-    rows = [line.split() for line in trace.read_text().splitlines() if line.strip()]
-    real = np.array([float(r[4]) / 1000 for r in rows])
-    ops = np.array([r[0] for r in rows])
-    ours = bench.replay(trace, preset, [])
+def write_trace(path, n=120):
+    """A trace in DiskSim's validation format: reads scattered over the disk, 4 KB writes at one place; the
+    'measured' times are made up (5 ms a read, 1 ms a write), so the reproduction must warn it is not DiskSim's."""
+    rng = np.random.default_rng(7)
+    lines = []
+    for i in range(n):
+        if i % 3 == 2:
+            lines.append(f"W Hit {1_000_000 + 8 * i} 8 1000.0 30000.0")
+        else:
+            lines.append(f"R Hit {int(rng.integers(0, 17_000_000))} 4 5000.0 30000.0")
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@NEED_VALID
+@pytest.mark.parametrize("drive", dv.spec()["drives"], ids=lambda d: d["trace"])
+def test_preset_matches_the_measured_drive(drive):
+    trace = str(VALID / f"{drive['trace']}.trace")
+    ops, real = dv.measured(trace)
+    assert real[ops == "R"].mean() == pytest.approx(drive["measured_read_ms"], abs=1e-4)
+    assert real[ops == "W"].mean() == pytest.approx(drive["measured_write_ms"], abs=1e-4)
+    ours = dv.replay(trace, drive["preset"])
     for op in ("R", "W"):
         assert abs(ours[ops == op].mean() / real[ops == op].mean() - 1) < 0.10, op
-    assert bench.demerit_ms(real, ours) <= 2 * disksim_demerit
+    assert dv.demerit_ms(real, ours) <= 2 * drive["disksim_demerit_ms"]
     # Without its cache the drive's writes are several times slower than measured.
-    off = bench.replay(trace, preset, ["hdd.cache.enabled=false"])
+    off = dv.replay(trace, drive["preset"], ["hdd.cache.enabled=false"])
     assert off[ops == "W"].mean() > 4 * real[ops == "W"].mean()
 
 
 def test_demerit_is_zero_for_one_distribution_and_the_shift_for_a_shifted_one():
-    bench = _bench()
     x = np.random.default_rng(1).exponential(5.0, 10_000)
-    assert bench.demerit_ms(x, x) == 0.0
-    assert bench.demerit_ms(x, x + 0.25) == pytest.approx(0.25)
+    assert dv.demerit_ms(x, x) == 0.0
+    assert dv.demerit_ms(x, x + 0.25) == pytest.approx(0.25)
+    # The distance between distributions, not between requests: the same times in another order are 0 apart.
+    assert dv.demerit_ms(x, x[::-1]) == 0.0
+
+
+def test_the_measured_times_are_the_traces_service_column_and_a_bad_line_names_file_and_line(tmp_path):
+    t = tmp_path / "t.trace"
+    t.write_text("R Hit 10 4 1500.0 100.0\nW Hit 20 8 250.0 100.0\n\nR Hit 30 4 2500.0 0.0\n")
+    ops, ms = dv.measured(str(t))
+    assert list(ops) == ["R", "W", "R"] and list(ms) == [1.5, 0.25, 2.5]
+    t.write_text("R Hit 10 4 1500.0 100.0\nX Hit 20 8 250.0 100.0\n")
+    with pytest.raises(paper_traces.TraceError, match=r"t\.trace, line 2: expected `R\|W buffer"):
+        dv.measured(str(t))
+
+
+def test_a_folder_with_the_drives_model_files_finds_its_trace_by_full_name(tmp_path):
+    for ext in ("diskspecs", "model", "seek"):
+        (tmp_path / f"cheetah9LP.{ext}").write_text("not a trace\n")
+    write_trace(tmp_path / "cheetah9LP.trace")
+    given = RunContext("", traces_dir=str(tmp_path)).given_traces(dv.NAME)
+    assert set(given) == {"cheetah9LP"} and given["cheetah9LP"].path == str(tmp_path / "cheetah9LP.trace")
+
+
+def test_rows_set_each_operations_mean_beside_the_measured_one(tmp_path):
+    trace = write_trace(tmp_path / "cheetah9LP.trace")
+    given = RunContext("", traces_dir=str(tmp_path)).given_traces(dv.NAME)
+    result = dv.run(given=given, phases=2)
+    rows = {(r["figure"], r["metric"]): r for r in dv.row_args(result)}
+    # An independent replay: the request log's own operation column, not the trace's order.
+    log = tmp_path / "log.parquet"
+    raidsim.simulate("hdd-cheetah-9lp", raidsim.Workload.trace(str(trace)),
+                     overrides=[f"metrics.request_log={log}", "array.level=single"], progress=False)
+    table = pq.read_table(log).to_pandas()
+    for op, metric in (("R", "mean read response"), ("W", "mean write response")):
+        r = rows[("cheetah9LP", metric)]
+        expected = table[table["op"] == op]["response_ns"].mean() / 1e6
+        assert r["raidsim"] == pytest.approx(expected) and not r["not_run"]
+    assert rows[("cheetah9LP", "mean write response")]["raidsim"] < rows[("cheetah9LP", "mean read response")]["raidsim"]
+    assert rows[("cheetah9LP", "mean read response")]["published"] == dv.spec()["drives"][0]["measured_read_ms"]
+    assert rows[("cheetah9LP", "demerit, highest over 2 platter phases")]["raidsim"] == max(
+        result["drives"]["cheetah9LP"]["phase_demerits"])
+    # The caches off: writes go to the media.
+    assert rows[("cheetah9LP", "mean write response, caches off")]["raidsim"] > 3 * rows[("cheetah9LP", "mean write response")]["raidsim"]
+    # The Atlas III's trace was not given: its rows are not run, and say how to give it.
+    assert all(r["not_run"] and "--trace atlas_III=PATH" in r["note"] for (f, _), r in rows.items() if f == "atlas_III")
+    # Made-up measured times are not DiskSim's trace: the notes say so.
+    assert any(n.startswith("warning: cheetah9LP: the trace's measured mean read response is 5.0000 ms")
+               for n in result["notes"])
+
+
+def test_cli_refuses_to_run_without_the_traces_and_says_where_they_are():
+    p = cli("reproduce", "disk-validation", "--traces", str(Path(__file__).parent))
+    assert p.returncode == 2 and "--traces DISKSIM/valid" in p.stderr and "github.com/benh/disksim" in p.stderr
+
+
+def test_cli_judges_the_rows_of_a_given_trace(tmp_path):
+    write_trace(tmp_path / "atlas_III.trace")
+    p = cli("reproduce", "disk-validation", "--trace", f"atlas_III={tmp_path / 'atlas_III.trace'}", "--quick", "--json",
+            "--out", str(tmp_path / "out"))
+    assert p.returncode == 0, p.stderr
+    rows = json.loads(p.stdout)
+    atlas = {r["metric"]: r for r in rows if r["figure"] == "atlas_III"}
+    assert set(atlas) == {"mean read response", "mean write response", "demerit", "mean read response, caches off",
+                          "mean write response, caches off", "demerit, caches off"}  # --quick: no phases
+    assert atlas["demerit"]["tolerance"] == "≤ 2× bound" and atlas["demerit"]["published"] == 0.378
+    assert atlas["mean read response"]["tolerance"] == "±10 %"
+    assert {r["verdict"] for r in rows if r["figure"] == "cheetah9LP"} == {"not run"}
+    assert "not DiskSim's validation trace" in p.stderr
+    assert (tmp_path / "out" / "disk-validation-cdf.png").is_file()
+
+
+def test_at_most_with_a_factor_bounds_raidsim_by_that_multiple_of_the_published_value():
+    from raidsim.papers.catalog import GAP, PASS, CatalogError, Rule, judge
+
+    twice = Rule("at_most", {"factor": 2.0})
+    assert judge(0.214, 0.107, twice) == PASS and judge(0.2141, 0.107, twice) == GAP
+    assert judge(0.108, 0.107, Rule("at_most")) == GAP  # without it, the published value itself
+    with pytest.raises(CatalogError, match="above 0"):
+        Rule("at_most", {"factor": 0})

@@ -1,6 +1,7 @@
 """The catalog of reproductions: which packaged study file reproduces which tables and figures of which paper.
 
-raidsim reproduces numbers from five papers (``papers.toml``; their texts are in ``../shared/papers``).
+raidsim reproduces numbers from five papers (``papers.toml``; their texts are in ``../shared/papers``), and
+holds its disk presets against a sixth reference, the measured drives of DiskSim 4.0's validation suite.
 Each reproduction is a packaged study file ``experiments/NAME.toml`` that holds, as data, the published
 numbers it compares against, and a ``[catalog]`` table that says what it is::
 
@@ -105,6 +106,9 @@ GAP_CLASSES = {
     "c": "the model differs from the paper's set-up (stated why it stays)",
 }
 PAPER_KEYS = ("order", "file", "short", "cite", "outside_catalog")
+#: A reference that is not one of the five papers (a simulator's validation suite of measured drives) has no
+#: text in ../shared/papers, so no ``file``.
+PAPER_REQUIRED = ("order", "short", "cite", "outside_catalog")
 
 
 class CatalogError(RaidsimError, ValueError):
@@ -122,7 +126,7 @@ RULES: Dict[str, Tuple[Tuple[str, ...], Tuple[str, ...]]] = {
     "factor": (("factor",), ("floor",)),
     "same_sign": ((), ()),
     "at_least": ((), ()),
-    "at_most": ((), ()),
+    "at_most": ((), ("factor",)),
     "band": (("lo", "hi", "published_in_band"), ()),
 }
 RULE_MEANINGS = {
@@ -132,7 +136,7 @@ RULE_MEANINGS = {
     "factor": "raidsim / published within [1/factor, factor] (so the same sign), or |raidsim - published| <= floor",
     "same_sign": "raidsim's value has the published one's sign (a change in the paper's direction)",
     "at_least": "raidsim's value is at least the published bound",
-    "at_most": "raidsim's value is at most the published bound",
+    "at_most": "raidsim's value is at most the published bound (times factor, when given)",
     "band": "the published value's unit lies in raidsim's band of units that cannot be told from the best",
 }
 
@@ -164,6 +168,8 @@ class Rule:
                                    + (" of at least 0" if k in ("tolerance", "floor") else "") + f", got {self.params[k]!r}")
         if self.name == "factor" and not self.params["factor"] > 1:
             raise CatalogError(f"rule `factor`: `factor` must be above 1, got {self.params['factor']}")
+        if self.name == "at_most" and "factor" in self.params and not self.params["factor"] > 0:
+            raise CatalogError(f"rule `at_most`: `factor` must be above 0, got {self.params['factor']}")
 
     def describe(self, unit: str = "") -> str:
         """The rule as a reader sees it beside a row: ``equal``, ``±1 %`` (relative), ``±1 point`` (absolute, on a
@@ -183,6 +189,8 @@ class Rule:
             return f"×{p['factor']:g}" + (f" or {amount(p['floor'])}" if "floor" in p else "")
         if self.name == "band":
             return f"band {p['lo']:.3f}-{p['hi']:.3f}"
+        if self.name == "at_most" and "factor" in p:
+            return f"≤ {p['factor']:g}× bound"
         return {"equal": "equal", "same_sign": "same sign", "at_least": "≥ bound", "at_most": "≤ bound"}[self.name]
 
 
@@ -227,7 +235,7 @@ def _holds(rule: Rule, ours: Any, theirs: Any) -> bool:
     if rule.name == "at_least":
         return ours >= theirs
     if rule.name == "at_most":
-        return ours <= theirs
+        return ours <= p.get("factor", 1) * theirs
     raise AssertionError(f"rule `{rule.name}` is in RULES but not judged")  # can't happen: Rule checks the name
 
 
@@ -269,7 +277,7 @@ class GapReason:
 class Paper:
     key: str
     order: int
-    file: str
+    file: Optional[str]  # its text in ../shared/papers; None for a reference that is no paper
     short: str
     cite: str
     outside_catalog: Tuple[Tuple[str, str], ...]  # (table or figure, why no entry reproduces it)
@@ -330,13 +338,13 @@ def papers() -> Dict[str, Paper]:
     where = PAPERS_FILE
     out = {}
     for key, table in data.items():
-        _check_keys(table, PAPER_KEYS, PAPER_KEYS, f"{where}: [{key}]")
+        _check_keys(table, PAPER_KEYS, PAPER_REQUIRED, f"{where}: [{key}]")
         gone = []
         for i, item in enumerate(table["outside_catalog"]):
             _check_keys(item, ("what", "why"), ("what", "why"), f"{where}: [{key}] outside_catalog[{i}]")
             gone.append((_text(item["what"], f"{where}: [{key}] outside_catalog[{i}].what"),
                          _text(item["why"], f"{where}: [{key}] outside_catalog[{i}].why")))
-        out[key] = Paper(key, int(table["order"]), table["file"], table["short"], table["cite"], tuple(gone))
+        out[key] = Paper(key, int(table["order"]), table.get("file"), table["short"], table["cite"], tuple(gone))
     return dict(sorted(out.items(), key=lambda kv: kv[1].order))
 
 

@@ -46,6 +46,7 @@ FACTS_IN: Dict[str, Tuple[str, str, Optional[Tuple[str, ...]]]] = {
     "cr5m-chips": ("cr5m", "traces", None),
     "erasure-code-study": ("erasure-code-study", "workloads", None),
     "striping-traces": ("striping-coefficients", "paper_traces", None),
+    "disk-validation": ("disk-validation", "traces", None),
 }
 #: How far a given trace may stray from the paper's statistics before a warning: (absolute, relative).
 TOLERANCE = {"requests": (0, 0.02), "write_percent": (2.0, 0), "mean_kb": (0, 0.10), "mean_write_kb": (0, 0.10),
@@ -195,13 +196,14 @@ def _ambiguous(what: str, facts: Sequence[Facts], fix: str) -> str:
 
 
 def find(folder: str, f: Facts) -> Optional[str]:
-    """The file in ``folder`` named as ``f`` says (its stem, case ignored; ``PAPER-NAME`` before ``NAME``), or
-    None; two candidates of one kind are an error."""
+    """The file in ``folder`` named as ``f`` says (its stem, case ignored; ``PAPER-NAME`` before ``NAME``; a name
+    with an extension, ``cheetah9LP.trace``, only that file, where a folder holds others of the stem), or None;
+    two candidates of one kind are an error."""
     own = {s.lower() for s in f.files}
     qualified = {f"{f.paper}-{s}".lower() for s in f.files}
     names = [p for p in os.listdir(folder) if os.path.isfile(os.path.join(folder, p))]
     for stems in (qualified, own):
-        hits = sorted(p for p in names if p.split(".")[0].lower() in stems)
+        hits = sorted(p for p in names if p.split(".")[0].lower() in stems or p.lower() in stems)
         if len(hits) > 1:
             raise TraceError(f"--traces {folder}: {len(hits)} files could be the paper's {f.name}: "
                              f"{', '.join(hits)}; give one with --trace {f.paper}:{f.name}=PATH")

@@ -278,6 +278,13 @@ def _striping_traces(ctx: RunContext) -> Outcome:
     return Outcome(result["rows"], result["figures"] + st.plot(result["shares"], ctx.out_dir), result["notes"])
 
 
+def _disk_validation(ctx: RunContext) -> Outcome:
+    from . import disk_validation as dv
+
+    result = dv.run(given=ctx.given_traces(dv.NAME), phases=0 if ctx.quick else None)
+    return Outcome([row(**args) for args in dv.row_args(result)], dv.plot(result, ctx.out_dir), result["notes"])
+
+
 def _with_traces(module: Any, ctx: RunContext, entry: str) -> Dict[str, Any]:
     return module.run(ctx.out_dir, quick=ctx.quick, traces_dir=ctx.traces_dir, workers=ctx.workers,
                       progress=ctx.progress, given=ctx.given_traces(entry))
@@ -416,6 +423,7 @@ RUNNERS: Dict[str, Callable[[RunContext], Outcome]] = {
     "stripe-unit-traces": _stripe_unit_traces,
     "hdd-stripe-unit-tables": _hdd_stripe_unit_tables,
     "disk-parameters": _disk_parameters,
+    "disk-validation": _disk_validation,
     "striping-coefficients": _striping_coefficients,
     "striping-traces": _striping_traces,
     "cr5m": _cr5m,
@@ -456,7 +464,7 @@ def module_unit(metric: str) -> str:
 # --- running ----------------------------------------------------------------------------------------
 
 #: The entries whose --quick runs a smaller grid, into a directory of its own; the others run the same either way.
-QUICK_MODES = {"striping-coefficients", "cr5m", "rais", "erasure-code-study"}
+QUICK_MODES = {"striping-coefficients", "cr5m", "rais", "erasure-code-study", "disk-validation"}
 
 
 def entry_dir(out: str, name: str, quick: bool) -> str:
