@@ -10,6 +10,17 @@ This prints the same drive as raidsim's `[hdd]` keys, so the presets
 
     python bench/disksim_disk_preset.py DISKSIM/valid cheetah9LP
 
+A DIXtrac extraction in DiskSim's newer layout format (`dm_layout_g4`, with
+the extracted `layout.mappings` of every LBN beside it), such as the
+Seagate Cheetah 15K.5 of github.com/bootbool/disksim
+(`valid/Seagate-Cheetah15k5.tar.gz`), is read from the mappings: a zone is
+a run of cylinders of one track size, its unmapped sectors (spares and
+slipped defects) are its spares, and its skew is the g4 layout's per-track
+skew (raidsim's layout is cylinder-major, the drive's serpentine: see the
+preset):
+
+    python bench/disksim_disk_preset.py DIR Seagate-Cheetah15k5
+
 Only what raidsim models is carried over; the script names every DiskSim
 parameter it drops that is not at its neutral value.
 """
@@ -56,6 +67,43 @@ def zones(model: str, heads: int) -> list[dict]:
     return out
 
 
+def mapped_zones(mappings: str, heads: int, skew_revolutions: float) -> list[dict]:
+    """Zones from an extracted LBN map: runs of cylinders whose fullest track holds one number of sectors
+    (a run shorter than 20 cylinders is defects', folded into the zone before)."""
+    per_track: dict[tuple[int, int], int] = {}
+    for c, h, n in re.findall(r"--> cyl (\d+), head (\d+), sect \d+, count (\d+)", mappings):
+        per_track[(int(c), int(h))] = per_track.get((int(c), int(h)), 0) + int(n)
+    last = max(c for c, _ in per_track)
+    runs: list[list[int]] = []  # [first cylinder, sectors per track, last cylinder]
+    for c in range(last + 1):
+        spt = max(per_track.get((c, h), 0) for h in range(heads))
+        if runs and runs[-1][1] == spt:
+            runs[-1][2] = c
+        else:
+            runs.append([c, spt, c])
+    zones: list[list[int]] = []
+    for run in runs:
+        if zones and run[2] - run[0] < 20:
+            zones[-1][2] = run[2]
+        else:
+            zones.append(run)
+    out = []
+    for first, spt, end in zones:
+        mapped = sum(per_track.get((c, h), 0) for c in range(first, end + 1) for h in range(heads))
+        skew = round(skew_revolutions * spt)
+        out.append({"cylinders": end - first + 1, "sectors_per_track": spt, "track_skew_sectors": skew,
+                    "cylinder_skew_sectors": skew, "spare_sectors": (end - first + 1) * heads * spt - mapped})
+    return out
+
+
+def g4_skew_revolutions(layout: str) -> float:
+    """The per-track skew of a g4 layout's outermost band (its first TRACK entry's sixth field), in revolutions."""
+    m = re.search(r"^\s*0,\s*0,\s*0\.0,\s*\d+,\s*\d+,\s*([\d.]+),", layout, re.M)
+    if not m:
+        raise SystemExit("no first TRACK entry in the g4 layout")
+    return float(m.group(1))
+
+
 def seek_table(seek: str) -> list[tuple[int, int]]:
     rows = re.findall(r"^\s*(\d+),\s*([\d.]+)", seek, re.M)
     return [(int(d), round(float(t) * 1e6)) for d, t in rows]
@@ -82,26 +130,40 @@ def mean_seek_ns(table: list[tuple[int, int]], cylinders: int) -> float:
 def preset(valid: Path, name: str) -> str:
     specs = (valid / f"{name}.diskspecs").read_text()
     model = (valid / f"{name}.model").read_text()
-    seek = (valid / f"{name}.seek").read_text()
+    seek_file = valid / f"{name}.seek"
+    seek = (seek_file if seek_file.exists() else valid / f"{name}.seeks").read_text()
     heads = int(_value(model, "Number of data surfaces"))
     cylinders = int(_value(model, "Number of cylinders"))
     rpm = float(_value(model, "Rotation speed (in rpms)"))
     lines = ["[hdd]", "bytes_per_sector = 512", f"tracks_per_cylinder = {heads}", f"cylinders = {cylinders}"]
     lines.append(f"capacity_limit_bytes = {int(_value(model, 'Block count')) * 512}")
     lines.append(f"rpm = {rpm:g}")
-    lines.append(f"single_cylinder_seek_ns = {_ms_to_ns(model, 'Single cylinder seek time')}")
     table = seek_table(seek)
+    g4 = "dm_layout_g1_zone" not in model
+    if g4:  # the zones from the LBN map; the seeks from the table's ends
+        zone_list = mapped_zones((valid / "layout.mappings").read_text(), heads,
+                                 g4_skew_revolutions((valid / f"{name}-skews.layout").read_text()))
+        cylinders = sum(z["cylinders"] for z in zone_list)
+        lines[3] = f"cylinders = {cylinders}"
+        # The model's block count is the highest LBN; the map holds one more.
+        mapped = sum(z["cylinders"] * heads * z["sectors_per_track"] - z["spare_sectors"] for z in zone_list)
+        lines[4] = f"capacity_limit_bytes = {mapped * 512}"
+        lines.append(f"single_cylinder_seek_ns = {table[0][1]}")
+    else:
+        zone_list = zones(model, heads)
+        lines.append(f"single_cylinder_seek_ns = {_ms_to_ns(model, 'Single cylinder seek time')}")
     lines.append(f"average_seek_ns = {round(mean_seek_ns(table, cylinders) / 1000) * 1000}")
-    lines.append(f"max_seek_ns = {_ms_to_ns(model, 'Full strobe seek time')}")
+    lines.append(f"max_seek_ns = {table[-1][1] if g4 else _ms_to_ns(model, 'Full strobe seek time')}")
     lines.append(f"head_switch_ns = {_ms_to_ns(model, 'Head switch time')}")
     lines.append(f"write_settle_ns = {_ms_to_ns(model, 'Add. write settling delay')}")
+    # A negative bulk sector transfer time is the same time (the 15K.5's -0.015 ms; its Table 10: 0.0150 ms).
     lines.append(f"overhead_ns = {_ms_to_ns(specs, 'Per-request overhead time')}")
-    lines.append(f"interface_sector_transfer_ns = {_ms_to_ns(specs, 'Bulk sector transfer time')}")
+    lines.append(f"interface_sector_transfer_ns = {abs(_ms_to_ns(specs, 'Bulk sector transfer time'))}")
     lines += ["merge_adjacent = true", "synchronized_spindles = true", 'queue_policy = "fcfs"']
     pairs = ", ".join(f"[{d}, {t}]" for d, t in table)
     lines.append(f"seek_table = [{pairs}]")
     lines.append("zones = [")
-    for z in zones(model, heads):
+    for z in zone_list:
         lines.append("  { " + ", ".join(f"{k} = {v}" for k, v in z.items()) + " },")
     lines.append("]")
     over = {
@@ -139,7 +201,7 @@ def preset(valid: Path, name: str) -> str:
 
 def main() -> None:
     if len(sys.argv) != 3:
-        raise SystemExit("usage: disksim_disk_preset.py DISKSIM/valid NAME (e.g. cheetah9LP, atlas_III)")
+        raise SystemExit("usage: disksim_disk_preset.py DISKSIM/valid NAME (e.g. cheetah9LP, atlas_III, Seagate-Cheetah15k5)")
     print(preset(Path(sys.argv[1]), sys.argv[2]), end="")
 
 

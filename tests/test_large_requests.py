@@ -72,7 +72,7 @@ def test_ctrl_c_at_the_command_line_exits_130(tmp_path):
 def test_a_disk_of_billions_of_cylinders_resolves():
     # The seek curve's moments are a closed form past a million cylinders;
     # summed term by term this took ~10 s and did not answer Ctrl-C.
-    cfg = Config.preset("hdd-cheetah-15k5").set("hdd.cylinders", 4_000_000_000)
+    cfg = Config.preset("hdd-seagate-elite3").set("hdd.cylinders", 4_000_000_000)
     report = raidsim.simulate(cfg, Workload.synthetic(requests=20), progress=False)
     assert report.to_dict()["host"]["requests"] == 20
 

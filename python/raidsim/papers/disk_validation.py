@@ -4,13 +4,15 @@ A disk model is only as good as its agreement with a drive someone measured. Dis
 (Bucy et al., CMU-PDL-08-101, 2008; github.com/benh/disksim, ``valid/``) holds, for the Seagate Cheetah 9LP
 and the Quantum Atlas III, a trace of 10,000 requests with the response time the real drive took for each
 (``R|W buffer block blocks service_us idle_us``), and ``valid/runvalid`` states the demerit DiskSim's own
-model of each drive reaches. The *demerit* (Ruemmler & Wilkes 1994) is the root-mean-square horizontal
+model of each drive reaches; the DIXtrac extraction of a Seagate Cheetah 15K.5 (Schindler, 2008;
+``Seagate-Cheetah15k5.tar.gz`` of github.com/bootbool/disksim) holds the same for that drive, measured with
+its cache off (``random.trace``, demerit 0.297 ms). The *demerit* (Ruemmler & Wilkes 1994) is the root-mean-square horizontal
 distance between the measured and the simulated response-time distributions: two models with the same mean
 can differ widely in it, for it sees every quantile.
 
-:func:`run` replays each trace on raidsim's preset of the drive (``hdd-cheetah-9lp``, ``hdd-atlas-iii``) at
-the real drive's own issue instants (open loop; the trace format ``disksim_validate``), with the caches on
-and off, and at ``phases`` starting angles of the platters (the demerit depends on it); :func:`row_args`
+:func:`run` replays each trace on raidsim's preset of the drive (``hdd-cheetah-9lp``, ``hdd-atlas-iii``, ``hdd-cheetah-15k5``) at
+the real drive's own issue instants (open loop; the trace format ``disksim_validate``), with the cache as
+it was when the drive was measured and the other way, and at ``phases`` starting angles of the platters (the demerit depends on it); :func:`row_args`
 sets the mean read and write response beside the measured ones and the demerit beside DiskSim's. The
 traces are DiskSim's and not shipped: they are given as the papers' traces are
 (:mod:`raidsim.papers.paper_traces`: ``--traces DISKSIM/valid`` or ``--trace cheetah9LP=PATH``); without
@@ -94,13 +96,15 @@ def run(*, given: Optional[Mapping[str, paper_traces.Given]] = None, phases: Opt
             drives[d["trace"]] = None
             continue
         ops, real = measured(g.path)
-        ours = replay(g.path, d["preset"])
+        as_measured = [f"hdd.cache.enabled={'true' if d['cache'] else 'false'}"]
+        ours = replay(g.path, d["preset"], as_measured)
         if len(ours) != len(real):
             raise RuntimeError(f"{g.path}: {len(real)} requests, raidsim served {len(ours)}")
-        off = replay(g.path, d["preset"], ["hdd.cache.enabled=false"])
-        spread = [demerit_ms(real, replay(g.path, d["preset"], ["hdd.synchronized_spindles=false", f"sim.seed={seed}"]))
+        other = replay(g.path, d["preset"], [f"hdd.cache.enabled={'false' if d['cache'] else 'true'}"])
+        spread = [demerit_ms(real, replay(g.path, d["preset"], [*as_measured, "hdd.synchronized_spindles=false",
+                                                                   f"sim.seed={seed}"]))
                   for seed in range(1, phases + 1)]
-        drives[d["trace"]] = {"ops": ops, "real": real, "ours": ours, "cache_off": off, "phase_demerits": spread}
+        drives[d["trace"]] = {"ops": ops, "real": real, "ours": ours, "other_cache": other, "phase_demerits": spread}
         warnings += _not_disksims(d, ops, real, sp["measured_tolerance"])
     notes = paper_traces.notes(given, paper_traces.known(NAME)) + [f"warning: {w}" for w in warnings]
     return {"drives": drives, "given": given, "phases": phases, "notes": notes}
@@ -125,31 +129,33 @@ def _means(ops: np.ndarray, ms: np.ndarray) -> Dict[str, float]:
 def row_args(result: Mapping[str, Any]) -> List[Dict[str, Any]]:
     """Each row's arguments (:func:`raidsim.papers.rows.row`): per drive, the mean read and write response
     beside the measured ones, the demerit (at angle 0, and the highest over the platter phases) beside
-    DiskSim's, and the caches-off figures beside nothing (the drives were measured with their caches on)."""
+    DiskSim's, and the figures with the cache the other way than measured beside nothing."""
     out = []
     for d in spec()["drives"]:
         r = result["drives"][d["trace"]]
         case = f"{d['label']} ({d['preset']})"
         missing = NOT_GIVEN.format(trace=d["trace"]) if r is None else ""
         ours = _means(r["ops"], r["ours"]) if r else {}
-        off = _means(r["ops"], r["cache_off"]) if r else {}
+        other = _means(r["ops"], r["other_cache"]) if r else {}
+        state = "on" if d["cache"] else "off"
+        flipped = "caches off" if d["cache"] else "cache on"
 
         def add(metric: str, value: Any, published: Any, note: str = "") -> None:
             out.append(dict(figure=d["trace"], case=case, metric=metric, raidsim=value, published=published,
                             unit="ms", not_run=r is None, note=missing or note))
 
-        add("mean read response", ours.get("R"), d["measured_read_ms"], "published: the real drive, measured")
-        add("mean write response", ours.get("W"), d["measured_write_ms"], "published: the real drive, measured")
+        add("mean read response", ours.get("R"), d["measured_read_ms"], f"published: the real drive, measured (cache {state})")
+        add("mean write response", ours.get("W"), d["measured_write_ms"], f"published: the real drive, measured (cache {state})")
         add("demerit", demerit_ms(r["real"], r["ours"]) if r else None, d["disksim_demerit_ms"],
             "platters start at angle 0; published: DiskSim's own model of the drive (valid/runvalid)")
         if result["phases"]:
             add(f"demerit, highest over {result['phases']} platter phases", max(r["phase_demerits"]) if r else None,
                 d["disksim_demerit_ms"], "published: DiskSim's own model of the drive (valid/runvalid)")
         if r is not None:
-            add("mean read response, caches off", off["R"], None, f"the real drive, caches on: {d['measured_read_ms']} ms")
-            add("mean write response, caches off", off["W"], None,
-                f"the real drive, caches on: {d['measured_write_ms']} ms")
-            add("demerit, caches off", demerit_ms(r["real"], r["cache_off"]), None, "")
+            add(f"mean read response, {flipped}", other["R"], None, f"the real drive, cache {state}: {d['measured_read_ms']} ms")
+            add(f"mean write response, {flipped}", other["W"], None,
+                f"the real drive, cache {state}: {d['measured_write_ms']} ms")
+            add(f"demerit, {flipped}", demerit_ms(r["real"], r["other_cache"]), None, "")
     return out
 
 
@@ -164,7 +170,7 @@ def text(result: Mapping[str, Any]) -> str:
             recs.append({"drive": d["label"], "read, real": d["measured_read_ms"], "write, real": d["measured_write_ms"],
                          "DiskSim's demerit": d["disksim_demerit_ms"], "raidsim": "not run: trace not given"})
             continue
-        real, ours, off = (_means(r["ops"], r[k]) for k in ("real", "ours", "cache_off"))
+        real, ours, other = (_means(r["ops"], r[k]) for k in ("real", "ours", "other_cache"))
         spread = r["phase_demerits"]
         recs.append({
             "drive": d["label"], "read, real": round(real["R"], 3), "read, raidsim": round(ours["R"], 3),
@@ -172,8 +178,8 @@ def text(result: Mapping[str, Any]) -> str:
             "write, raidsim": round(ours["W"], 3), "write err": f"{(ours['W'] / real['W'] - 1) * 100:+.1f} %",
             "demerit": round(demerit_ms(r["real"], r["ours"]), 3),
             "over phases": f"{min(spread):.3f}-{max(spread):.3f}" if spread else "-",
-            "DiskSim's demerit": d["disksim_demerit_ms"],
-            "caches off: read/write": f"{off['R']:.2f} / {off['W']:.2f}",
+            "DiskSim's demerit": d["disksim_demerit_ms"], "measured cache": "on" if d["cache"] else "off",
+            "other cache: read/write": f"{other['R']:.2f} / {other['W']:.2f}",
         })
     lines = ["The disk presets replaying DiskSim's validation traces of the real drives (ms; open loop at the "
              "measured issue instants)", pd.DataFrame(recs).to_string(index=False), "",
@@ -196,7 +202,7 @@ def _quantile_table(result: Mapping[str, Any]) -> str:
                 recs.append({"drive": d["label"], "quantile": f"p{p}",
                              "real": round(float(np.percentile(r["real"], p)), 3),
                              "raidsim": round(float(np.percentile(r["ours"], p)), 3),
-                             "caches off": round(float(np.percentile(r["cache_off"], p)), 3)})
+                             "other cache": round(float(np.percentile(r["other_cache"], p)), 3)})
     return pd.DataFrame(recs).to_string(index=False) if recs else ""
 
 
@@ -212,10 +218,12 @@ def plot(result: Mapping[str, Any], out_dir: str) -> List[str]:
 
     from .._figures import save_figure
 
-    fig, axes = plt.subplots(1, len(shown), figsize=(5.5 * len(shown), 4), squeeze=False)
+    fig, axes = plt.subplots(1, len(shown), figsize=(5 * len(shown), 4), squeeze=False)
     for ax, (d, r) in zip(axes[0], shown):
-        for key, label, style in (("real", "real drive (measured)", "k-"), ("ours", "raidsim", "C0--"),
-                                  ("cache_off", "raidsim, caches off", "C3:")):
+        state, flipped = ("on", "off") if d["cache"] else ("off", "on")
+        for key, label, style in (("real", f"real drive, cache {state} (measured)", "k-"),
+                                  ("ours", f"raidsim, cache {state}", "C0--"),
+                                  ("other_cache", f"raidsim, cache {flipped}", "C3:")):
             x = np.sort(r[key])
             ax.plot(x, np.arange(1, len(x) + 1) / len(x), style, label=label)
         ax.set_xscale("log")

@@ -318,7 +318,8 @@ fn a_layer_setting_rpm_replaces_a_presets_revolution() {
 
 #[test]
 fn huge_requests_under_a_slow_interface_are_errors_not_overflows() {
-    let mut cfg = preset_hdd("hdd-cheetah-15k5");
+    // A one-zone disk (no zone table to contradict the made-up geometry below).
+    let mut cfg = preset_hdd("hdd-seagate-elite3");
     cfg.interface_sector_transfer_ns = 2_000_000_000;
     assert!(cfg.validate().expect_err("slower than a second a sector").to_string().contains("interface_sector_transfer_ns"));
     // A (made-up) disk of 2^35 sectors, read whole at a second a sector: 2^35 s, past 2^64 ns.
