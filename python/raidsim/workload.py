@@ -74,6 +74,7 @@ class Workload:
         max_wrapped_fraction: Optional[float] = None,
         skip_malformed: Optional[bool] = None,
         blkparse_action: Optional[str] = None,
+        replay: Optional[str] = None,
     ) -> "Workload":
         """Replay a trace file (format detected unless named; see ``raidsim._native.trace_formats()``).
 
@@ -81,11 +82,14 @@ class Workload:
         a warning in the report) or ``"error"``. More wrapped requests than
         ``max_wrapped_fraction`` (default 0.01) stop the run naming the
         capacity the trace needs; 1 replays a trace folded on purpose.
+        ``replay`` is ``"open"`` (default: each request at its timestamp) or
+        ``"closed"`` (one at a time, each the trace's idle time after the
+        previous one completes, as DiskSim replays its validation traces).
         """
         table = {"kind": "trace", "path": _config_path(path)}
         options = dict(format=format, device=device, time_scale=time_scale, max_requests=max_requests,
                        out_of_range=out_of_range, max_wrapped_fraction=max_wrapped_fraction,
-                       skip_malformed=skip_malformed, blkparse_action=blkparse_action)
+                       skip_malformed=skip_malformed, blkparse_action=blkparse_action, replay=replay)
         table.update({k: v for k, v in options.items() if v is not None})
         return cls(table)
 

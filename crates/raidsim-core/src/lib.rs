@@ -6,9 +6,9 @@
 //!
 //! ```text
 //! workload  (trace reader | open-loop generator | closed-loop processes)
-//!    │  HostRequest { id, arrival_ns, op, offset_bytes, len_bytes }
+//!    │  HostRequest { id, arrival_ns, op, offset_bytes, len_bytes, think_ns }
 //!    ▼
-//! host      (sim: replay arrival times, or keep N outstanding)
+//! host      (sim: replay arrival times, keep N outstanding, or a trace one at a time)
 //!    │  DeviceRequest { token, op, offset_bytes, len_bytes, cause }
 //!    ▼
 //! member    Ssd: host link → controller → FTL → channels → dies

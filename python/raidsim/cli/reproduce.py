@@ -408,9 +408,10 @@ def _reproduce_disk_validation(args: argparse.Namespace) -> int:
 
     given = RunContext("", traces_dir=_traces_dir(args), trace_paths=_trace_paths(args, [dv.NAME])).given_traces(dv.NAME)
     if not given:
-        raise UsageError("disk-validation replays DiskSim's validation traces of the real drives (cheetah9LP.trace, "
-                         "atlas_III.trace), which raidsim does not ship: give --traces DISKSIM/valid (a checkout of "
-                         "github.com/benh/disksim) or --trace cheetah9LP=PATH")
+        raise UsageError("disk-validation replays DiskSim's validation traces of the real drives, which raidsim does "
+                         "not ship: give --traces DIR, a folder holding cheetah9LP.trace and atlas_III.trace (the "
+                         "valid/ folder of github.com/benh/disksim) and random.trace (of Seagate-Cheetah15k5.tar.gz "
+                         "in github.com/bootbool/disksim valid/), or --trace cheetah9LP=PATH (atlas_III, cheetah15k5)")
     out = args.out or os.path.join(DEFAULT_OUT, dv.NAME)
     refuse_out_file(out, "the figure")
     result = dv.run(given=given, phases=0 if args.quick else None)

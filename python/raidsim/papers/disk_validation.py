@@ -11,7 +11,8 @@ distance between the measured and the simulated response-time distributions: two
 can differ widely in it, for it sees every quantile.
 
 :func:`run` replays each trace on raidsim's preset of the drive (``hdd-cheetah-9lp``, ``hdd-atlas-iii``, ``hdd-cheetah-15k5``) at
-the real drive's own issue instants (open loop; the trace format ``disksim_validate``), with the cache as
+the simulated drive's pace, as DiskSim's validation mode does (closed loop: each request the measured idle
+time after the previous one completes; the trace format ``disksim_validate``), with the cache as
 it was when the drive was measured and the other way, and at ``phases`` starting angles of the platters (the demerit depends on it); :func:`row_args`
 sets the mean read and write response beside the measured ones and the demerit beside DiskSim's. The
 traces are DiskSim's and not shipped: they are given as the papers' traces are
@@ -69,7 +70,8 @@ def measured(path: str) -> Tuple[np.ndarray, np.ndarray]:
 
 
 def replay(path: str, preset: str, overrides: Sequence[str] = ()) -> np.ndarray:
-    """raidsim's response per request of the trace on one drive of ``preset``, ms, in trace order."""
+    """raidsim's response per request of the trace on one drive of ``preset``, ms, in trace order (closed loop:
+    each request the trace's idle time after the previous one completes)."""
     import pyarrow.parquet as pq
 
     from ..api import simulate
@@ -77,7 +79,7 @@ def replay(path: str, preset: str, overrides: Sequence[str] = ()) -> np.ndarray:
 
     with tempfile.TemporaryDirectory() as tmp:
         log = os.path.join(tmp, "log.parquet")
-        simulate(preset, Workload.trace(path, format="disksim_validate"),
+        simulate(preset, Workload.trace(path, format="disksim_validate", replay="closed"),
                  overrides=[f"metrics.request_log={log}", "array.level=single", *overrides], progress=False)
         table = pq.read_table(log).to_pandas().sort_values("arrival_ns", kind="stable")
     return table["response_ns"].to_numpy() / 1e6
@@ -104,9 +106,15 @@ def run(*, given: Optional[Mapping[str, paper_traces.Given]] = None, phases: Opt
         spread = [demerit_ms(real, replay(g.path, d["preset"], [*as_measured, "hdd.synchronized_spindles=false",
                                                                    f"sim.seed={seed}"]))
                   for seed in range(1, phases + 1)]
-        drives[d["trace"]] = {"ops": ops, "real": real, "ours": ours, "other_cache": other, "phase_demerits": spread}
-        warnings += _not_disksims(d, ops, real, sp["measured_tolerance"])
-    notes = paper_traces.notes(given, paper_traces.known(NAME)) + [f"warning: {w}" for w in warnings]
+        differs = _not_disksims(d, ops, real, sp["measured_tolerance"])
+        drives[d["trace"]] = {"ops": ops, "real": real, "ours": ours, "other_cache": other, "phase_demerits": spread,
+                              "not_disksims": differs}
+        warnings += differs
+    notes = [f"{n}: replayed from {g.path} ({g.stats['requests']:,} requests)" for n, g in given.items()]
+    absent = [d["trace"] for d in sp["drives"] if d["trace"] not in given]
+    if absent:
+        notes.append(f"not given, their rows not run: {', '.join(absent)}")
+    notes += [f"warning: {w}" for w in warnings + [w for g in given.values() for w in g.warnings]]
     return {"drives": drives, "given": given, "phases": phases, "notes": notes}
 
 
@@ -118,7 +126,7 @@ def _not_disksims(d: Mapping[str, Any], ops: np.ndarray, real: np.ndarray, toler
         if not abs(mean / d[key] - 1) <= tolerance:
             out.append(f"{d['trace']}: the trace's measured mean {'read' if op == 'R' else 'write'} response is "
                        f"{mean:.4f} ms where DiskSim's trace has {d[key]} ms ({study_file(NAME)}): not DiskSim's "
-                       "validation trace, so the rows answer another question")
+                       "validation trace, so its rows are not judged")
     return out
 
 
@@ -135,14 +143,18 @@ def row_args(result: Mapping[str, Any]) -> List[Dict[str, Any]]:
         r = result["drives"][d["trace"]]
         case = f"{d['label']} ({d['preset']})"
         missing = NOT_GIVEN.format(trace=d["trace"]) if r is None else ""
+        # Another trace than DiskSim's has other measured times: nothing published to set ours beside.
+        foreign = bool(r and r["not_disksims"])
+        why = "; ".join(r["not_disksims"]) if foreign else ""
         ours = _means(r["ops"], r["ours"]) if r else {}
         other = _means(r["ops"], r["other_cache"]) if r else {}
         state = "on" if d["cache"] else "off"
         flipped = "caches off" if d["cache"] else "cache on"
 
         def add(metric: str, value: Any, published: Any, note: str = "") -> None:
-            out.append(dict(figure=d["trace"], case=case, metric=metric, raidsim=value, published=published,
-                            unit="ms", not_run=r is None, note=missing or note))
+            out.append(dict(figure=d["trace"], case=case, metric=metric, raidsim=value,
+                            published=None if foreign else published, unit="ms", not_run=r is None,
+                            note=missing or why or note))
 
         add("mean read response", ours.get("R"), d["measured_read_ms"], f"published: the real drive, measured (cache {state})")
         add("mean write response", ours.get("W"), d["measured_write_ms"], f"published: the real drive, measured (cache {state})")
@@ -167,24 +179,26 @@ def text(result: Mapping[str, Any]) -> str:
     for d in spec()["drives"]:
         r = result["drives"][d["trace"]]
         if r is None:
-            recs.append({"drive": d["label"], "read, real": d["measured_read_ms"], "write, real": d["measured_write_ms"],
-                         "DiskSim's demerit": d["disksim_demerit_ms"], "raidsim": "not run: trace not given"})
             continue
         real, ours, other = (_means(r["ops"], r[k]) for k in ("real", "ours", "other_cache"))
         spread = r["phase_demerits"]
         recs.append({
-            "drive": d["label"], "read, real": round(real["R"], 3), "read, raidsim": round(ours["R"], 3),
-            "read err": f"{(ours['R'] / real['R'] - 1) * 100:+.1f} %", "write, real": round(real["W"], 3),
-            "write, raidsim": round(ours["W"], 3), "write err": f"{(ours['W'] / real['W'] - 1) * 100:+.1f} %",
+            "drive": d["label"] + (" (not DiskSim's trace)" if r["not_disksims"] else ""),
+            "cache": "on" if d["cache"] else "off", "read, real": round(real["R"], 3),
+            "read, raidsim": round(ours["R"], 3), "read err": f"{(ours['R'] / real['R'] - 1) * 100:+.1f} %",
+            "write, real": round(real["W"], 3), "write, raidsim": round(ours["W"], 3),
+            "write err": f"{(ours['W'] / real['W'] - 1) * 100:+.1f} %",
             "demerit": round(demerit_ms(r["real"], r["ours"]), 3),
-            "over phases": f"{min(spread):.3f}-{max(spread):.3f}" if spread else "-",
-            "DiskSim's demerit": d["disksim_demerit_ms"], "measured cache": "on" if d["cache"] else "off",
-            "other cache: read/write": f"{other['R']:.2f} / {other['W']:.2f}",
+            **({"over phases": f"{min(spread):.3f}-{max(spread):.3f}"} if spread else {}),
+            "DiskSim's demerit": d["disksim_demerit_ms"],
+            "other cache: read / write": f"{other['R']:.2f} / {other['W']:.2f}",
         })
-    lines = ["The disk presets replaying DiskSim's validation traces of the real drives (ms; open loop at the "
-             "measured issue instants)", pd.DataFrame(recs).to_string(index=False), "",
-             "demerit: RMS horizontal distance between the measured and the simulated response-time distributions; "
-             f"'over phases': its range over {result['phases']} starting angles of the platters."]
+    lines = ["The disk presets replaying DiskSim's validation traces of the real drives (ms; closed loop: each "
+             "request the measured idle time after the previous one completes, as DiskSim replays them; "
+             "cache: as the drive was measured)", pd.DataFrame(recs).to_string(index=False), "",
+             "demerit: RMS horizontal distance between the measured and the simulated response-time distributions"
+             + (f"; 'over phases': its range over {result['phases']} starting angles of the platters." if result["phases"]
+                else ".")]
     quantiles = _quantile_table(result)
     if quantiles:
         lines += ["", "Response-time quantiles, real drive / raidsim (ms):", quantiles]

@@ -197,19 +197,25 @@ def _ambiguous(what: str, facts: Sequence[Facts], fix: str) -> str:
 
 def find(folder: str, f: Facts) -> Optional[str]:
     """The file in ``folder`` named as ``f`` says (its stem, case ignored; ``PAPER-NAME`` before ``NAME``; a name
-    with an extension, ``cheetah9LP.trace``, only that file, where a folder holds others of the stem), or None;
+    with an extension, ``cheetah9LP.trace``, only that file or it compressed, where a folder holds others of the
+    stem), or None;
     two candidates of one kind are an error."""
     own = {s.lower() for s in f.files}
     qualified = {f"{f.paper}-{s}".lower() for s in f.files}
     names = [p for p in os.listdir(folder) if os.path.isfile(os.path.join(folder, p))]
     for stems in (qualified, own):
-        hits = sorted(p for p in names if p.split(".")[0].lower() in stems or p.lower() in stems)
+        hits = sorted(p for p in names if p.split(".")[0].lower() in stems or _named(p.lower(), stems))
         if len(hits) > 1:
             raise TraceError(f"--traces {folder}: {len(hits)} files could be the paper's {f.name}: "
                              f"{', '.join(hits)}; give one with --trace {f.paper}:{f.name}=PATH")
         if hits:
             return os.path.join(folder, hits[0])
     return None
+
+
+def _named(file: str, names: Iterable[str]) -> bool:
+    """``file`` is one of the listed names that carry an extension, or that name compressed (``.gz``...)."""
+    return any("." in n and (file == n or file.startswith(n + ".")) for n in names)
 
 
 def check(f: Facts, path: str) -> Given:
@@ -270,8 +276,14 @@ def compare(f: Facts, stats: Mapping[str, Any]) -> List[str]:
             continue
         absolute, relative = TOLERANCE[key]
         if abs(ours[key] - theirs) > max(absolute, relative * abs(theirs)):
-            out.append(f"{f.name}: {STAT_TEXT[key]} {ours[key]:,.4g} where the paper's {f.table} gives {theirs:,.4g}")
+            out.append(f"{f.name}: {STAT_TEXT[key]} {_number(ours[key])} where the paper's {f.table} gives "
+                       f"{_number(theirs)}")
     return out
+
+
+def _number(x: float) -> str:
+    """A statistic as a reader reads it: a whole number with its digits (10,000, not 1e+04), else 4 figures."""
+    return f"{int(x):,}" if float(x).is_integer() else f"{x:,.4g}"
 
 
 def source_of(names: Iterable[str], given: Mapping[str, Any]) -> str:

@@ -40,7 +40,7 @@ pub use rebuild::{RebuildConfig, RebuildPolicy};
 pub use ssd::{bus_bytes, transfer_ns, Allocation, FtlConfig, GcVictim, GeometryConfig, ParallelUnit, SsdConfig, TimingConfig, WriteAck};
 pub use workload::{
     unpack_requests, AddressPattern, ArrivalProcess, OutOfOrder, OutOfRange, RequestTuple, SizeDistribution, SizeKind, SyntheticConfig, TraceConfig,
-    TraceFormat, TracePath, WorkloadConfig,
+    TraceFormat, TracePath, TraceReplay, WorkloadConfig,
 };
 
 use crate::error::{Error, Result};

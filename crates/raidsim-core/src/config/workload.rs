@@ -336,6 +336,22 @@ pub struct TraceConfig {
     pub skip_malformed: bool,
     /// A timestamp earlier than the previous one (counted either way).
     pub out_of_order: OutOfOrder,
+    /// When each request is issued: at its timestamp, or one at a time.
+    pub replay: TraceReplay,
+}
+
+/// When a trace's requests are issued.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TraceReplay {
+    /// Open loop: each request arrives at its timestamp (the trace's spacing), whatever the
+    /// simulated device does.
+    Open,
+    /// Closed loop, one request at a time: each is issued the trace's idle time after the
+    /// previous one completes in the simulation (DiskSim's validation traces give it per
+    /// request, as DiskSim's validation mode replays them; 0 in formats without one, which
+    /// then replay back to back). The timestamps are not used.
+    Closed,
 }
 
 /// What a trace replay does with a timestamp earlier than the previous one.
@@ -362,6 +378,7 @@ impl Default for TraceConfig {
             blkparse_action: "D".into(),
             skip_malformed: false,
             out_of_order: OutOfOrder::KeepSpacing,
+            replay: TraceReplay::Open,
         }
     }
 }

@@ -71,7 +71,7 @@ impl Simulation {
             Admission::Through => {}
             Admission::Hit => {
                 // Answered from the cache: only the data's way back over the host link.
-                self.answer(now, job);
+                self.answer(now, job)?;
                 self.cache_hits += 1;
                 return Ok(());
             }
@@ -80,7 +80,7 @@ impl Simulation {
                 let j = self.jobs.get_mut(job).ok_or_else(|| Error::Internal(format!("host job {job} is not in flight")))?;
                 j.kind = JobKind::CachedWrite;
                 let j = j.clone();
-                self.acknowledge(now, &j);
+                self.acknowledge(now, &j)?;
             }
         }
         self.start_job(now, job)
@@ -146,8 +146,7 @@ impl Simulation {
                     let versions = ra.versions(offset, len, crate::array::verify::SECTOR).unwrap_or_default();
                     c.verify_cached_read(offset, len, &versions);
                 }
-                self.answer_from_read_ahead(now, job);
-                Ok(())
+                self.answer_from_read_ahead(now, job)
             }
             Lookup::Pending(start) if ra.wait(start, job) => Ok(()),
             Lookup::Pending(start) => Err(Error::Internal(format!("read-ahead extent at {start} is not being read"))),
@@ -189,7 +188,7 @@ impl Simulation {
             // the data read ahead is its answer (unchecked by sim.verify,
             // which knows only the last write).
             if served && dropped {
-                self.answer_from_read_ahead(now, waiter);
+                self.answer_from_read_ahead(now, waiter)?;
             } else {
                 self.read_from_cache_or_members(now, waiter)?;
             }
@@ -198,10 +197,10 @@ impl Simulation {
     }
 
     /// Host read `job` is answered from data read ahead.
-    pub(super) fn answer_from_read_ahead(&mut self, now: Ns, job: u32) {
+    pub(super) fn answer_from_read_ahead(&mut self, now: Ns, job: u32) -> Result<()> {
         if let Some(j) = self.jobs.get_mut(job) {
             j.read_ahead_hit = true;
         }
-        self.answer(now, job);
+        self.answer(now, job)
     }
 }

@@ -30,7 +30,7 @@ use precondition::{build_cost_pages, Preconditioning};
 use crate::array::cache::Admission;
 use crate::array::read_ahead::{Lookup, ReadAheadCache};
 use crate::array::{ArrayController, ArrayGeometry, ArrayPhase, ArrayPort, ArrayState, Planner, StripePlan};
-use crate::config::{CacheMode, GcCoordination, RaidLevel, ReadAheadPolicy, ResolvedConfig, WorkloadConfig};
+use crate::config::{CacheMode, GcCoordination, RaidLevel, ReadAheadPolicy, ResolvedConfig, TraceReplay, WorkloadConfig};
 use crate::device::{Cause, DeviceRequest, MemberDevice, Op};
 use crate::engine::Timeline;
 use crate::engine::{EventQueue, Ns, Slab, StopFlag};
@@ -66,10 +66,21 @@ pub fn failure_time_ns(f: &crate::config::MemberFailure, i: usize, seed: u64) ->
     f.at_ns
 }
 
+/// How the host issues its requests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Issue {
+    /// Each at its arrival instant.
+    Open,
+    /// `workload.processes` each issue their next request `think_ns` after the last completes.
+    Processes { think_ns: Ns },
+    /// One at a time, each the trace's idle time after the last completes (`workload.replay = "closed"`).
+    ClosedTrace,
+}
+
 /// The events of a simulation.
 #[derive(Clone, Copy, Debug)]
 enum Event {
-    /// The pending open-loop request (`Simulation::next_arrival`) arrives.
+    /// The pending request (`Simulation::next_arrival`) arrives.
     Arrival,
     /// A closed-loop process issues its next request.
     ProcessIssue,
@@ -151,10 +162,10 @@ pub struct Simulation {
     /// The drives' garbage-collection runs the time series has counted.
     gc_runs_counted: u64,
     jobs: Slab<HostJob>,
-    /// The one open-loop request scheduled to arrive; kept out of the event
-    /// queue so events stay small.
+    /// The one request scheduled to arrive (open loop, or a closed-loop
+    /// trace's next); kept out of the event queue so events stay small.
     next_arrival: Option<HostRequest>,
-    closed_loop_think_ns: Option<Ns>,
+    issue: Issue,
     /// Asked to stop from outside the run (Ctrl-C); see [`Simulation::stop_flag`].
     stop: StopFlag,
     max_requests: u64,
@@ -220,9 +231,10 @@ impl Simulation {
         });
         let mut controller = controller.transpose()?;
         let source = build_source(&cfg.workload, resolved.capacity_bytes, cfg.sim.seed)?;
-        let closed_loop = match &cfg.workload {
-            WorkloadConfig::Synthetic(s) if s.processes > 0 => Some((s.processes, s.think_time_ns)),
-            _ => None,
+        let (issue, processes) = match &cfg.workload {
+            WorkloadConfig::Synthetic(s) if s.processes > 0 => (Issue::Processes { think_ns: s.think_time_ns }, s.processes),
+            WorkloadConfig::Trace(t) if t.replay == TraceReplay::Closed => (Issue::ClosedTrace, 0),
+            _ => (Issue::Open, 0),
         };
         let (overhead_ns, link_bytes_per_s) = resolved.array_front_end();
         let read_ahead = read_ahead_cache(&resolved, controller.as_ref());
@@ -253,7 +265,7 @@ impl Simulation {
             request_log: (!cfg.metrics.request_log.0.as_os_str().is_empty()).then(RequestLog::default),
             gc_runs_counted: 0,
             next_arrival: None,
-            closed_loop_think_ns: closed_loop.map(|(_, think)| think),
+            issue,
             stop: StopFlag::default(),
             max_requests: cfg.sim.max_requests,
             issued: 0,
@@ -282,9 +294,10 @@ impl Simulation {
         if !sim.resolved.config.array.failures.is_empty() {
             sim.host.set_phase(ArrayPhase::Healthy);
         }
-        match closed_loop {
-            Some((processes, _)) => (0..processes).for_each(|_| sim.queue.schedule(0, Event::ProcessIssue)),
-            None => sim.schedule_next_arrival()?,
+        match issue {
+            Issue::Processes { .. } => (0..processes).for_each(|_| sim.queue.schedule(0, Event::ProcessIssue)),
+            Issue::Open => sim.schedule_next_arrival()?,
+            Issue::ClosedTrace => sim.schedule_after_think(0)?,
         }
         Ok(sim)
     }
@@ -306,6 +319,29 @@ impl Simulation {
         let r = self.source.next_request()?;
         self.issued += u64::from(r.is_some());
         Ok(r)
+    }
+
+    /// A closed-loop trace's next request, its think time after `now`.
+    fn schedule_after_think(&mut self, now: Ns) -> Result<()> {
+        if let Some(r) = self.next_request()? {
+            self.prefetch_ahead(&r);
+            let at = now.checked_add(r.think_ns).ok_or_else(|| Error::Workload(format!("request {}: idle time overflows", r.id)))?;
+            self.next_arrival = Some(r);
+            self.queue.schedule(at, Event::Arrival);
+        }
+        Ok(())
+    }
+
+    /// After a host request ends: a closed loop issues its next.
+    fn issue_next_after(&mut self, now: Ns) -> Result<()> {
+        match self.issue {
+            Issue::Open => Ok(()),
+            Issue::Processes { think_ns } => {
+                self.queue.schedule(now + think_ns, Event::ProcessIssue);
+                Ok(())
+            }
+            Issue::ClosedTrace => self.schedule_after_think(now),
+        }
     }
 
     fn schedule_next_arrival(&mut self) -> Result<()> {
@@ -406,9 +442,9 @@ impl Simulation {
                 Some(JobKind::Host) | None => self.write_landed(job),
             }
             if served {
-                self.answer(at, job);
+                self.answer(at, job)?;
             } else {
-                self.fail_host(at, job);
+                self.fail_host(at, job)?;
             }
         }
         finished.clear();
@@ -418,20 +454,22 @@ impl Simulation {
 
     /// Host job `job` is served at `at`: a read's data crosses the host link
     /// back first (when there is one), then the host learns it is done.
-    fn answer(&mut self, at: Ns, job: u32) {
+    fn answer(&mut self, at: Ns, job: u32) -> Result<()> {
         let read_back = self.jobs.get(job).filter(|j| j.op == Op::Read && self.front_end.link_bytes_per_s > 0).map(|j| j.len_bytes);
         match read_back {
             Some(bytes) => {
                 let done = self.front_end.transfer(at, at, bytes);
                 self.queue.schedule(done, Event::HostLinkDone { job });
+                Ok(())
             }
             None => self.complete_host(at, job),
         }
     }
 
-    fn complete_host(&mut self, now: Ns, job: u32) {
-        if let Some(j) = self.jobs.remove(job) {
-            self.acknowledge(now, &j);
+    fn complete_host(&mut self, now: Ns, job: u32) -> Result<()> {
+        match self.jobs.remove(job) {
+            Some(j) => self.acknowledge(now, &j),
+            None => Ok(()),
         }
     }
 
@@ -465,7 +503,7 @@ impl Simulation {
     }
 
     /// The host learns that `j` is done: its response time ends now.
-    fn acknowledge(&mut self, now: Ns, j: &HostJob) {
+    fn acknowledge(&mut self, now: Ns, j: &HostJob) -> Result<()> {
         if j.measured {
             self.read_ahead_hits += u64::from(j.read_ahead_hit);
             self.host.completed(now, j.arrival_ns, j.op, j.len_bytes);
@@ -477,13 +515,11 @@ impl Simulation {
         } else {
             self.warmup_request_ended(now);
         }
-        if let Some(think) = self.closed_loop_think_ns {
-            self.queue.schedule(now + think, Event::ProcessIssue);
-        }
+        self.issue_next_after(now)
     }
 
     /// Host job `job` touched lost data: it fails, untimed.
-    fn fail_host(&mut self, now: Ns, job: u32) {
+    fn fail_host(&mut self, now: Ns, job: u32) -> Result<()> {
         match self.jobs.remove(job) {
             Some(j) if j.measured => {
                 self.host.failed(now, j.op);
@@ -492,9 +528,7 @@ impl Simulation {
             Some(_) => self.warmup_request_ended(now),
             None => {}
         }
-        if let Some(think) = self.closed_loop_think_ns {
-            self.queue.schedule(now + think, Event::ProcessIssue);
-        }
+        self.issue_next_after(now)
     }
 
     /// Member `member` (or its chip `chip`) fails at `now`.
@@ -519,8 +553,7 @@ impl Simulation {
         }
         if self.controller.is_none() {
             let job = u32::try_from(token).map_err(|_| Error::Internal(format!("token {token} is not a host job")))?;
-            self.complete_host(now, job);
-            return Ok(());
+            return self.complete_host(now, job);
         }
         self.with_controller(|c, port| c.member_done(port, now, member, token))
     }
@@ -531,7 +564,9 @@ impl Simulation {
                 if let Some(r) = self.next_arrival.take() {
                     self.issue(now, r)?;
                 }
-                self.schedule_next_arrival()?;
+                if self.issue == Issue::Open {
+                    self.schedule_next_arrival()?;
+                }
             }
             Event::ProcessIssue => {
                 if let Some(r) = self.next_request()? {
@@ -539,7 +574,7 @@ impl Simulation {
                 }
             }
             Event::ControllerDone { job } => self.admit(now, job)?,
-            Event::HostLinkDone { job } => self.complete_host(now, job),
+            Event::HostLinkDone { job } => self.complete_host(now, job)?,
             Event::MemberDone { member, token } => self.member_done(now, member, token)?,
             Event::ParityReady { stripe_job } => self.with_controller(|c, port| c.parity_ready(port, now, stripe_job))?,
             Event::MemberFails { member, chip } => self.fail(now, member, chip)?,

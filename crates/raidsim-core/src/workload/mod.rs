@@ -36,6 +36,9 @@ pub struct HostRequest {
     pub offset_bytes: u64,
     /// Length, bytes.
     pub len_bytes: u64,
+    /// Closed-loop trace replay: the host's idle time between the previous
+    /// request's completion and this one's issue, ns (0 otherwise).
+    pub think_ns: Ns,
 }
 
 /// What a workload did besides issuing requests.
@@ -114,6 +117,10 @@ pub struct TraceSource {
     report: WorkloadReport,
     capacity_bytes: u64,
     max_wrapped_fraction: f64,
+    /// The last record's idle time after it: the next request's think time.
+    idle_after_last_ns: Ns,
+    /// `workload.time_scale`, which scales the idle times as it does timestamps.
+    time_scale: f64,
 }
 
 impl TraceSource {
@@ -126,6 +133,8 @@ impl TraceSource {
             report: WorkloadReport::default(),
             capacity_bytes,
             max_wrapped_fraction: config.max_wrapped_fraction,
+            idle_after_last_ns: 0,
+            time_scale: config.time_scale,
         })
     }
 
@@ -194,7 +203,10 @@ impl RequestSource for TraceSource {
         self.report.wrapped_out_of_range += u64::from(replayed.wrapped);
         let id = self.report.requests;
         self.report.requests += 1;
-        Ok(Some(HostRequest { id, arrival_ns: replayed.arrival_ns, op: r.op, offset_bytes: replayed.offset_bytes, len_bytes: r.len_bytes }))
+        let idle = std::mem::replace(&mut self.idle_after_last_ns, r.idle_after_ns);
+        // The replay checked the scaled timestamps; an idle time is at most the gap it is part of.
+        let think_ns = (idle as f64 * self.time_scale).round() as Ns;
+        Ok(Some(HostRequest { id, arrival_ns: replayed.arrival_ns, op: r.op, offset_bytes: replayed.offset_bytes, len_bytes: r.len_bytes, think_ns }))
     }
 
     fn progress(&self) -> f64 {
@@ -225,7 +237,7 @@ impl ListSource {
         for (i, &(t, is_read, offset, len)) in unpacked.iter().enumerate() {
             fit(offset, len, capacity_bytes, None).map_err(|m| Error::Workload(format!("workload.packed[{i}]: {m}")))?;
             let op = if is_read { Op::Read } else { Op::Write };
-            requests.push(HostRequest { id: 0, arrival_ns: t, op, offset_bytes: offset, len_bytes: len });
+            requests.push(HostRequest { id: 0, arrival_ns: t, op, offset_bytes: offset, len_bytes: len, think_ns: 0 });
         }
         drop(unpacked);
         for (i, (t, op, offset, len)) in tuples.iter().enumerate() {
@@ -235,7 +247,7 @@ impl ListSource {
                 other => return Err(Error::Workload(format!("workload.requests[{i}]: op `{other}` is neither \"R\" nor \"W\""))),
             };
             fit(*offset, *len, capacity_bytes, None).map_err(|m| Error::Workload(format!("workload.requests[{i}]: {m}")))?;
-            requests.push(HostRequest { id: 0, arrival_ns: *t, op, offset_bytes: *offset, len_bytes: *len });
+            requests.push(HostRequest { id: 0, arrival_ns: *t, op, offset_bytes: *offset, len_bytes: *len, think_ns: 0 });
         }
         requests.sort_by_key(|r| r.arrival_ns);
         for (i, r) in requests.iter_mut().enumerate() {

@@ -119,7 +119,7 @@ impl RequestSource for SyntheticSource {
         self.next_sequential = offset_bytes + size;
         let id = self.issued;
         self.issued += 1;
-        Ok(Some(HostRequest { id, arrival_ns: self.now_ns, op, offset_bytes, len_bytes: size }))
+        Ok(Some(HostRequest { id, arrival_ns: self.now_ns, op, offset_bytes, len_bytes: size, think_ns: 0 }))
     }
 
     fn progress(&self) -> f64 {

@@ -4,6 +4,7 @@
 mod common;
 
 mod array_timed;
+mod closed_replay;
 mod codeword_planner;
 mod cost;
 mod degraded_modes;

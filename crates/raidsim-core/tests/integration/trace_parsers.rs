@@ -23,7 +23,7 @@ fn error(format: TraceFormat, line: &str) -> String {
 }
 
 fn rec(time_ns: u128, device: u64, op: Op, offset_bytes: u64, len_bytes: u64) -> TraceRecord {
-    TraceRecord { time_ns, device, op, offset_bytes, len_bytes }
+    TraceRecord { time_ns, device, op, offset_bytes, len_bytes, idle_after_ns: 0 }
 }
 
 #[test]
@@ -286,9 +286,9 @@ fn a_validation_trace_issues_each_request_after_the_measured_service_and_idle_ti
     assert_eq!(
         got,
         vec![
-            rec(0, 0, Op::Read, 100 * 512, 8 * 512),
-            rec(25_000_500, 0, Op::Write, 7 * 512, 4 * 512),
-            rec(26_200_750, 0, Op::Read, 9 * 512, 2 * 512),
+            TraceRecord { idle_after_ns: 20_000_000, ..rec(0, 0, Op::Read, 100 * 512, 8 * 512) },
+            TraceRecord { idle_after_ns: 250, ..rec(25_000_500, 0, Op::Write, 7 * 512, 4 * 512) },
+            TraceRecord { idle_after_ns: 3_000, ..rec(26_200_750, 0, Op::Read, 9 * 512, 2 * 512) },
         ]
     );
     assert!(error(TraceFormat::DisksimValidate, "X Hit 1 2 3 4").contains("neither R nor W"));

@@ -18,6 +18,9 @@ pub struct TraceRecord {
     pub offset_bytes: u64,
     /// Length in bytes.
     pub len_bytes: u64,
+    /// The host's idle time after this request completes before it issued the next, ns
+    /// (DiskSim's validation traces); 0 where the format has none.
+    pub idle_after_ns: u64,
 }
 
 /// What a parser made of a line.
@@ -144,6 +147,7 @@ fn msr(line: &str) -> Result<Parsed, String> {
         op,
         offset_bytes: int(offset, "Offset")?,
         len_bytes: int(size, "Size")?,
+        idle_after_ns: 0,
     }))
 }
 
@@ -160,6 +164,7 @@ fn spc(line: &str) -> Result<Parsed, String> {
         op,
         offset_bytes: sectors(lba, "LBA")?,
         len_bytes: int(size, "Size")?,
+        idle_after_ns: 0,
     }))
 }
 
@@ -172,6 +177,7 @@ fn disksim(line: &str) -> Result<Parsed, String> {
         op: if flags & 1 == 1 { Op::Read } else { Op::Write },
         offset_bytes: sectors(block, "start_block")?,
         len_bytes: sectors(blocks, "blocks")?,
+        idle_after_ns: 0,
     }))
 }
 
@@ -197,6 +203,7 @@ fn disksim_validate(line: &str) -> Result<Parsed, String> {
         op,
         offset_bytes: sectors(block, "block")?,
         len_bytes: sectors(blocks, "blocks")?,
+        idle_after_ns: u64::try_from(next).map_err(|_| format!("next_us `{next}` ns does not fit 64 bits"))?,
     }))
 }
 
@@ -213,6 +220,7 @@ fn mqsim(line: &str) -> Result<Parsed, String> {
         op,
         offset_bytes: sectors(lba, "lba")?,
         len_bytes: sectors(count, "sectors")?,
+        idle_after_ns: 0,
     }))
 }
 
@@ -246,6 +254,7 @@ fn blkparse(line: &str, action: &str) -> Result<Parsed, String> {
         op,
         offset_bytes: sectors(sector, "sector")?,
         len_bytes: sectors(blocks, "blocks")?,
+        idle_after_ns: 0,
     }))
 }
 
@@ -265,6 +274,7 @@ fn systor(line: &str) -> Result<Parsed, String> {
         op,
         offset_bytes: int(offset, "Offset")?,
         len_bytes: int(size, "Size")?,
+        idle_after_ns: 0,
     }))
 }
 
@@ -288,6 +298,7 @@ fn fiu(line: &str) -> Result<Parsed, String> {
         op,
         offset_bytes: sectors(tail[5], "lba")?,
         len_bytes: sectors(tail[4], "blocks")?,
+        idle_after_ns: 0,
     }))
 }
 
