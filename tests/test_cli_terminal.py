@@ -228,6 +228,11 @@ def test_a_trace_runs_header_names_the_trace(tmp_path):
     assert p.returncode == 0, p.stderr
     assert p.stdout.startswith("raidsim run: the default config\ndrive: a single ssd, ")
     assert f"workload: Trace replay of {trace} (format detected)" in p.stdout
+    assert "timestamps scaled by 1;" in p.stdout
+    closed = run_cli("run", "--trace", str(trace), "--set", "workload.replay=closed", "--no-progress", columns=300)
+    assert closed.returncode == 0, closed.stderr
+    assert "closed loop, one request at a time, each the trace's idle time (scaled by 1)" in closed.stdout
+    assert "timestamps scaled" not in closed.stdout
 
 
 def test_full_stripe_writes_on_raid5_of_4_amplify_writes_4_to_3(tmp_path):

@@ -36,8 +36,17 @@ fn buffer_warning(out: &mut Vec<String>, (first_ns, _, last_done_ns): (u64, u64,
     }
 }
 
-fn warnings(host: &HostReport, (first, last_arrival, last_done): (u64, u64, u64), w: &WorkloadReport) -> Vec<String> {
+/// A trace replayed closed loop issues one request at a time, whatever its
+/// timestamps: no queue can grow, and its timestamps are not used.
+fn closed_trace(resolved: &ResolvedConfig) -> bool {
+    matches!(&resolved.config.workload, crate::config::WorkloadConfig::Trace(t) if t.replay == crate::config::TraceReplay::Closed)
+}
+
+fn warnings(host: &HostReport, (first, last_arrival, last_done): (u64, u64, u64), w: &WorkloadReport, closed: bool) -> Vec<String> {
     let mut out = Vec::new();
+    if closed {
+        return out;
+    }
     let s = |ns: u64| ns as f64 / 1e9;
     let span = last_arrival.saturating_sub(first);
     let drain = last_done.saturating_sub(last_arrival);
@@ -433,7 +442,7 @@ impl Report {
             let counters: Vec<_> = members.iter().map(|m| m.counters().clone()).collect();
             ArraySummary::new(resolved, &counters.iter().map(|c| (c.pages_read, c.pages_written, c.erases)).collect::<Vec<_>>())
         });
-        let mut warnings = warnings(&host, host_metrics.span_ns(), &workload);
+        let mut warnings = warnings(&host, host_metrics.span_ns(), &workload, closed_trace(resolved));
         let time_series = host_metrics.time_series();
         let asked_interval = resolved.config.metrics.interval_ns;
         if asked_interval > 0 && time_series.interval_ns != asked_interval {

@@ -259,8 +259,11 @@ def describe_workload(w: Mapping[str, Any]) -> str:
                 "of requests starting where the previous one ended.")
     if kind == "trace":
         limit = f"its first {w['max_requests']:,} requests" if w["max_requests"] else "all its requests"
-        return (f"Trace replay of {w['path']} (format {w.get('format') or 'detected'}), {limit}, timestamps "
-                f"scaled by {w['time_scale']:g}; requests beyond the capacity: {w['out_of_range']}.")
+        timing = (f"closed loop, one request at a time, each the trace's idle time (scaled by {w['time_scale']:g}) "
+                  "after the previous one completes" if w.get("replay") == "closed"
+                  else f"timestamps scaled by {w['time_scale']:g}")
+        return (f"Trace replay of {w['path']} (format {w.get('format') or 'detected'}), {limit}, {timing}; "
+                f"requests beyond the capacity: {w['out_of_range']}.")
     if kind == "requests":
         return "Listed requests (workload.requests)."
     raise ValueError(f"a resolved workload of unknown kind {kind!r} (a raidsim bug)")

@@ -18,12 +18,14 @@
 
 mod counting;
 mod front_end;
+mod issue;
 mod port;
 mod precondition;
 mod reporting;
 
 pub use counting::{count, Counting};
 use front_end::{read_ahead_cache, FrontEnd};
+use issue::Issue;
 use port::SimPort;
 use precondition::{build_cost_pages, Preconditioning};
 
@@ -64,17 +66,6 @@ pub fn failure_time_ns(f: &crate::config::MemberFailure, i: usize, seed: u64) ->
         return Some(exp.sample(&mut rng).round().min(u64::MAX as f64) as Ns);
     }
     f.at_ns
-}
-
-/// How the host issues its requests.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Issue {
-    /// Each at its arrival instant.
-    Open,
-    /// `workload.processes` each issue their next request `think_ns` after the last completes.
-    Processes { think_ns: Ns },
-    /// One at a time, each the trace's idle time after the last completes (`workload.replay = "closed"`).
-    ClosedTrace,
 }
 
 /// The events of a simulation.
@@ -319,61 +310,6 @@ impl Simulation {
         let r = self.source.next_request()?;
         self.issued += u64::from(r.is_some());
         Ok(r)
-    }
-
-    /// A closed-loop trace's next request, its think time after `now`.
-    fn schedule_after_think(&mut self, now: Ns) -> Result<()> {
-        if let Some(r) = self.next_request()? {
-            self.prefetch_ahead(&r);
-            let at = now.checked_add(r.think_ns).ok_or_else(|| Error::Workload(format!("request {}: idle time overflows", r.id)))?;
-            self.next_arrival = Some(r);
-            self.queue.schedule(at, Event::Arrival);
-        }
-        Ok(())
-    }
-
-    /// After a host request ends: a closed loop issues its next.
-    fn issue_next_after(&mut self, now: Ns) -> Result<()> {
-        match self.issue {
-            Issue::Open => Ok(()),
-            Issue::Processes { think_ns } => {
-                self.queue.schedule(now + think_ns, Event::ProcessIssue);
-                Ok(())
-            }
-            Issue::ClosedTrace => self.schedule_after_think(now),
-        }
-    }
-
-    fn schedule_next_arrival(&mut self) -> Result<()> {
-        if let Some(r) = self.next_request()? {
-            self.prefetch_ahead(&r);
-            let at = r.arrival_ns.max(self.queue.now_ns());
-            self.next_arrival = Some(r);
-            self.queue.schedule(at, Event::Arrival);
-        }
-        Ok(())
-    }
-
-    /// Prefetches the map entries request `r` will look up first — its
-    /// data page, and for a write the parity pages at the same place,
-    /// which its update pre-reads — one arrival before it arrives, so its
-    /// lookups find them in cache (`prefetch.rs`; nothing changes).
-    fn prefetch_ahead(&self, r: &HostRequest) {
-        // The first arrival is fetched while the members are being built.
-        let at_device = |device: u32, at: u64| {
-            if let Some(m) = self.members.get(device as usize) {
-                m.prefetch_map_at(at);
-            }
-        };
-        let Some(c) = self.controller.as_ref() else { return at_device(0, r.offset_bytes) };
-        let Some((data, at, parity)) = c.planner().home_of(r.offset_bytes) else { return };
-        let device_of = &c.state().device_of;
-        at_device(device_of[data as usize], at);
-        if r.op == Op::Write {
-            for p in parity.into_iter().flatten() {
-                at_device(device_of[p as usize], at);
-            }
-        }
     }
 
     fn issue(&mut self, now: Ns, r: HostRequest) -> Result<()> {

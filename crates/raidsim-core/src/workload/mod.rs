@@ -127,7 +127,10 @@ impl TraceSource {
     /// Opens the trace of `config` for a device of `capacity_bytes`.
     pub fn new(config: &TraceConfig, capacity_bytes: u64) -> Result<Self> {
         let reader = TraceReader::open(&config.path.0, trace_options(config))?;
-        let replay = trace::Replay::new(capacity_bytes, config.out_of_range, config.out_of_order, config.time_scale);
+        let mut replay = trace::Replay::new(capacity_bytes, config.out_of_range, config.out_of_order, config.time_scale);
+        if config.replay == crate::config::TraceReplay::Closed {
+            replay = replay.closed_loop();
+        }
         Ok(Self {
             feed: TraceFeed::start(reader, replay)?,
             report: WorkloadReport::default(),
@@ -204,8 +207,9 @@ impl RequestSource for TraceSource {
         let id = self.report.requests;
         self.report.requests += 1;
         let idle = std::mem::replace(&mut self.idle_after_last_ns, r.idle_after_ns);
-        // The replay checked the scaled timestamps; an idle time is at most the gap it is part of.
-        let think_ns = (idle as f64 * self.time_scale).round() as Ns;
+        // Exact at scale 1 (an f64 holds 53 bits); a scaled idle time past 2^64 ns saturates, and the
+        // simulation refuses an issue instant that overflows.
+        let think_ns = if self.time_scale == 1.0 { idle } else { (idle as f64 * self.time_scale).round() as Ns };
         Ok(Some(HostRequest { id, arrival_ns: replayed.arrival_ns, op: r.op, offset_bytes: replayed.offset_bytes, len_bytes: r.len_bytes, think_ns }))
     }
 

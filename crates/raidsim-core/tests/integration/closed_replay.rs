@@ -58,3 +58,49 @@ fn a_format_without_idle_times_replays_back_to_back() {
     assert_eq!(rows[0].0, 0);
     assert!(rows.windows(2).all(|w| w[1].0 == w[0].1), "{rows:?}");
 }
+
+fn run_closed_and_open(name: &str, text: &str) -> (Result<raidsim_core::Report, String>, Result<raidsim_core::Report, String>) {
+    let path = trace(name, text);
+    let p = format!("workload.path={:?}", path.to_str().expect("utf-8"));
+    let base = ["workload.kind=\"trace\"", p.as_str(), "array.level=\"single\"", "workload.out_of_order=\"error\""];
+    let run = |extra: &[&str]| {
+        let mut sim = Simulation::new(config("hdd-ibm-lightning", &[&base[..], extra].concat())).expect("builds");
+        sim.run().map(|_| sim.report()).map_err(|e| e.to_string())
+    };
+    (run(&["workload.replay=\"closed\""]), run(&[]))
+}
+
+#[test]
+fn closed_the_timestamps_are_not_checked() {
+    // A measured service time of 10^16 us puts the open replay's next issue past 2^62 ns; closed, only
+    // the idle times count.
+    let (closed, open) = run_closed_and_open("timestamps.trace", "R Hit 1000 8 10000000000000000 100\nR Hit 2000 8 100 0\n");
+    assert_eq!(closed.expect("the timestamps are not used").host.requests, 2);
+    assert!(open.expect_err("refused").contains("2^62"));
+}
+
+#[test]
+fn closed_no_queue_grows_so_no_saturation_is_reported() {
+    // 150 reads with no idle time, then one long read: open loop they all arrive within 15 ms.
+    let mut text = String::new();
+    for i in 0..150 {
+        text.push_str(&format!("R Hit {} 8 100 0\n", 2000 + 97 * i));
+    }
+    text.push_str("R Hit 10000 400000 100 0\n");
+    let (closed, open) = run_closed_and_open("burst.trace", &text);
+    let closed = closed.expect("runs");
+    assert_eq!(closed.host.requests, 151);
+    assert!(closed.warnings.is_empty(), "{:?}", closed.warnings);
+    let open = open.expect("runs");
+    assert!(open.warnings.iter().any(|w| w.starts_with("saturated")), "{:?}", open.warnings);
+}
+
+#[test]
+fn an_idle_time_past_the_clock_is_an_error_naming_the_request() {
+    let path = trace("idle.trace", "R Hit 1000 8 100 9000000000000000\nR Hit 2000 8 100 0\n");
+    let p = format!("workload.path={:?}", path.to_str().expect("utf-8"));
+    let cfg = config("hdd-ibm-lightning", &["workload.kind=\"trace\"", &p, "workload.replay=\"closed\"", "array.level=\"single\""]);
+    let mut sim = Simulation::new(cfg).expect("builds");
+    let err = sim.run().expect_err("9e15 us is past 2^62 ns").to_string();
+    assert!(err.contains("trace request 1") && err.contains("idle time"), "{err}");
+}

@@ -18,6 +18,8 @@ pub struct Replay {
     out_of_range: OutOfRange,
     out_of_order: OutOfOrder,
     time_scale: f64,
+    /// Closed loop: the timestamps are not used, so not checked or counted.
+    closed: bool,
     /// The previous record's timestamp, on the trace's clock.
     last_time_ns: Option<u128>,
     /// Sum of |t_i − t_{i−1}| so far: the trace's spacing, kept even where it runs backwards.
@@ -42,11 +44,20 @@ pub struct Replayed {
 impl Replay {
     /// A replay onto a device of `capacity_bytes`.
     pub fn new(capacity_bytes: u64, out_of_range: OutOfRange, out_of_order: OutOfOrder, time_scale: f64) -> Self {
-        Self { capacity_bytes, out_of_range, out_of_order, time_scale, last_time_ns: None, distance_ns: 0 }
+        Self { capacity_bytes, out_of_range, out_of_order, time_scale, closed: false, last_time_ns: None, distance_ns: 0 }
+    }
+
+    /// A closed-loop replay: arrivals come from completions, so the timestamps are ignored.
+    pub fn closed_loop(self) -> Self {
+        Self { closed: true, ..self }
     }
 
     /// Replays the next record, or says what is wrong with it.
     pub fn next(&mut self, r: &TraceRecord) -> Result<Replayed, String> {
+        if self.closed {
+            let (offset_bytes, wrapped) = crate::workload::fit(r.offset_bytes, r.len_bytes, self.capacity_bytes, Some(self.out_of_range))?;
+            return Ok(Replayed { offset_bytes, wrapped, ..Replayed::default() });
+        }
         let last = self.last_time_ns.replace(r.time_ns).unwrap_or(r.time_ns);
         let out_of_order = r.time_ns < last;
         if out_of_order && self.out_of_order == OutOfOrder::Error {

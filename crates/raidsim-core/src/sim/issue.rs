@@ -1,0 +1,81 @@
+//! How the host issues its requests: open loop at their arrival instants,
+//! closed loop by processes that each wait a think time after a completion,
+//! or a trace replayed one request at a time, each the trace's idle time
+//! after the previous one completes (DiskSim's validation mode).
+
+use super::*;
+
+/// How the host issues its requests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Issue {
+    /// Each at its arrival instant.
+    Open,
+    /// `workload.processes` each issue their next request `think_ns` after the last completes.
+    Processes { think_ns: Ns },
+    /// One at a time, each the trace's idle time after the last completes (`workload.replay = "closed"`).
+    ClosedTrace,
+}
+
+impl Simulation {
+    /// A closed-loop trace's next request, its think time after `now`.
+    pub(super) fn schedule_after_think(&mut self, now: Ns) -> Result<()> {
+        if let Some(r) = self.next_request()? {
+            self.prefetch_ahead(&r);
+            let at = now.saturating_add(r.think_ns);
+            if at > crate::engine::MAX_TIME_NS {
+                return Err(Error::Workload(format!(
+                    "trace request {}: its idle time of {} ns puts its issue past 2^62 ns (146 years) into the replay: a corrupt \
+                     idle time, or time_scale too large",
+                    r.id, r.think_ns
+                )));
+            }
+            self.next_arrival = Some(r);
+            self.queue.schedule(at, Event::Arrival);
+        }
+        Ok(())
+    }
+
+    /// After a host request ends: a closed loop issues its next.
+    pub(super) fn issue_next_after(&mut self, now: Ns) -> Result<()> {
+        match self.issue {
+            Issue::Open => Ok(()),
+            Issue::Processes { think_ns } => {
+                self.queue.schedule(now + think_ns, Event::ProcessIssue);
+                Ok(())
+            }
+            Issue::ClosedTrace => self.schedule_after_think(now),
+        }
+    }
+
+    pub(super) fn schedule_next_arrival(&mut self) -> Result<()> {
+        if let Some(r) = self.next_request()? {
+            self.prefetch_ahead(&r);
+            let at = r.arrival_ns.max(self.queue.now_ns());
+            self.next_arrival = Some(r);
+            self.queue.schedule(at, Event::Arrival);
+        }
+        Ok(())
+    }
+
+    /// Prefetches the map entries request `r` will look up first — its
+    /// data page, and for a write the parity pages at the same place,
+    /// which its update pre-reads — one arrival before it arrives, so its
+    /// lookups find them in cache (`prefetch.rs`; nothing changes).
+    fn prefetch_ahead(&self, r: &HostRequest) {
+        // The first arrival is fetched while the members are being built.
+        let at_device = |device: u32, at: u64| {
+            if let Some(m) = self.members.get(device as usize) {
+                m.prefetch_map_at(at);
+            }
+        };
+        let Some(c) = self.controller.as_ref() else { return at_device(0, r.offset_bytes) };
+        let Some((data, at, parity)) = c.planner().home_of(r.offset_bytes) else { return };
+        let device_of = &c.state().device_of;
+        at_device(device_of[data as usize], at);
+        if r.op == Op::Write {
+            for p in parity.into_iter().flatten() {
+                at_device(device_of[p as usize], at);
+            }
+        }
+    }
+}
