@@ -30,6 +30,9 @@ pub struct GeometryConfig {
     /// Spare (out-of-band, ECC) bytes that cross the channel with every
     /// 512-byte sector: DiskSim moves 528 bytes per sector (16 spare).
     pub spare_bytes_per_sector: u32,
+    /// Bits per cell, which set the page types of a block and their order
+    /// (`flash::cell`; each type's latencies are `ssd.timing`'s).
+    pub cell_type: CellType,
     /// The last chips of each channel that hold mirror copies, not data
     /// (CR5M's mirroring chip): not part of the host's capacity. Set by
     /// `array.level = "cr5m"` for its channels, never by a config file.
@@ -51,7 +54,33 @@ impl Default for GeometryConfig {
             page_size_bytes: 4096,
             over_provisioning_fraction: 0.15,
             spare_bytes_per_sector: 0,
+            cell_type: CellType::Slc,
             mirroring_chips_per_channel: 0,
+        }
+    }
+}
+
+/// Bits per flash cell. Each bit of a cell is read and programmed as its
+/// own page, slower for the higher bits: an MLC block interleaves LSB and
+/// MSB pages, a TLC block LSB, CSB and MSB pages (`flash::cell`).
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CellType {
+    /// One bit: every page an LSB page.
+    Slc,
+    /// Two bits: LSB and MSB pages.
+    Mlc,
+    /// Three bits: LSB, CSB and MSB pages.
+    Tlc,
+}
+
+impl CellType {
+    /// The name a config gives it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Slc => "slc",
+            Self::Mlc => "mlc",
+            Self::Tlc => "tlc",
         }
     }
 }
@@ -60,10 +89,22 @@ impl Default for GeometryConfig {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct TimingConfig {
-    /// Page read: cell array to the die's register, ns.
+    /// Page read: cell array to the die's register, ns; of an LSB page,
+    /// every page of SLC flash.
     pub t_read_ns: u64,
-    /// Page program: register to cells, ns.
+    /// Page program: register to cells, ns; of an LSB page, every page of
+    /// SLC flash.
     pub t_program_ns: u64,
+    /// Read of a CSB (centre-bit) page of TLC flash, ns (MQSim's
+    /// `Page_Read_Latency_CSB`); required for TLC, refused otherwise.
+    pub t_read_csb_ns: Option<u64>,
+    /// Read of an MSB page of MLC or TLC flash, ns; required for them,
+    /// refused for SLC.
+    pub t_read_msb_ns: Option<u64>,
+    /// Program of a CSB page of TLC flash, ns.
+    pub t_program_csb_ns: Option<u64>,
+    /// Program of an MSB page of MLC or TLC flash, ns.
+    pub t_program_msb_ns: Option<u64>,
     /// Block erase, ns.
     pub t_erase_ns: u64,
     /// Command and address cycles on the channel per flash operation, ns.
@@ -98,6 +139,10 @@ impl Default for TimingConfig {
             t_read_ns: 25_000,
             t_program_ns: 200_000,
             t_erase_ns: 1_500_000,
+            t_read_csb_ns: None,
+            t_read_msb_ns: None,
+            t_program_csb_ns: None,
+            t_program_msb_ns: None,
             t_command_ns: 0,
             channel_bandwidth_bytes_per_s: 40_000_000,
             host_link_bandwidth_bytes_per_s: 300_000_000,
@@ -335,6 +380,7 @@ impl SsdConfig {
         ] {
             at_most_an_hour(key, ns)?;
         }
+        check_page_types(g.cell_type, t)?;
         positive("ssd.timing.channel_bandwidth_bytes_per_s", t.channel_bandwidth_bytes_per_s)?;
         positive("ssd.queue_depth", self.queue_depth.into())?;
         let capacity_bytes = logical_pages * u64::from(g.page_size_bytes);
@@ -378,6 +424,37 @@ pub fn transfer_ns(bytes: u64, bytes_per_s: u64) -> u64 {
     }
     let num = u128::from(bytes) * 1_000_000_000u128;
     num.div_ceil(u128::from(bytes_per_s)) as u64
+}
+
+/// Each page type of the cell type has its latencies, and no other type
+/// does: a latency the cells cannot use would be silently ignored.
+fn check_page_types(cell: CellType, t: &TimingConfig) -> Result<()> {
+    let (csb, msb) = match cell {
+        CellType::Slc => (false, false),
+        CellType::Mlc => (false, true),
+        CellType::Tlc => (true, true),
+    };
+    for (key, value, wanted) in [
+        ("ssd.timing.t_read_csb_ns", t.t_read_csb_ns, csb),
+        ("ssd.timing.t_program_csb_ns", t.t_program_csb_ns, csb),
+        ("ssd.timing.t_read_msb_ns", t.t_read_msb_ns, msb),
+        ("ssd.timing.t_program_msb_ns", t.t_program_msb_ns, msb),
+    ] {
+        match (value, wanted) {
+            (Some(ns), true) => at_most_an_hour(key, ns)?,
+            (None, false) => {}
+            (None, true) => {
+                return Err(Error::config(key, format!("ssd.geometry.cell_type = \"{}\" has this page type: give its latency", cell.name())));
+            }
+            (Some(_), false) => {
+                return Err(Error::config(
+                    key,
+                    format!("ssd.geometry.cell_type = \"{}\" has no such page type (LSB pages use t_read_ns and t_program_ns)", cell.name()),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn validate_order(order: &str) -> Result<()> {

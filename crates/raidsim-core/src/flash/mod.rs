@@ -7,6 +7,8 @@
 //! time) is `plane / planes_per_die`, and its channel is `die /
 //! (chips × dies_per_chip)`.
 
+pub mod cell;
+
 use crate::config::{DerivedGeometry, GeometryConfig};
 
 /// Sentinel for "no page".
@@ -71,6 +73,12 @@ impl FlashLayout {
     #[inline]
     pub fn is_mirroring_die(&self, die: u32) -> bool {
         self.chip_of_die(die) % self.geometry.chips_per_channel >= self.data_chips_per_channel()
+    }
+
+    /// The page type of a ppn: its cells' bit ([`cell`]).
+    #[inline]
+    pub fn page_type(&self, ppn: u32) -> cell::PageType {
+        cell::page_type(self.geometry.cell_type, ppn % self.geometry.pages_per_block)
     }
 
     /// First ppn of a global block.

@@ -73,6 +73,24 @@ pub struct GcWork {
     pub blocks_erased: u64,
     /// Summary pages programmed because a copy filled a block's data pages.
     pub summary_pages: u64,
+    /// The copied pages' reads by the type of page read, and their
+    /// programs by the type of page written ([`crate::flash::cell`]).
+    pub reads_by_type: [u64; 3],
+    /// See `reads_by_type`.
+    pub programs_by_type: [u64; 3],
+}
+
+impl GcWork {
+    /// This work, then `w`.
+    fn add(&mut self, w: &GcWork) {
+        self.pages_copied += w.pages_copied;
+        self.blocks_erased += w.blocks_erased;
+        self.summary_pages += w.summary_pages;
+        for t in 0..3 {
+            self.reads_by_type[t] += w.reads_by_type[t];
+            self.programs_by_type[t] += w.programs_by_type[t];
+        }
+    }
 }
 
 /// What one host write did to the flash.
@@ -535,11 +553,7 @@ impl Ftl {
         let mut gc = GcWork::default();
         while self.planes[plane as usize].free.len() < free_blocks {
             match self.collect_one(plane, now_ns)? {
-                Some(w) => {
-                    gc.pages_copied += w.pages_copied;
-                    gc.blocks_erased += w.blocks_erased;
-                    gc.summary_pages += w.summary_pages;
-                }
+                Some(w) => gc.add(&w),
                 None => break,
             }
         }
@@ -550,14 +564,17 @@ impl Ftl {
     fn collect_one(&mut self, plane: u32, now_ns: Ns) -> Result<Option<GcWork>> {
         let Some(victim) = self.pick_victim(plane, now_ns) else { return Ok(None) };
         let first = self.layout.first_page(victim);
-        let (mut copied, mut sealed) = (0, 0);
+        let mut work = GcWork { blocks_erased: 1, ..GcWork::default() };
+        let mut sealed = 0;
         for ppn in first..first + self.data_pages_per_block {
             let lpn = self.id_at(ppn);
             if lpn != NO_PAGE {
                 self.invalidate(ppn);
                 let (new, seals) = self.append(plane, lpn, now_ns)?;
                 self.set_ppn(u64::from(lpn), new);
-                copied += 1;
+                work.pages_copied += 1;
+                work.reads_by_type[self.layout.page_type(ppn) as usize] += 1;
+                work.programs_by_type[self.layout.page_type(new) as usize] += 1;
                 sealed += u64::from(seals);
             }
         }
@@ -565,8 +582,8 @@ impl Ftl {
         self.state[victim as usize] = BlockState::Free;
         self.planes[plane as usize].free.push_back(victim);
         self.sync_free_pages(plane);
-        let summary_pages = sealed * u64::from(self.summary_pages_per_block);
-        Ok(Some(GcWork { pages_copied: copied, blocks_erased: 1, summary_pages }))
+        work.summary_pages = sealed * u64::from(self.summary_pages_per_block);
+        Ok(Some(work))
     }
 
     fn pick_victim(&self, plane: u32, now_ns: Ns) -> Option<u32> {

@@ -4,11 +4,14 @@
 use super::*;
 
 impl Ssd {
+    /// Each copy is a read and a program, each as long as its page's type
+    /// makes it; each block a copy filled has its summary pages programmed.
     pub(super) fn gc_time(&self, gc: GcWork) -> Ns {
-        let t = &self.timing;
-        gc.pages_copied * (2 * t.t_command_ns + t.t_read_ns + t.t_program_ns)
-            + gc.summary_pages * self.summary_page_ns
-            + gc.blocks_erased * (t.t_command_ns + t.t_erase_ns)
+        let (t, l) = (&self.timing, &self.latencies);
+        let by_type: Ns = (0..3).map(|i| gc.reads_by_type[i] * l.read_ns[i] + gc.programs_by_type[i] * l.program_ns[i]).sum();
+        let per_block = u64::from(self.ftl.summary_pages_per_block());
+        let sealed_blocks = gc.summary_pages.checked_div(per_block).unwrap_or(0);
+        gc.pages_copied * 2 * t.t_command_ns + by_type + sealed_blocks * self.summary_block_ns + gc.blocks_erased * (t.t_command_ns + t.t_erase_ns)
     }
 
     pub(super) fn count_gc(&mut self, gc: GcWork) {

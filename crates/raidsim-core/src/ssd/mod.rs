@@ -51,6 +51,7 @@ use crate::device::{Cause, CauseCounters, DeviceRequest, Dispatch, MemberDevice,
 use crate::engine::Timeline;
 use crate::engine::{Ns, StopFlag};
 use crate::error::{Error, Result};
+use crate::flash::cell::{page_type, PageLatencies, PageType};
 use crate::ftl::{Ftl, GcWork};
 use crate::metrics::{Stat, Stats};
 use rand::Rng;
@@ -99,9 +100,12 @@ pub struct Ssd {
     /// Collections another device's asked for (`array.gc_coordination`).
     forced_gc_runs: u64,
     summary_pages_written: u64,
-    /// Time to program one summary page: one sector over the channel, then
-    /// a program (DiskSim's `_ssd_write_page_osr`); fixed by the timing.
-    summary_page_ns: Ns,
+    /// Time to program a block's summary pages: each one sector over the
+    /// channel, then a program of its page type (DiskSim's
+    /// `_ssd_write_page_osr`); fixed by the timing.
+    summary_block_ns: Ns,
+    /// Read and program latency by page type (`flash::cell`).
+    latencies: PageLatencies,
 }
 
 /// Where one page operation runs.
@@ -165,9 +169,8 @@ impl Ssd {
             own_gc_starts: 0,
             forced_gc_runs: 0,
             summary_pages_written: 0,
-            summary_page_ns: ssd.timing.t_command_ns
-                + transfer_ns(bus_bytes(512, ssd.geometry.spare_bytes_per_sector), ssd.timing.channel_bandwidth_bytes_per_s)
-                + ssd.timing.t_program_ns,
+            summary_block_ns: summary_block_ns(ssd),
+            latencies: PageLatencies::new(&ssd.timing),
             ftl,
             stop: StopFlag::default(),
         }
@@ -369,24 +372,28 @@ impl Ssd {
     fn read_page(&mut self, now_ns: Ns, lpn: u64, bytes: u64, ready_ns: Ns, cause: Cause) -> Ns {
         let layout = self.ftl.layout();
         let plane_of = |ppn: u32| layout.plane_of_block(layout.block_of(ppn));
-        let current = self.ftl.read_lookup(lpn).map(plane_of);
-        let mirror = self.ftl.mirror_of(lpn).map(plane_of);
+        let current = self.ftl.read_lookup(lpn);
+        let mirror = self.ftl.mirror_of(lpn);
         // Decoding through parity needs the version parity covers: a
         // mirrored page's old copy (CR5M's EPPN), where one is kept.
-        let expired = matches!(cause, Cause::DegradedRead | Cause::RebuildRead).then(|| self.ftl.expired_of(lpn).map(plane_of)).flatten();
-        let plane = match (expired, current, mirror) {
-            (Some(old), _, _) => old,
+        let expired = matches!(cause, Cause::DegradedRead | Cause::RebuildRead).then(|| self.ftl.expired_of(lpn)).flatten();
+        let ppn = match (expired, current, mirror) {
+            (Some(old), _, _) => Some(old),
             // A mirrored page is read from whichever copy's chip frees first (CR5M §3.1.2).
-            (None, Some(c), Some(m)) if self.unit_free_at(m) < self.unit_free_at(c) => m,
-            (None, Some(c), _) => c,
+            (None, Some(c), Some(m)) if self.unit_free_at(plane_of(m)) < self.unit_free_at(plane_of(c)) => Some(m),
+            (None, Some(c), _) => Some(c),
             // Its data chip failed: the mirroring chip still holds it (§3.2.2).
-            (None, None, Some(m)) => m,
-            // A never-written page is read where static allocation would put it.
-            (None, None, None) => self.ftl.static_plane(lpn),
+            (None, None, Some(m)) => Some(m),
+            (None, None, None) => None,
+        };
+        // A never-written page is read where static allocation would put it, as an LSB page.
+        let (plane, kind) = match ppn {
+            Some(p) => (plane_of(p), layout.page_type(p)),
+            None => (self.ftl.static_plane(lpn), PageType::Lsb),
         };
         let route = self.route(now_ns, plane);
         self.chip_pages_read[self.ftl.layout().chip_of_die(self.ftl.layout().die_of_plane(plane)) as usize] += 1;
-        let work = PageWork { before: self.timing.t_command_ns + self.timing.t_read_ns, transfer: self.channel_ns(bytes), after: 0 };
+        let work = PageWork { before: self.timing.t_command_ns + self.latencies.read(kind), transfer: self.channel_ns(bytes), after: 0 };
         let x = self.book(route, ready_ns, work);
         self.counters.pages_read[cause.index()] += 1;
         x + work.transfer
@@ -415,16 +422,17 @@ impl Ssd {
         };
         // The rest of the page comes from its current copy, or from its
         // mirror when its data chip failed (CR5M).
-        let partial = bytes < self.page_size_bytes && (self.ftl.lookup(lpn).is_some() || self.ftl.mirror_of(lpn).is_some());
+        let old_copy = if bytes < self.page_size_bytes { self.ftl.lookup(lpn).or_else(|| self.ftl.mirror_of(lpn)) } else { None };
+        let partial = old_copy.is_some();
         let route = self.route(now_ns, plane);
         let outcome = self.ftl.write(id, plane, ready_ns)?;
         self.chip_pages_written[self.ftl.layout().chip_of_die(self.ftl.layout().die_of_plane(plane)) as usize] += 1;
-        let summary_pages = if outcome.sealed_block { u64::from(self.ftl.summary_pages_per_block()) } else { 0 };
+        let layout = self.ftl.layout();
         let t = &self.timing;
         let work = PageWork {
-            before: if partial { t.t_command_ns + t.t_read_ns } else { 0 },
+            before: old_copy.map_or(0, |old| t.t_command_ns + self.latencies.read(layout.page_type(old))),
             transfer: t.t_command_ns + self.channel_ns(bytes),
-            after: t.t_program_ns + summary_pages * self.summary_page_ns,
+            after: self.latencies.program(layout.page_type(outcome.ppn)) + if outcome.sealed_block { self.summary_block_ns } else { 0 },
         };
         let x = self.book(route, ready_ns, work);
         let programmed = x + work.transfer + work.after;
@@ -460,6 +468,16 @@ impl Ssd {
         let page = self.page_size_bytes;
         offset_bytes / page..(offset_bytes + len_bytes).div_ceil(page).min(self.ftl.logical_pages())
     }
+}
+
+/// A block's summary pages (its last `summary_pages_per_block`), each one
+/// sector over the channel and a program of its page type.
+fn summary_block_ns(ssd: &SsdConfig) -> Ns {
+    let (g, t) = (&ssd.geometry, &ssd.timing);
+    let latencies = PageLatencies::new(t);
+    let sector_ns = t.t_command_ns + transfer_ns(bus_bytes(512, g.spare_bytes_per_sector), t.channel_bandwidth_bytes_per_s);
+    let data_pages = g.pages_per_block - ssd.ftl.summary_pages_per_block;
+    (data_pages..g.pages_per_block).map(|p| sector_ns + latencies.program(page_type(g.cell_type, p))).sum()
 }
 
 impl MemberDevice for Ssd {

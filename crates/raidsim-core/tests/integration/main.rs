@@ -4,6 +4,7 @@
 mod common;
 
 mod array_timed;
+mod cell_types;
 mod closed_replay;
 mod codeword_planner;
 mod cost;
