@@ -2,7 +2,7 @@
 //! program latency, in MQSim's order (`flash::cell`), by hand count on one
 //! die (`common::ONE_DIE`: no command time, 4 KiB in 102.4 us, no link).
 
-use crate::common::{config, ONE_DIE};
+use crate::common::{config, refused, ONE_DIE};
 use raidsim_core::Simulation;
 
 const X: u64 = 102_400; // 4 KiB over a 40 MB/s channel
@@ -50,13 +50,6 @@ fn mlc_alternates_lsb_and_msb_pages() {
 
 #[test]
 fn a_page_type_latency_the_cells_cannot_use_is_refused_and_a_missing_one_named() {
-    let refused = |o: &[&str]| {
-        let mut raw = raidsim_core::config::RawConfig::new();
-        for x in o {
-            raw.set(x).expect("sets");
-        }
-        raw.resolve().expect_err("refused").to_string()
-    };
     let slc = refused(&["ssd.timing.t_read_msb_ns=100000"]);
     assert!(slc.contains("ssd.timing.t_read_msb_ns") && slc.contains("no such page type"), "{slc}");
     let mlc =
