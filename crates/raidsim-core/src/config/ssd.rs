@@ -101,9 +101,11 @@ pub struct TimingConfig {
     /// Read of an MSB page of MLC or TLC flash, ns; required for them,
     /// refused for SLC.
     pub t_read_msb_ns: Option<u64>,
-    /// Program of a CSB page of TLC flash, ns.
+    /// Program of a CSB page of TLC flash, ns (MQSim's
+    /// `Page_Program_Latency_CSB`); required for TLC, refused otherwise.
     pub t_program_csb_ns: Option<u64>,
-    /// Program of an MSB page of MLC or TLC flash, ns.
+    /// Program of an MSB page of MLC or TLC flash, ns; required for them,
+    /// refused for SLC.
     pub t_program_msb_ns: Option<u64>,
     /// Block erase, ns.
     pub t_erase_ns: u64,
@@ -449,7 +451,11 @@ fn check_page_types(cell: CellType, t: &TimingConfig) -> Result<()> {
             (Some(_), false) => {
                 return Err(Error::config(
                     key,
-                    format!("ssd.geometry.cell_type = \"{}\" has no such page type (LSB pages use t_read_ns and t_program_ns)", cell.name()),
+                    format!(
+                        "ssd.geometry.cell_type = \"{}\" has no such page type (LSB pages use t_read_ns and t_program_ns{})",
+                        cell.name(),
+                        if cell == CellType::Mlc { "; an MLC upper page is an MSB page: t_read_msb_ns, t_program_msb_ns" } else { "" }
+                    ),
                 ));
             }
         }

@@ -54,7 +54,7 @@ fn a_page_type_latency_the_cells_cannot_use_is_refused_and_a_missing_one_named()
     assert!(slc.contains("ssd.timing.t_read_msb_ns") && slc.contains("no such page type"), "{slc}");
     let mlc =
         refused(&["ssd.geometry.cell_type=\"mlc\"", "ssd.timing.t_read_msb_ns=1", "ssd.timing.t_program_msb_ns=1", "ssd.timing.t_read_csb_ns=1"]);
-    assert!(mlc.contains("ssd.timing.t_read_csb_ns"), "{mlc}");
+    assert!(mlc.contains("ssd.timing.t_read_csb_ns") && mlc.contains("an MLC upper page is an MSB page"), "{mlc}");
     let tlc =
         refused(&["ssd.geometry.cell_type=\"tlc\"", "ssd.timing.t_read_msb_ns=1", "ssd.timing.t_program_msb_ns=1", "ssd.timing.t_read_csb_ns=1"]);
     assert!(tlc.contains("ssd.timing.t_program_csb_ns") && tlc.contains("give its latency"), "{tlc}");
