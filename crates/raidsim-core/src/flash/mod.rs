@@ -78,6 +78,10 @@ impl FlashLayout {
     /// The page type of a ppn: its cells' bit ([`cell`]).
     #[inline]
     pub fn page_type(&self, ppn: u32) -> cell::PageType {
+        // Every page of SLC is an LSB page: no division on the hot path of the common case.
+        if self.geometry.cell_type == crate::config::CellType::Slc {
+            return cell::PageType::Lsb;
+        }
         cell::page_type(self.geometry.cell_type, ppn % self.geometry.pages_per_block)
     }
 
