@@ -36,21 +36,19 @@ fn buffer_warning(out: &mut Vec<String>, (first_ns, _, last_done_ns): (u64, u64,
     }
 }
 
-/// A trace replayed closed loop issues one request at a time, whatever its
-/// timestamps: no queue can grow, and its timestamps are not used.
+/// A trace replayed closed loop issues one request at a time: no queue can
+/// grow (its timestamps are not read, so no gap or inversion is counted).
 fn closed_trace(resolved: &ResolvedConfig) -> bool {
     matches!(&resolved.config.workload, crate::config::WorkloadConfig::Trace(t) if t.replay == crate::config::TraceReplay::Closed)
 }
 
 fn warnings(host: &HostReport, (first, last_arrival, last_done): (u64, u64, u64), w: &WorkloadReport, closed: bool) -> Vec<String> {
     let mut out = Vec::new();
-    if closed {
-        return out;
-    }
     let s = |ns: u64| ns as f64 / 1e9;
     let span = last_arrival.saturating_sub(first);
     let drain = last_done.saturating_sub(last_arrival);
-    if span > 0 && host.requests >= SATURATION_MIN_REQUESTS && drain as f64 > SATURATION_DRAIN_FRACTION * span as f64 {
+    // A closed loop's queue cannot grow: its drain is the last request's own service.
+    if !closed && span > 0 && host.requests >= SATURATION_MIN_REQUESTS && drain as f64 > SATURATION_DRAIN_FRACTION * span as f64 {
         let offered = (host.requests - 1) as f64 / s(span);
         let served = host.requests as f64 / s(last_done.saturating_sub(first)).max(1e-9);
         out.push(format!(

@@ -17,24 +17,6 @@ pub(super) enum Issue {
 }
 
 impl Simulation {
-    /// A closed-loop trace's next request, its think time after `now`.
-    pub(super) fn schedule_after_think(&mut self, now: Ns) -> Result<()> {
-        if let Some(r) = self.next_request()? {
-            self.prefetch_ahead(&r);
-            let at = now.saturating_add(r.think_ns);
-            if at > crate::engine::MAX_TIME_NS {
-                return Err(Error::Workload(format!(
-                    "trace request {}: its idle time of {} ns puts its issue past 2^62 ns (146 years) into the replay: a corrupt \
-                     idle time, or time_scale too large",
-                    r.id, r.think_ns
-                )));
-            }
-            self.next_arrival = Some(r);
-            self.queue.schedule(at, Event::Arrival);
-        }
-        Ok(())
-    }
-
     /// After a host request ends: a closed loop issues its next.
     pub(super) fn issue_next_after(&mut self, now: Ns) -> Result<()> {
         match self.issue {
@@ -43,14 +25,20 @@ impl Simulation {
                 self.queue.schedule(now + think_ns, Event::ProcessIssue);
                 Ok(())
             }
-            Issue::ClosedTrace => self.schedule_after_think(now),
+            Issue::ClosedTrace => self.schedule_next_arrival(now),
         }
     }
 
-    pub(super) fn schedule_next_arrival(&mut self) -> Result<()> {
+    /// Fetches the next request and schedules its arrival: at its arrival
+    /// instant (open loop), or, for a closed-loop trace, its think time
+    /// after `now`, when the previous one completed.
+    pub(super) fn schedule_next_arrival(&mut self, now: Ns) -> Result<()> {
         if let Some(r) = self.next_request()? {
             self.prefetch_ahead(&r);
-            let at = r.arrival_ns.max(self.queue.now_ns());
+            let at = match self.issue {
+                Issue::ClosedTrace => after_think(now, &r)?,
+                Issue::Open | Issue::Processes { .. } => r.arrival_ns.max(now),
+            };
             self.next_arrival = Some(r);
             self.queue.schedule(at, Event::Arrival);
         }
@@ -78,4 +66,18 @@ impl Simulation {
             }
         }
     }
+}
+
+/// A closed-loop trace's request issues its think time after `now`; past the
+/// clock is an error naming it, never a wrapped instant.
+fn after_think(now: Ns, r: &HostRequest) -> Result<Ns> {
+    let at = now.saturating_add(r.think_ns);
+    if at > crate::engine::MAX_TIME_NS {
+        return Err(Error::Workload(format!(
+            "trace request {}: its idle time of {} ns puts its issue past 2^62 ns (146 years) into the replay: a corrupt idle \
+             time, or time_scale too large",
+            r.id, r.think_ns
+        )));
+    }
+    Ok(at)
 }

@@ -287,8 +287,7 @@ impl Simulation {
         }
         match issue {
             Issue::Processes { .. } => (0..processes).for_each(|_| sim.queue.schedule(0, Event::ProcessIssue)),
-            Issue::Open => sim.schedule_next_arrival()?,
-            Issue::ClosedTrace => sim.schedule_after_think(0)?,
+            Issue::Open | Issue::ClosedTrace => sim.schedule_next_arrival(0)?,
         }
         Ok(sim)
     }
@@ -501,7 +500,7 @@ impl Simulation {
                     self.issue(now, r)?;
                 }
                 if self.issue == Issue::Open {
-                    self.schedule_next_arrival()?;
+                    self.schedule_next_arrival(now)?;
                 }
             }
             Event::ProcessIssue => {
