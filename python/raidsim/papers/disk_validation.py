@@ -108,6 +108,7 @@ def run(*, given: Optional[Mapping[str, paper_traces.Given]] = None, phases: Opt
                   for seed in range(1, phases + 1)]
         differs = _not_disksims(d, ops, real, sp["measured_tolerance"])
         drives[d["trace"]] = {"ops": ops, "real": real, "ours": ours, "other_cache": other, "phase_demerits": spread,
+                              "demerit": demerit_ms(real, ours), "other_demerit": demerit_ms(real, other),
                               "not_disksims": differs}
         warnings += differs
     notes = [f"{n}: replayed from {g.path} ({g.stats['requests']:,} requests)" for n, g in given.items()]
@@ -158,7 +159,7 @@ def row_args(result: Mapping[str, Any]) -> List[Dict[str, Any]]:
 
         add("mean read response", ours.get("R"), d["measured_read_ms"], f"published: the real drive, measured (cache {state})")
         add("mean write response", ours.get("W"), d["measured_write_ms"], f"published: the real drive, measured (cache {state})")
-        add("demerit", demerit_ms(r["real"], r["ours"]) if r else None, d["disksim_demerit_ms"],
+        add("demerit", r["demerit"] if r else None, d["disksim_demerit_ms"],
             "platters start at angle 0; published: DiskSim's own model of the drive (valid/runvalid)")
         if result["phases"]:
             add(f"demerit, highest over {result['phases']} platter phases", max(r["phase_demerits"]) if r else None,
@@ -167,7 +168,7 @@ def row_args(result: Mapping[str, Any]) -> List[Dict[str, Any]]:
             add(f"mean read response, {flipped}", other["R"], None, f"the real drive, cache {state}: {d['measured_read_ms']} ms")
             add(f"mean write response, {flipped}", other["W"], None,
                 f"the real drive, cache {state}: {d['measured_write_ms']} ms")
-            add(f"demerit, {flipped}", demerit_ms(r["real"], r["other_cache"]), None, "")
+            add(f"demerit, {flipped}", r["other_demerit"], None, "")
     return out
 
 
@@ -188,7 +189,7 @@ def text(result: Mapping[str, Any]) -> str:
             "read, raidsim": round(ours["R"], 3), "read err": f"{(ours['R'] / real['R'] - 1) * 100:+.1f} %",
             "write, real": round(real["W"], 3), "write, raidsim": round(ours["W"], 3),
             "write err": f"{(ours['W'] / real['W'] - 1) * 100:+.1f} %",
-            "demerit": round(demerit_ms(r["real"], r["ours"]), 3),
+            "demerit": round(r["demerit"], 3),
             **({"over phases": f"{min(spread):.3f}-{max(spread):.3f}"} if spread else {}),
             "DiskSim's demerit": d["disksim_demerit_ms"],
             "other cache: read / write": f"{other['R']:.2f} / {other['W']:.2f}",
@@ -243,7 +244,7 @@ def plot(result: Mapping[str, Any], out_dir: str) -> List[str]:
         ax.set_xscale("log")
         ax.set_xlabel("response time (ms)")
         ax.set_ylabel("fraction of requests")
-        ax.set_title(f"{d['label']}: demerit {demerit_ms(r['real'], r['ours']):.3f} ms "
+        ax.set_title(f"{d['label']}: demerit {r['demerit']:.3f} ms "
                      f"(DiskSim {d['disksim_demerit_ms']})", fontsize=10)
         ax.grid(alpha=0.3)
         ax.legend(loc="lower right", fontsize=8)
