@@ -34,3 +34,30 @@ fn a_rewrite_catches_maps_that_disagree() {
     assert!(rewrite(&mut ftl, 7).is_ok());
     assert_eq!(ftl.check_invariants(), Ok(()));
 }
+
+/// Garbage collection counts each copy's read by the type of the page it
+/// reads and its program by the type of the page it writes: here they
+/// differ. One TLC plane, 16-page blocks (L L L L L L C C L L C C M M L L).
+#[test]
+fn a_collection_counts_copies_by_the_types_of_their_source_and_destination_pages() {
+    let mut ssd = SsdConfig::default();
+    let g = &mut ssd.geometry;
+    (g.channels, g.planes_per_die, g.blocks_per_plane, g.pages_per_block, g.over_provisioning_fraction) = (1, 1, 8, 16, 0.5);
+    g.cell_type = crate::config::CellType::Tlc;
+    (ssd.timing.t_read_csb_ns, ssd.timing.t_read_msb_ns, ssd.timing.t_program_csb_ns, ssd.timing.t_program_msb_ns) =
+        (Some(1), Some(1), Some(1), Some(1));
+    let d = ssd.validate().expect("valid");
+    let mut ftl = Ftl::new(&ssd, &d);
+    // Block A holds pages 0-15 of logical pages 0-15; rewriting 12 and 13 (A's MSB pages) puts them on
+    // pages 0-1 of block B and leaves A 14 valid pages, the only victim.
+    for lpn in (0..16).chain([12, 13]) {
+        ftl.write(lpn, 0, 0).expect("writes");
+    }
+    let gc = ftl.collect_until(0, ftl.free_blocks(0) + 1, 0).expect("collects");
+    assert_eq!((gc.pages_copied, gc.blocks_erased), (14, 1));
+    // Read from A: pages 0-11 and 14-15, by hand: LSB 0-5, 8-9, 14-15; CSB 6-7, 10-11.
+    assert_eq!(gc.reads_by_type, [10, 4, 0]);
+    // Written to B's pages 2-15: LSB 2-5, 8-9, 14-15; CSB 6-7, 10-11; MSB 12-13.
+    assert_eq!(gc.programs_by_type, [8, 4, 2]);
+    assert_eq!(ftl.check_invariants(), Ok(()));
+}

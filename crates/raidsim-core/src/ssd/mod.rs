@@ -524,6 +524,27 @@ mod tests {
         assert_eq!(lpns[14..], (0..10).chain(0..5).collect::<Vec<_>>()[..]);
     }
 
+    /// A collection's time by hand: each copy two commands, a read and a
+    /// program at their pages' types, each sealed block its summary pages
+    /// (programmed at their own types), and each erase.
+    #[test]
+    fn a_collections_time_is_each_copy_at_its_pages_types() {
+        let mut ssd = crate::config::SsdConfig::default();
+        ssd.geometry.cell_type = crate::config::CellType::Tlc;
+        ssd.geometry.pages_per_block = 16;
+        ssd.ftl.summary_pages_per_block = 2; // pages 14 and 15: LSB
+        let t = &mut ssd.timing;
+        (t.t_read_ns, t.t_read_csb_ns, t.t_read_msb_ns) = (10, Some(20), Some(40));
+        (t.t_program_ns, t.t_program_csb_ns, t.t_program_msb_ns) = (100, Some(200), Some(400));
+        (t.t_command_ns, t.t_erase_ns, t.channel_bandwidth_bytes_per_s) = (1, 1_000, 512_000_000);
+        let geometry = ssd.validate().expect("valid");
+        let drive = super::Ssd::new(&ssd, &geometry);
+        let gc = crate::ftl::GcWork { pages_copied: 6, blocks_erased: 2, summary_pages: 2, reads_by_type: [1, 2, 3], programs_by_type: [3, 2, 1] };
+        let copies = 6 * 2 + (10 + 2 * 20 + 3 * 40) + (3 * 100 + 2 * 200 + 400);
+        let summary_block = 2 * (1 + 1_000 + 100); // command, 512 bytes at 512 MB/s, an LSB program
+        assert_eq!(drive.gc_time(gc), copies + summary_block + 2 * (1 + 1_000));
+    }
+
     /// A drive preconditioned by `precondition_writes` (in slices of
     /// `slice` writes) and one written page by page by `precondition_write`.
     fn both_paths(overrides: &[&str], slice: u64) -> (super::Ssd, super::Ssd) {
