@@ -167,6 +167,11 @@ fn in_ssd_scenario(rng: &mut Xoshiro256PlusPlus) -> Vec<String> {
         o.push(format!("rebuild.policy=\"{}\"", ["dor", "sor", "mcr"].choose(rng).unwrap_or(&"dor")));
         o.push(format!("rebuild.buffer_stripes={}", rng.gen_range(1..=8)));
     }
+    // Drawn last, so that the draws before stay those of earlier versions.
+    if rng.gen_bool(0.5) {
+        o.push("ssd.ftl.gc_holds=\"channel\"".into());
+        o.push(format!("ssd.ftl.gc_copy_back={}", rng.gen_bool(0.5)));
+    }
     o
 }
 

@@ -37,7 +37,9 @@ pub use presets::{preset, preset_names, PRESETS};
 use raw::merge_tables;
 pub use raw::RawConfig;
 pub use rebuild::{RebuildConfig, RebuildPolicy};
-pub use ssd::{bus_bytes, transfer_ns, Allocation, CellType, FtlConfig, GcVictim, GeometryConfig, ParallelUnit, SsdConfig, TimingConfig, WriteAck};
+pub use ssd::{
+    bus_bytes, transfer_ns, Allocation, CellType, FtlConfig, GcHolds, GcVictim, GeometryConfig, ParallelUnit, SsdConfig, TimingConfig, WriteAck,
+};
 pub use workload::{
     unpack_requests, AddressPattern, ArrivalProcess, OutOfOrder, OutOfRange, RequestTuple, SizeDistribution, SizeKind, SyntheticConfig, TraceConfig,
     TraceFormat, TracePath, TraceReplay, WorkloadConfig,

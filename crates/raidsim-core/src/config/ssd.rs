@@ -201,6 +201,19 @@ pub enum GcVictim {
     CostBenefit,
 }
 
+/// What garbage collection keeps busy while it copies a victim's valid pages.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum GcHolds {
+    /// The plane's parallel unit only, from before its next operation
+    /// (DiskSim's cleaning between an element's requests).
+    Unit,
+    /// The unit's channel too, from the write that triggered it, until
+    /// the last copy is programmed; the erase then holds the unit alone
+    /// (SSDsim's uninterruptible collection, `uninterrupt_gc`).
+    Channel,
+}
+
 /// The page-mapping flash translation layer.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
@@ -218,6 +231,12 @@ pub struct FtlConfig {
     pub gc_threshold_fraction: f64,
     /// Victim selection.
     pub gc_victim: GcVictim,
+    /// What collection keeps busy while it copies.
+    pub gc_holds: GcHolds,
+    /// Copies stay inside the plane (copy-back); false moves each copied
+    /// page out over the channel and back (SSDsim without its copy-back
+    /// command). Needs `gc_holds = "channel"`.
+    pub gc_copy_back: bool,
     /// Pages at the end of each block that hold its summary (the owners of
     /// its pages) instead of data; DiskSim's SSD model reserves one.
     pub summary_pages_per_block: u32,
@@ -230,6 +249,8 @@ impl Default for FtlConfig {
             static_order: "CWDP".into(),
             gc_threshold_fraction: 0.05,
             gc_victim: GcVictim::Greedy,
+            gc_holds: GcHolds::Unit,
+            gc_copy_back: true,
             summary_pages_per_block: 0,
         }
     }
@@ -332,6 +353,12 @@ impl SsdConfig {
             return Err(Error::config(
                 "ssd.geometry",
                 format!("{physical_pages} physical pages: at most 2^32 - 1 pages per drive (use larger pages)"),
+            ));
+        }
+        if !self.ftl.gc_copy_back && self.ftl.gc_holds == GcHolds::Unit {
+            return Err(Error::config(
+                "ssd.ftl.gc_copy_back",
+                "false needs ssd.ftl.gc_holds = \"channel\": copies that cross the channel while collection holds only the unit are not modelled",
             ));
         }
         let threshold = &self.ftl.gc_threshold_fraction;

@@ -27,8 +27,13 @@ use crate::error::{Error, Result};
 use crate::flash::{FlashLayout, NO_PAGE};
 use std::collections::VecDeque;
 
+mod copies;
 mod fill;
+mod gc;
 mod static_allocation;
+
+pub use copies::ChipLoss;
+pub use gc::GcWork;
 
 use fill::FillLayout;
 use static_allocation::{static_digits, static_planes};
@@ -64,35 +69,6 @@ struct Plane {
     next_page: u32,
 }
 
-/// Work garbage collection did for one write.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct GcWork {
-    /// Valid pages copied (one read and one program each).
-    pub pages_copied: u64,
-    /// Blocks erased.
-    pub blocks_erased: u64,
-    /// Summary pages programmed because a copy filled a block's data pages.
-    pub summary_pages: u64,
-    /// The copied pages' reads by the type of page read, and their
-    /// programs by the type of page written ([`crate::flash::cell`]).
-    pub reads_by_type: [u64; 3],
-    /// See `reads_by_type`.
-    pub programs_by_type: [u64; 3],
-}
-
-impl GcWork {
-    /// This work, then `w`.
-    fn add(&mut self, w: &GcWork) {
-        self.pages_copied += w.pages_copied;
-        self.blocks_erased += w.blocks_erased;
-        self.summary_pages += w.summary_pages;
-        for t in 0..3 {
-            self.reads_by_type[t] += w.reads_by_type[t];
-            self.programs_by_type[t] += w.programs_by_type[t];
-        }
-    }
-}
-
 /// What one host write did to the flash.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct WriteOutcome {
@@ -103,20 +79,6 @@ pub struct WriteOutcome {
     pub sealed_block: bool,
     /// Garbage collection the write triggered.
     pub gc: GcWork,
-}
-
-/// What a chip failure took: the logical pages whose copies were on it.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ChipLoss {
-    /// Host pages whose current copy was on the chip, with no mirror copy.
-    pub current: Vec<u64>,
-    /// Host pages whose current copy was on the chip and whose mirror copy
-    /// (CR5M) survives on the mirroring chip.
-    pub current_mirrored: Vec<u64>,
-    /// Host pages whose mirror copy was on it (a mirroring chip, CR5M).
-    pub mirror: Vec<u64>,
-    /// Host pages whose old, parity-consistent copy was on it (CR5M).
-    pub expired: Vec<u64>,
 }
 
 /// The FTL's mapping and block state for one drive.
@@ -251,100 +213,6 @@ impl Ftl {
     /// The physical page of `id`, or `None` when the drive keeps no such mapping space.
     fn slot(&self, id: u64) -> Option<u32> {
         ((id as usize) < self.l2p.len()).then(|| self.ppn_of(id))
-    }
-
-    /// The mapping id of `lpn`'s mirror copy (CR5M's MPPN entry): the
-    /// mapping holds, after the host's pages, one more space for mirror
-    /// copies and one for the old, parity-consistent copies of mirrored
-    /// pages (its EPPN entries), so garbage collection moves every copy
-    /// like any page and finds its entry through the reverse map.
-    pub fn mirror_id(&self, lpn: u64) -> u64 {
-        self.logical_pages + lpn
-    }
-
-    /// The mapping id of `lpn`'s old, parity-consistent copy (EPPN).
-    pub fn expired_id(&self, lpn: u64) -> u64 {
-        2 * self.logical_pages + lpn
-    }
-
-    /// Where `lpn`'s mirror copy is, if it has one.
-    pub fn mirror_of(&self, lpn: u64) -> Option<u32> {
-        self.slot(self.mirror_id(lpn)).filter(|&p| p != NO_PAGE)
-    }
-
-    /// Where `lpn`'s old, parity-consistent copy is, if it has one.
-    pub fn expired_of(&self, lpn: u64) -> Option<u32> {
-        self.slot(self.expired_id(lpn)).filter(|&p| p != NO_PAGE)
-    }
-
-    /// Before a mirrored write of `lpn`: its current copy stays valid as the
-    /// parity-consistent old copy, unless one is kept already (only the
-    /// version parity covers is kept; later versions are simply replaced).
-    pub fn keep_as_expired(&mut self, lpn: u64) -> Result<()> {
-        let expired = self.expired_id(lpn);
-        let slot = self.slot(expired).ok_or_else(|| Error::Internal(format!("lpn {lpn}: this drive keeps no copies")))?;
-        let current = self.ppn_of(lpn);
-        if slot == NO_PAGE && current != NO_PAGE {
-            self.set_ppn(expired, current);
-            self.set_id(current, expired as u32);
-            self.set_ppn(lpn, NO_PAGE);
-        }
-        Ok(())
-    }
-
-    /// `lpn`'s stripe is parity-consistent again: its mirror and old copies go.
-    pub fn drop_copies(&mut self, lpn: u64) -> Result<()> {
-        for id in [self.mirror_id(lpn), self.expired_id(lpn)] {
-            let ppn = self.slot(id).ok_or_else(|| Error::Internal(format!("lpn {lpn}: this drive keeps no copies")))?;
-            if ppn != NO_PAGE {
-                self.invalidate(ppn);
-                self.set_ppn(id, NO_PAGE);
-            }
-        }
-        Ok(())
-    }
-
-    /// Chip `chip` (numbered across the drive) fails and a fresh spare chip
-    /// takes its place: every page mapped to it is unmapped and reported,
-    /// its blocks are erased and their wear record starts again.
-    pub fn fail_chip(&mut self, chip: u32) -> Result<ChipLoss> {
-        let l = &self.layout;
-        let planes_per_chip = l.geometry.dies_per_chip * l.geometry.planes_per_die;
-        if chip >= l.planes / planes_per_chip {
-            return Err(Error::Internal(format!("chip {chip} does not exist")));
-        }
-        let (bpp, ppb) = (l.geometry.blocks_per_plane, l.geometry.pages_per_block);
-        let mut loss = ChipLoss::default();
-        for plane in chip * planes_per_chip..(chip + 1) * planes_per_chip {
-            let first = plane * bpp;
-            for ppn in first * ppb..(first + bpp) * ppb {
-                let id = self.id_at(ppn);
-                self.set_id(ppn, NO_PAGE);
-                if id == NO_PAGE {
-                    continue;
-                }
-                self.set_ppn(u64::from(id), NO_PAGE);
-                let (space, lpn) = (u64::from(id) / self.logical_pages, u64::from(id) % self.logical_pages);
-                let mirrored = || self.mirror_of(lpn).is_some();
-                match space {
-                    0 if mirrored() => loss.current_mirrored.push(lpn),
-                    0 => loss.current.push(lpn),
-                    1 => loss.mirror.push(lpn),
-                    _ => loss.expired.push(lpn),
-                }
-            }
-            for b in first..first + bpp {
-                self.valid[b as usize] = 0;
-                self.state[b as usize] = BlockState::Free;
-                self.erase_count[b as usize] = 0;
-                self.last_write_ns[b as usize] = 0;
-            }
-            self.state[first as usize] = BlockState::Open;
-            self.planes[plane as usize] = Plane { free: (first + 1..first + bpp).collect(), open_block: first, next_page: 0 };
-            self.plane_valid[plane as usize] = 0;
-            self.sync_free_pages(plane);
-        }
-        Ok(loss)
     }
 
     /// Physical page holding `lpn`, if written.
@@ -541,74 +409,6 @@ impl Ftl {
         self.last_write_ns[block as usize] = now_ns;
         self.sync_free_pages(plane);
         Ok((ppn, self.planes[plane as usize].next_page == self.data_pages_per_block))
-    }
-
-    /// Collects `plane` until it has `free_blocks` free blocks, or no victim
-    /// would free anything: after a write, up to the threshold; when another
-    /// device asked (Harmonia's forced collection), up to its target.
-    /// Inlined: after most writes the plane is above the threshold, and
-    /// the test is all there is to do.
-    #[inline]
-    pub fn collect_until(&mut self, plane: u32, free_blocks: usize, now_ns: Ns) -> Result<GcWork> {
-        let mut gc = GcWork::default();
-        while self.planes[plane as usize].free.len() < free_blocks {
-            match self.collect_one(plane, now_ns)? {
-                Some(w) => gc.add(&w),
-                None => break,
-            }
-        }
-        Ok(gc)
-    }
-
-    /// Collects one victim block of `plane`; `None` when no block would free anything.
-    fn collect_one(&mut self, plane: u32, now_ns: Ns) -> Result<Option<GcWork>> {
-        let Some(victim) = self.pick_victim(plane, now_ns) else { return Ok(None) };
-        let first = self.layout.first_page(victim);
-        let mut work = GcWork { blocks_erased: 1, ..GcWork::default() };
-        let mut sealed = 0;
-        for ppn in first..first + self.data_pages_per_block {
-            let lpn = self.id_at(ppn);
-            if lpn != NO_PAGE {
-                self.invalidate(ppn);
-                let (new, seals) = self.append(plane, lpn, now_ns)?;
-                self.set_ppn(u64::from(lpn), new);
-                work.pages_copied += 1;
-                work.reads_by_type[self.layout.page_type(ppn) as usize] += 1;
-                work.programs_by_type[self.layout.page_type(new) as usize] += 1;
-                sealed += u64::from(seals);
-            }
-        }
-        self.erase_count[victim as usize] += 1;
-        self.state[victim as usize] = BlockState::Free;
-        self.planes[plane as usize].free.push_back(victim);
-        self.sync_free_pages(plane);
-        work.summary_pages = sealed * u64::from(self.summary_pages_per_block);
-        Ok(Some(work))
-    }
-
-    fn pick_victim(&self, plane: u32, now_ns: Ns) -> Option<u32> {
-        let bpp = self.layout.geometry.blocks_per_plane;
-        let ppb = self.data_pages_per_block as u16;
-        let used = (plane * bpp..(plane + 1) * bpp).filter(|&b| self.state[b as usize] == BlockState::Used && self.valid[b as usize] < ppb);
-        match self.gc_victim {
-            // Ties go to the lowest block number, so runs are reproducible.
-            GcVictim::Greedy => used.min_by_key(|&b| self.valid[b as usize]),
-            GcVictim::CostBenefit => used.max_by(|&a, &b| self.cost_benefit(a, now_ns).total_cmp(&self.cost_benefit(b, now_ns)).then(b.cmp(&a))),
-        }
-    }
-
-    fn cost_benefit(&self, block: u32, now_ns: Ns) -> f64 {
-        let u = f64::from(self.valid[block as usize]) / f64::from(self.data_pages_per_block);
-        // A block's last write is stamped with the instant its data was
-        // ready, which a collection forced earlier (Harmonia's, or a
-        // write-back destage's) may precede: such a block is as young as
-        // any, age zero.
-        let age = now_ns.saturating_sub(self.last_write_ns[block as usize]) as f64 + 1.0;
-        if u == 0.0 {
-            f64::INFINITY
-        } else {
-            (1.0 - u) / (2.0 * u) * age
-        }
     }
 
     /// Erase count of every block (the wear record).

@@ -7,11 +7,49 @@ impl Ssd {
     /// Each copy is a read and a program, each as long as its page's type
     /// makes it; each block a copy filled has its summary pages programmed.
     pub(super) fn gc_time(&self, gc: GcWork) -> Ns {
+        let (copies, erases) = self.gc_phases(gc);
+        copies + erases
+    }
+
+    /// A collection's two phases, ns: its copies (without copy-back each
+    /// copied page also crosses the channel out and back), then its erases.
+    pub(super) fn gc_phases(&self, gc: GcWork) -> (Ns, Ns) {
         let (t, l) = (&self.timing, &self.latencies);
         let by_type: Ns = (0..3).map(|i| gc.reads_by_type[i] * l.read_ns[i] + gc.programs_by_type[i] * l.program_ns[i]).sum();
         let per_block = u64::from(self.ftl.summary_pages_per_block());
         let sealed_blocks = gc.summary_pages.checked_div(per_block).unwrap_or(0);
-        gc.pages_copied * 2 * t.t_command_ns + by_type + sealed_blocks * self.summary_block_ns + gc.blocks_erased * (t.t_command_ns + t.t_erase_ns)
+        let transfers = if self.gc_copy_back { 0 } else { gc.pages_copied * 2 * self.channel_ns(self.page_size_bytes) };
+        let copies = gc.pages_copied * 2 * t.t_command_ns + by_type + transfers + sealed_blocks * self.summary_block_ns;
+        (copies, gc.blocks_erased * (t.t_command_ns + t.t_erase_ns))
+    }
+
+    /// Books collection `gc` of a plane on `route`, from `from_ns` on.
+    /// Held by the unit alone (`GcHolds::Unit`), it is owed to the unit
+    /// and runs before the unit's next operation. Holding the channel
+    /// (SSDsim's uninterruptible collection), it is booked now, ahead of
+    /// anything booked later: the unit and its channel from the first
+    /// instant both are free for the copies, then the unit for the erases.
+    pub(super) fn book_gc(&mut self, r: Route, from_ns: Ns, gc: GcWork) {
+        let (copies, erases) = self.gc_phases(gc);
+        if copies + erases == 0 {
+            return;
+        }
+        if self.gc_holds == GcHolds::Unit {
+            let owed = &mut self.owed_gc[r.unit];
+            *owed = (owed.0 + copies + erases, if owed.0 > 0 { owed.1 } else { from_ns });
+            return;
+        }
+        let mut t = from_ns;
+        loop {
+            let start = self.units[r.unit].earliest(t, copies + erases);
+            let on_channel = self.channels[r.channel].earliest(start, copies);
+            if on_channel == start {
+                self.units[r.unit].book_at(start, start + copies + erases);
+                self.channels[r.channel].book_at(start, start + copies);
+                return;
+            }
+            t = on_channel;
+        }
     }
 
     pub(super) fn count_gc(&mut self, gc: GcWork) {
@@ -46,8 +84,13 @@ impl Ssd {
                 continue;
             }
             // Counted even when it takes no time (a zero erase time): the blocks were erased.
-            let (route, gc_ns) = (self.route(now_ns, plane), self.gc_time(gc));
-            self.units[route.unit].book(now_ns, gc_ns);
+            let route = self.route(now_ns, plane);
+            if self.gc_holds == GcHolds::Unit {
+                let gc_ns = self.gc_time(gc);
+                self.units[route.unit].book(now_ns, gc_ns);
+            } else {
+                self.book_gc(route, now_ns, gc);
+            }
             self.count_gc(gc);
             self.forced_gc_runs += 1;
             erased += gc.blocks_erased;

@@ -30,6 +30,8 @@
 //! block after another (copy-back: read and program per valid page, no
 //! channel transfer; then the erase), before the unit serves anything booked
 //! after it — DiskSim's cleaning between requests of an element. With
+//! `gc_holds = "channel"` it is booked at once and holds the unit's channel
+//! through its copies too (SSDsim's uninterruptible collection). With
 //! `allocation = "static_die"` writes go to the plane of their die with the
 //! most free pages, so the planes of a die drain together, as in DiskSim.
 //! Multi-plane commands and cache registers are not modelled.
@@ -46,7 +48,7 @@ pub mod write_buffer;
 
 pub use precondition::PreconditionPlan;
 
-use crate::config::{bus_bytes, transfer_ns, Allocation, DerivedGeometry, ParallelUnit, SsdConfig, TimingConfig, WriteAck};
+use crate::config::{bus_bytes, transfer_ns, Allocation, DerivedGeometry, GcHolds, ParallelUnit, SsdConfig, TimingConfig, WriteAck};
 use crate::device::{Cause, CauseCounters, DeviceRequest, Dispatch, MemberDevice, Op};
 use crate::engine::Timeline;
 use crate::engine::{Ns, StopFlag};
@@ -65,6 +67,8 @@ pub struct Ssd {
     flash_programmed_until_ns: Ns,
     timing: TimingConfig,
     allocation: Allocation,
+    gc_holds: GcHolds,
+    gc_copy_back: bool,
     write_ack: WriteAck,
     parallel_unit: ParallelUnit,
     page_size_bytes: u64,
@@ -147,6 +151,8 @@ impl Ssd {
             flash_programmed_until_ns: 0,
             timing: ssd.timing.clone(),
             allocation: ssd.ftl.allocation,
+            gc_holds: ssd.ftl.gc_holds,
+            gc_copy_back: ssd.ftl.gc_copy_back,
             write_ack: ssd.write_ack,
             parallel_unit: ssd.parallel_unit,
             page_size_bytes: u64::from(ssd.geometry.page_size_bytes),
@@ -436,11 +442,7 @@ impl Ssd {
         };
         let x = self.book(route, ready_ns, work);
         let programmed = x + work.transfer + work.after;
-        let gc_ns = self.gc_time(outcome.gc);
-        if gc_ns > 0 {
-            let owed = &mut self.owed_gc[route.unit];
-            *owed = (owed.0 + gc_ns, if owed.0 > 0 { owed.1 } else { programmed });
-        }
+        self.book_gc(route, programmed, outcome.gc);
         if partial {
             self.counters.pages_read[Cause::PartialPageRead.index()] += 1;
         }

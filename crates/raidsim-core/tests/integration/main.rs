@@ -14,6 +14,7 @@ mod disksim_load;
 mod disksim_parity_rule;
 mod disksim_validation;
 mod ftl_gc;
+mod gc_holds;
 mod harmonia;
 mod hdd_array;
 mod hdd_cache;
