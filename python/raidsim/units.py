@@ -174,7 +174,8 @@ CAUSES = {"user": "host data", "pre_read_rmw": "read-modify-write pre-reads",
           "pre_read_rcw": "reconstruct-write pre-reads", "parity": "parity", "mirror": "mirror copies",
           "gc_read": "garbage collection", "gc_write": "garbage collection", "erase": "erases",
           "degraded_read": "degraded reads", "rebuild_read": "rebuild", "rebuild_write": "rebuild",
-          "partial_page_read": "partial-page writes", "rebuild_copy_read": "rebuild copies"}
+          "partial_page_read": "partial-page writes", "rebuild_copy_read": "rebuild copies",
+          "map_read": "mapping-cache misses", "map_write": "mapping-cache write-backs"}
 
 
 def describe(path: str) -> str:

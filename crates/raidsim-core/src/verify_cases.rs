@@ -124,6 +124,7 @@ pub fn scenario(seed: u64, case: u64) -> Vec<String> {
             o.push(format!("rebuild.max_bytes_per_s={}", rng.gen_range(20_000_000u64..200_000_000)));
         }
     }
+    flash_management(&mut rng, &mut o);
     o
 }
 
@@ -167,12 +168,23 @@ fn in_ssd_scenario(rng: &mut Xoshiro256PlusPlus) -> Vec<String> {
         o.push(format!("rebuild.policy=\"{}\"", ["dor", "sor", "mcr"].choose(rng).unwrap_or(&"dor")));
         o.push(format!("rebuild.buffer_stripes={}", rng.gen_range(1..=8)));
     }
-    // Drawn last, so that the draws before stay those of earlier versions.
+    flash_management(rng, &mut o);
+    o
+}
+
+/// What the SSD's controller does beside the array: what collection holds,
+/// and where the map lives. Drawn last, so that a scenario's other draws
+/// stay those of earlier versions.
+fn flash_management(rng: &mut Xoshiro256PlusPlus, o: &mut Vec<String>) {
     if rng.gen_bool(0.5) {
         o.push("ssd.ftl.gc_holds=\"channel\"".into());
         o.push(format!("ssd.ftl.gc_copy_back={}", rng.gen_bool(0.5)));
     }
-    o
+    if rng.gen_bool(0.5) {
+        // From one entry to a few hundred: misses and write-backs on most pages.
+        o.push("ssd.ftl.scheme=\"dftl\"".into());
+        o.push(format!("ssd.ftl.cmt_bytes={}", rng.gen_range(1u64..=256) * 8));
+    }
 }
 
 /// Runs scenario `case` of `seed` with verification; `fault` injects the

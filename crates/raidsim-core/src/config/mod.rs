@@ -14,6 +14,7 @@ mod array;
 mod array_geometry;
 mod cost;
 mod hdd;
+mod mapping_cache;
 mod memory;
 pub use memory::MAX_FIXED_BUCKETS;
 mod presets;
@@ -33,6 +34,7 @@ pub use hdd::{
     fit_seek_curve, seek_moments, seek_moments_closed_form, seek_table_ns, HddCacheConfig, HddCommandOverhead, HddConfig, HddGeometry, HddZone,
     QueuePolicy, ReadAheadUntil,
 };
+pub use mapping_cache::{FtlScheme, MappingCacheGeometry};
 pub use presets::{preset, preset_names, PRESETS};
 use raw::merge_tables;
 pub use raw::RawConfig;
@@ -265,6 +267,8 @@ pub struct DerivedGeometry {
     pub gc_threshold_blocks: u32,
     /// Time to move one page over a channel, ns.
     pub page_transfer_ns: u64,
+    /// The cached map's sizes (`ssd.ftl.scheme = "dftl"`).
+    pub mapping_cache: MappingCacheGeometry,
 }
 
 /// One array member, resolved.

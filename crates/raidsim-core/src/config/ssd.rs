@@ -1,5 +1,6 @@
 //! Parameters of one flash SSD: geometry, timing, FTL.
 
+use super::mapping_cache::{FtlScheme, MappingCacheGeometry};
 use super::DerivedGeometry;
 use crate::engine::MAX_DURATION_NS;
 use crate::error::{Error, Result};
@@ -229,6 +230,10 @@ pub struct FtlConfig {
     /// the over-provisioning (the CR5M paper's 30 %) makes collection run on
     /// every write once the plane is fuller than 1 - threshold, as in SSDsim.
     pub gc_threshold_fraction: f64,
+    /// Where the page map lives: all in DRAM, or cached (DFTL).
+    pub scheme: FtlScheme,
+    /// Bytes of DRAM for the cached map (`scheme = "dftl"` only).
+    pub cmt_bytes: Option<u64>,
     /// Victim selection.
     pub gc_victim: GcVictim,
     /// What collection keeps busy while it copies.
@@ -248,6 +253,8 @@ impl Default for FtlConfig {
             allocation: Allocation::Static,
             static_order: "CWDP".into(),
             gc_threshold_fraction: 0.05,
+            scheme: FtlScheme::PageMap,
+            cmt_bytes: None,
             gc_victim: GcVictim::Greedy,
             gc_holds: GcHolds::Unit,
             gc_copy_back: true,
@@ -422,7 +429,9 @@ impl SsdConfig {
                 ),
             ));
         }
+        let mapping_cache = MappingCacheGeometry::new(self.ftl.scheme, self.ftl.cmt_bytes, physical_pages, u64::from(g.page_size_bytes))?;
         Ok(DerivedGeometry {
+            mapping_cache,
             dies: dies as u32,
             planes: planes as u32,
             blocks,

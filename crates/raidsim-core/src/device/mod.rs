@@ -54,11 +54,16 @@ pub enum Cause {
     /// than decodes (CR5M: a mirror copy onto the replacement chip, a page
     /// onto a new mirroring chip, the current data a parity is rebuilt from).
     RebuildCopyRead,
+    /// Inside an SSD with a cached map: reading a translation page, on a
+    /// miss or to merge a write-back.
+    MapRead,
+    /// Inside an SSD with a cached map: writing a translation page back.
+    MapWrite,
 }
 
 impl Cause {
     /// Number of causes.
-    pub const COUNT: usize = 13;
+    pub const COUNT: usize = 15;
     /// Every cause, in index order.
     pub const ALL: [Cause; Cause::COUNT] = [
         Cause::User,
@@ -74,6 +79,8 @@ impl Cause {
         Cause::RebuildWrite,
         Cause::PartialPageRead,
         Cause::RebuildCopyRead,
+        Cause::MapRead,
+        Cause::MapWrite,
     ];
 
     /// Position in [`Cause::ALL`].
@@ -102,6 +109,8 @@ impl Cause {
             Cause::RebuildWrite => "rebuild_write",
             Cause::PartialPageRead => "partial_page_read",
             Cause::RebuildCopyRead => "rebuild_copy_read",
+            Cause::MapRead => "map_read",
+            Cause::MapWrite => "map_write",
         }
     }
 }

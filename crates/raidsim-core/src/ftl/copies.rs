@@ -89,6 +89,11 @@ impl Ftl {
                     continue;
                 }
                 self.set_ppn(u64::from(id), NO_PAGE);
+                // A lost translation page holds no host data: the controller
+                // writes it afresh from its cache when next it evicts.
+                if u64::from(id) >= self.translation_base {
+                    continue;
+                }
                 let (space, lpn) = (u64::from(id) / self.logical_pages, u64::from(id) % self.logical_pages);
                 let mirrored = || self.mirror_of(lpn).is_some();
                 match space {

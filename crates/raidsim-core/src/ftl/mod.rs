@@ -27,11 +27,13 @@ use crate::error::{Error, Result};
 use crate::flash::{FlashLayout, NO_PAGE};
 use std::collections::VecDeque;
 
+mod cmt;
 mod copies;
 mod fill;
 mod gc;
 mod static_allocation;
 
+pub use cmt::{CachedMappingTable, CmtLookup};
 pub use copies::ChipLoss;
 pub use gc::GcWork;
 
@@ -96,6 +98,10 @@ pub struct Ftl {
     /// Logical pages the host addresses; `l2p` holds more when the drive
     /// keeps copies (see [`Ftl::mirror_id`]).
     logical_pages: u64,
+    /// The first mapping id of a translation page (DFTL's map on flash,
+    /// [`Ftl::translation_id`]): the ids before it are the host's pages
+    /// and their copies.
+    translation_base: u64,
     /// Physical page of each mapping id, [encoded](encode).
     l2p: Vec<u32>,
     /// Mapping id of each physical page, [encoded](encode).
@@ -138,7 +144,8 @@ impl Ftl {
             logical_pages: d.logical_pages,
             // Zeroed memory comes from the system untouched: a drive costs
             // memory only for the pages a run writes.
-            l2p: vec![AS_FILLED; (d.logical_pages * copy_spaces(g.mirroring_chips_per_channel)) as usize],
+            translation_base: d.logical_pages * copy_spaces(g.mirroring_chips_per_channel),
+            l2p: vec![AS_FILLED; (d.logical_pages * copy_spaces(g.mirroring_chips_per_channel) + translation_pages(d)) as usize],
             p2l: vec![AS_FILLED; d.physical_pages as usize],
             fill: None,
             valid: vec![0; d.blocks as usize],
@@ -210,9 +217,17 @@ impl Ftl {
         self.p2l[ppn as usize] = encode(id);
     }
 
-    /// The physical page of `id`, or `None` when the drive keeps no such mapping space.
+    /// The mapping id of translation page `mvpn` (DFTL's map on flash):
+    /// stored like any page, so garbage collection moves it too.
+    pub fn translation_id(&self, mvpn: u64) -> u64 {
+        self.translation_base + mvpn
+    }
+
+    /// The physical page of host page or copy `id`, or `None` when the
+    /// drive keeps no such mapping space. The translation pages after the
+    /// copies are no copy of anything, whatever their ids.
     fn slot(&self, id: u64) -> Option<u32> {
-        ((id as usize) < self.l2p.len()).then(|| self.ppn_of(id))
+        (id < self.translation_base).then(|| self.ppn_of(id))
     }
 
     /// Physical page holding `lpn`, if written.
@@ -373,7 +388,7 @@ impl Ftl {
 
     /// The error of a write to a plane with no free block.
     fn no_free_block(&self, plane: u32) -> Error {
-        let copies = if self.l2p.len() as u64 > self.logical_pages {
+        let copies = if self.translation_base > self.logical_pages {
             "; CR5M keeps the old copy of each mirrored page until its stripe's parity is rewritten, and those need room too"
         } else {
             ""
@@ -480,6 +495,11 @@ impl Ftl {
         }
         Ok(())
     }
+}
+
+/// Translation pages a cached map stores on flash (none for a page map in DRAM).
+fn translation_pages(d: &DerivedGeometry) -> u64 {
+    d.logical_pages.div_ceil(d.mapping_cache.entries_per_translation_page.max(1)) * u64::from(d.mapping_cache.cached_entries > 0)
 }
 
 /// Mapping spaces: the host's pages, and with mirroring chips their mirror

@@ -61,3 +61,27 @@ fn a_collection_counts_copies_by_the_types_of_their_source_and_destination_pages
     assert_eq!(gc.programs_by_type, [8, 4, 2]);
     assert_eq!(ftl.check_invariants(), Ok(()));
 }
+
+/// A cached map's translation pages take the mapping ids after the host's
+/// pages, where a drive with mirroring chips keeps its copies: on a drive
+/// without, a host page has no copy even when a translation page's id is
+/// the one its mirror copy would take, and a chip failure reports no
+/// translation page as host data.
+#[test]
+fn translation_pages_are_no_ones_copies() {
+    let mut ssd = SsdConfig::default();
+    (ssd.ftl.scheme, ssd.ftl.cmt_bytes) = (crate::config::FtlScheme::Dftl, Some(1 << 16));
+    let d = ssd.validate().expect("valid");
+    let mut ftl = Ftl::new(&ssd, &d);
+    let host = ftl.static_plane(0);
+    ftl.write(0, host, 0).expect("host page");
+    let id = ftl.translation_id(0);
+    assert_eq!(id, ftl.mirror_id(0));
+    let plane = ftl.static_plane(id);
+    ftl.write(id, plane, 0).expect("translation page");
+    assert_eq!((ftl.mirror_of(0), ftl.expired_of(0)), (None, None));
+    let planes_per_chip = ftl.layout.geometry.dies_per_chip * ftl.layout.geometry.planes_per_die;
+    let loss = ftl.fail_chip(plane / planes_per_chip).expect("fails");
+    assert!(loss.mirror.is_empty() && loss.expired.is_empty() && loss.current_mirrored.is_empty(), "{loss:?}");
+    assert_eq!(ftl.lookup(id), None);
+}

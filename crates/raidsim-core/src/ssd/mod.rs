@@ -41,6 +41,7 @@
 //! acknowledged once its data is in the drive's DRAM ([`write_buffer`]).
 
 mod gc;
+mod mapping;
 mod placement;
 mod precondition;
 mod stats;
@@ -54,7 +55,7 @@ use crate::engine::Timeline;
 use crate::engine::{Ns, StopFlag};
 use crate::error::{Error, Result};
 use crate::flash::cell::{page_type, PageLatencies, PageType};
-use crate::ftl::{Ftl, GcWork};
+use crate::ftl::{CachedMappingTable, Ftl, GcWork};
 use crate::metrics::{Stat, Stats};
 use rand::Rng;
 use std::collections::VecDeque;
@@ -62,6 +63,10 @@ use std::collections::VecDeque;
 /// One SSD.
 pub struct Ssd {
     ftl: Ftl,
+    /// The cached map (`scheme = "dftl"`); none when all of it is in DRAM.
+    cmt: Option<CachedMappingTable>,
+    /// Per translation page, when its latest read reaches the controller.
+    translation_read_until: Vec<Ns>,
     write_buffer: Option<write_buffer::WriteBuffer>,
     /// Latest program end of a page that went through the write buffer.
     flash_programmed_until_ns: Ns,
@@ -146,6 +151,7 @@ impl Ssd {
             ParallelUnit::Chip => dies / ssd.geometry.dies_per_chip as usize,
         };
         let page = u64::from(ssd.geometry.page_size_bytes);
+        let (m, cmt) = (&d.mapping_cache, d.mapping_cache.cached_entries > 0);
         Self {
             write_buffer: (ssd.write_buffer_bytes > 0).then(|| write_buffer::WriteBuffer::new(ssd.write_buffer_bytes / page)),
             flash_programmed_until_ns: 0,
@@ -177,6 +183,8 @@ impl Ssd {
             summary_pages_written: 0,
             summary_block_ns: summary_block_ns(ssd),
             latencies: PageLatencies::new(&ssd.timing),
+            cmt: cmt.then(|| CachedMappingTable::new(m.cached_entries, m.entries_per_translation_page, d.logical_pages)),
+            translation_read_until: vec![0; if cmt { d.logical_pages.div_ceil(m.entries_per_translation_page) as usize } else { 0 }],
             ftl,
             stop: StopFlag::default(),
         }
@@ -215,7 +223,8 @@ impl Ssd {
                 let mut done = ready;
                 for lpn in first..=last {
                     self.poll_stop(lpn - first)?;
-                    let page = self.program_page(start_ns, lpn, in_page(lpn), ready, req.cause)?;
+                    let known = self.translate(start_ns, lpn, true, ready)?;
+                    let page = self.program_page(start_ns, lpn, in_page(lpn), known, req.cause)?;
                     done = done.max(match self.write_ack {
                         WriteAck::Program => page.programmed_ns,
                         WriteAck::Transfer => page.transferred_ns,
@@ -227,7 +236,8 @@ impl Ssd {
                 let mut done = t0;
                 for lpn in first..=last {
                     self.poll_stop(lpn - first)?;
-                    done = done.max(self.read_page(start_ns, lpn, in_page(lpn), t0, req.cause));
+                    let known = self.translate(start_ns, lpn, false, t0)?;
+                    done = done.max(self.read_page(start_ns, lpn, in_page(lpn), known, req.cause));
                 }
                 Ok(self.host_link(done, req.len_bytes))
             }
@@ -254,7 +264,8 @@ impl Ssd {
         let first = *pages.start();
         for lpn in pages {
             self.poll_stop(lpn - first)?;
-            let page = self.program_page(start_ns, lpn, in_page(lpn), ready, req.cause)?;
+            let known = self.translate(start_ns, lpn, true, ready)?;
+            let page = self.program_page(start_ns, lpn, in_page(lpn), known, req.cause)?;
             self.flash_programmed_until_ns = self.flash_programmed_until_ns.max(page.programmed_ns);
             if admission.own_pages_first > 0 {
                 own_left.push(page.transferred_ns);
@@ -423,6 +434,10 @@ impl Ssd {
                 Err(Error::Device(_)) => (lpn, self.place(lpn)?, bytes),
                 Err(e) => return Err(e),
             },
+            None if cause == Cause::MapWrite => {
+                let id = self.ftl.translation_id(lpn);
+                (id, self.place(id)?, self.page_size_bytes)
+            }
             None if to_mirroring_chip => (self.ftl.mirror_id(lpn), self.mirroring_plane()?, self.page_size_bytes),
             None => (lpn, self.place(lpn)?, bytes),
         };

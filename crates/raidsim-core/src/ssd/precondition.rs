@@ -68,6 +68,9 @@ impl Ssd {
             self.poll_stop(i - next)?;
             self.precondition_write(i, plan, rng)?;
         }
+        if writes.end >= plan.total() {
+            self.store_map_on_flash()?;
+        }
         Ok(())
     }
 
@@ -86,6 +89,9 @@ impl Ssd {
         self.gc_runs = 0;
         self.forced_gc_runs = 0;
         self.summary_pages_written = 0;
+        if let Some(cmt) = self.cmt.as_mut() {
+            cmt.reset_counts();
+        }
     }
 
     /// Where preconditioning puts a page: dynamic allocation has no busy

@@ -27,11 +27,12 @@ impl Ssd {
     /// Flash pages written per page the host (or array) asked to write.
     pub fn write_amplification(&self) -> f64 {
         let all: u64 = self.counters.pages_written.iter().sum();
-        let gc = self.counters.pages_written[Cause::GcWrite.index()];
-        if all == gc {
+        // The drive's own writes: collection's copies and its map's pages.
+        let own = self.counters.pages_written[Cause::GcWrite.index()] + self.counters.pages_written[Cause::MapWrite.index()];
+        if all == own {
             return 0.0;
         }
-        all as f64 / (all - gc) as f64
+        all as f64 / (all - own) as f64
     }
 
     /// This drive's statistics under `prefix` (e.g. `ssd` or `member[3]`).
@@ -73,6 +74,18 @@ impl Ssd {
             "pages",
             "valid pages moved by garbage collection",
         ));
+        if let Some(cmt) = &self.cmt {
+            let (hits, misses) = cmt.hits_and_misses();
+            out.push(Stat::new(format!("{prefix}.ftl.cmt.hits"), hits as f64, "lookups", "map lookups that found their entry in the cached map"));
+            out.push(Stat::new(
+                format!("{prefix}.ftl.cmt.misses"),
+                misses as f64,
+                "lookups",
+                "map lookups that read a translation page (or found none written)",
+            ));
+            let ratio = if hits + misses > 0 { hits as f64 / (hits + misses) as f64 } else { 0.0 };
+            out.push(Stat::new(format!("{prefix}.ftl.cmt.hit_ratio"), ratio, "ratio", "hits / lookups of the cached map"));
+        }
         out.push(Stat::new(
             format!("{prefix}.ftl.summary_pages_written"),
             self.summary_pages_written as f64,

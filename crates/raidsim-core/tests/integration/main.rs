@@ -21,6 +21,7 @@ mod hdd_cache;
 mod hdd_model;
 mod input_errors;
 mod intra_ssd;
+mod mapping_cache;
 mod no_panic_fuzz;
 mod parity_compute;
 mod planner_properties;

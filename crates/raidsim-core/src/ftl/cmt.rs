@@ -1,0 +1,144 @@
+//! DFTL's cached mapping table (Gupta, Kim & Urgaonkar, ASPLOS 2009), as
+//! MQSim keeps it: map entries of single logical pages in DRAM, the least
+//! recently used evicted first. The full map lives on flash in translation
+//! pages of `entries_per_translation_page` consecutive entries each
+//! ([`super::Ftl::translation_id`]).
+//!
+//! A miss must read the entry's translation page before the page it maps
+//! can be found. A write changes the entry in DRAM only; when
+//! a changed entry is evicted, every changed entry of its translation page
+//! is written back at once: the page is read (to merge the entries not in
+//! DRAM) and programmed anew. A translation page's changed entries are
+//! found without a scan: each carries the page's write-back count at the
+//! time it changed, and a write-back raises that count.
+
+use lru::LruCache;
+use std::num::NonZeroUsize;
+
+/// A cached entry's state: clean, or changed since write-back number `n`
+/// of its translation page (stored as `n + 1`).
+type Changed = u64;
+const CLEAN: Changed = 0;
+
+/// What one lookup asks of the flash.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CmtLookup {
+    /// The translation page holding the entry.
+    pub translation_page: u64,
+    /// The entry was not in DRAM: its translation page must be read.
+    pub miss: bool,
+    /// A changed entry was evicted: this translation page is written back.
+    pub write_back: Option<u64>,
+}
+
+/// The cached mapping table of one drive.
+pub struct CachedMappingTable {
+    entries: LruCache<u64, Changed>,
+    /// Write-backs so far, per translation page.
+    write_backs: Vec<u64>,
+    entries_per_translation_page: u64,
+    hits: u64,
+    misses: u64,
+}
+
+impl CachedMappingTable {
+    /// A cold cache of `capacity` entries (at least one) over `logical_pages`.
+    pub fn new(capacity: u64, entries_per_translation_page: u64, logical_pages: u64) -> Self {
+        let capacity = NonZeroUsize::new(capacity as usize).unwrap_or(NonZeroUsize::MIN);
+        let per_page = entries_per_translation_page.max(1);
+        Self {
+            entries: LruCache::new(capacity),
+            write_backs: vec![0; logical_pages.div_ceil(per_page) as usize],
+            entries_per_translation_page: per_page,
+            hits: 0,
+            misses: 0,
+        }
+    }
+
+    /// Looks up `lpn`'s entry for a read or (`write`) a write, which
+    /// changes it; the entry becomes the most recently used.
+    pub fn lookup(&mut self, lpn: u64, write: bool) -> CmtLookup {
+        let page = lpn / self.entries_per_translation_page;
+        let now_changed = self.write_backs[page as usize].wrapping_add(1);
+        if let Some(state) = self.entries.get_mut(&lpn) {
+            self.hits += 1;
+            if write {
+                *state = now_changed;
+            }
+            return CmtLookup { translation_page: page, miss: false, write_back: None };
+        }
+        self.misses += 1;
+        let evicted = self.entries.push(lpn, if write { now_changed } else { CLEAN });
+        let write_back = evicted.filter(|&(old, state)| self.is_changed(old, state)).map(|(old, _)| {
+            let old_page = old / self.entries_per_translation_page;
+            self.write_backs[old_page as usize] = self.write_backs[old_page as usize].wrapping_add(1);
+            old_page
+        });
+        CmtLookup { translation_page: page, miss: true, write_back }
+    }
+
+    fn is_changed(&self, lpn: u64, state: Changed) -> bool {
+        state != CLEAN && state == self.write_backs[(lpn / self.entries_per_translation_page) as usize].wrapping_add(1)
+    }
+
+    /// Translation pages of the map.
+    pub fn translation_pages(&self) -> u64 {
+        self.write_backs.len() as u64
+    }
+
+    /// Entries in one translation page.
+    pub fn entries_per_translation_page(&self) -> u64 {
+        self.entries_per_translation_page
+    }
+
+    /// Lookups that found their entry in DRAM, and those that did not.
+    pub fn hits_and_misses(&self) -> (u64, u64) {
+        (self.hits, self.misses)
+    }
+
+    /// Counts restart (after preconditioning); the entries stay.
+    pub fn reset_counts(&mut self) {
+        (self.hits, self.misses) = (0, 0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_least_recently_used_entry_goes_first() {
+        let mut cmt = CachedMappingTable::new(2, 10, 100);
+        for lpn in [1, 2, 1, 3] {
+            cmt.lookup(lpn, false);
+        }
+        // 2 was evicted by 3; 1 stayed.
+        assert!(!cmt.lookup(1, false).miss);
+        assert!(cmt.lookup(2, false).miss);
+        assert_eq!(cmt.hits_and_misses(), (2, 4));
+    }
+
+    #[test]
+    fn evicting_a_changed_entry_writes_its_translation_page_back_once() {
+        let mut cmt = CachedMappingTable::new(2, 10, 100);
+        cmt.lookup(11, true); // translation page 1
+        cmt.lookup(12, true); // page 1
+        let l = cmt.lookup(50, false); // evicts 11, changed
+        assert_eq!(l, CmtLookup { translation_page: 5, miss: true, write_back: Some(1) });
+        // 12 was written back with 11: evicting it now writes nothing.
+        assert_eq!(cmt.lookup(60, false).write_back, None);
+        // A read-only entry never causes a write-back.
+        assert_eq!(cmt.lookup(70, false).write_back, None);
+    }
+
+    #[test]
+    fn an_entry_changed_after_its_pages_write_back_is_changed_again() {
+        let mut cmt = CachedMappingTable::new(2, 10, 100);
+        cmt.lookup(11, true);
+        cmt.lookup(12, true);
+        cmt.lookup(50, false); // evicts 11: page 1 written back, 12 clean
+        cmt.lookup(12, true); // 12 changed again (a hit)
+        cmt.lookup(60, false); // evicts 50 (clean)
+        assert_eq!(cmt.lookup(70, false).write_back, Some(1)); // evicts 12, changed
+    }
+}

@@ -1,0 +1,69 @@
+//! Translating a logical page with a cached map (`ssd.ftl.scheme =
+//! "dftl"`, [`crate::ftl::CachedMappingTable`]): the flash work a lookup
+//! asks for, on the units and channels that hold the translation pages.
+//!
+//! A miss reads one sector of the entry's translation page (MQSim reads
+//! that much) before the host's page can be found: the host's operation
+//! waits for it, and so do other misses on that page while it is read. A write-back reads the translation page and programs it
+//! anew elsewhere, as any page is rewritten, and nothing waits for it;
+//! it takes its units and channel like any operation, and may make its
+//! plane collect. The whole map is on flash from the start; a translation
+//! page lost with its chip holds nothing to read until written back.
+
+use super::*;
+
+impl Ssd {
+    /// When `lpn`'s physical page is known, for an operation ready at
+    /// `ready_ns` (a write when `write`); with the page map in DRAM, at once.
+    #[inline]
+    pub(super) fn translate(&mut self, now_ns: Ns, lpn: u64, write: bool, ready_ns: Ns) -> Result<Ns> {
+        let Some(cmt) = self.cmt.as_mut() else { return Ok(ready_ns) };
+        let lookup = cmt.lookup(lpn, write);
+        let known = if lookup.miss { self.translation_known(now_ns, lookup.translation_page, ready_ns) } else { None };
+        if let Some(page) = lookup.write_back {
+            let merged = self.read_translation_page(now_ns, page, ready_ns).unwrap_or(ready_ns);
+            self.program_page(now_ns, page, self.page_size_bytes, merged, Cause::MapWrite)?;
+        }
+        Ok(known.unwrap_or(ready_ns))
+    }
+
+    /// When a miss ready at `ready_ns` knows its entry from translation
+    /// page `page`: a read of the page still under way serves it (the
+    /// other pages of one request share one read, as MQSim's misses wait
+    /// on a translation read in flight); otherwise it reads the page.
+    fn translation_known(&mut self, now_ns: Ns, page: u64, ready_ns: Ns) -> Option<Ns> {
+        let under_way = self.translation_read_until[page as usize];
+        if under_way > ready_ns {
+            return Some(under_way);
+        }
+        let done = self.read_translation_page(now_ns, page, ready_ns)?;
+        self.translation_read_until[page as usize] = done;
+        Some(done)
+    }
+
+    /// Reads one sector of translation page `page`, if it was ever
+    /// written; when its data reaches the controller.
+    fn read_translation_page(&mut self, now_ns: Ns, page: u64, ready_ns: Ns) -> Option<Ns> {
+        let ppn = self.ftl.lookup(self.ftl.translation_id(page))?;
+        let layout = self.ftl.layout();
+        let (plane, kind) = (layout.plane_of_block(layout.block_of(ppn)), layout.page_type(ppn));
+        let route = self.route(now_ns, plane);
+        let work = PageWork { before: self.timing.t_command_ns + self.latencies.read(kind), transfer: self.channel_ns(512), after: 0 };
+        let x = self.book(route, ready_ns, work);
+        self.counters.pages_read[Cause::MapRead.index()] += 1;
+        Some(x + work.transfer)
+    }
+
+    /// Once preconditioning is done, the whole map is on flash, the
+    /// entries of pages never written included: every translation page is
+    /// written, without time (MQSim's `Store_mapping_table_on_flash_at_start`).
+    pub(super) fn store_map_on_flash(&mut self) -> Result<()> {
+        let Some(cmt) = self.cmt.as_ref() else { return Ok(()) };
+        for page in 0..cmt.translation_pages() {
+            let id = self.ftl.translation_id(page);
+            let plane = self.precondition_plane(id);
+            self.ftl.write(id, plane, 0)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,105 @@
+//! The cached map (`ssd.ftl.scheme = "dftl"`) by hand count, on one die of
+//! one plane (`ONE_DIE`): 64 blocks of 64 pages of 4 KiB, 4096 pages, so a
+//! cached entry takes ⌈(2·12 + 8) / 8⌉ = 4 bytes and a translation page
+//! holds 4096 / ⌈(12 + 8) / 8⌉ = 1365 entries (MQSim's sizes).
+
+use crate::common;
+
+use common::{config, ONE_DIE};
+use raidsim_core::report::Report;
+use raidsim_core::simulate;
+
+const X: u64 = 102_400; // 4 KiB over a 40 MB/s channel
+const SECTOR: u64 = 12_800; // 512 B over it: a translation read moves one sector
+const T_READ: u64 = 25_000;
+const ENTRIES_PER_TRANSLATION_PAGE: u64 = 1365;
+
+/// Runs `requests` (instant, op, logical page) with a cache of `cmt_entries` 4-byte entries.
+fn run(requests: &[(u64, &str, u64)], cmt_entries: u64, extra: &[&str]) -> Report {
+    let list: Vec<String> = requests.iter().map(|(t, op, page)| format!("[{t}, \"{op}\", {}, 4096]", page * 4096)).collect();
+    let req = format!("workload.requests=[{}]", list.join(", "));
+    let cmt = format!("ssd.ftl.cmt_bytes={}", cmt_entries * 4);
+    let mut o: Vec<&str> = ONE_DIE.to_vec();
+    o.extend(["ssd.ftl.scheme=dftl", cmt.as_str(), "workload.kind=requests", req.as_str()]);
+    o.extend_from_slice(extra);
+    simulate(config("", &o)).expect("runs")
+}
+
+fn stat(r: &Report, path: &str) -> f64 {
+    r.stats.iter().find(|s| s.path == path).unwrap_or_else(|| panic!("no stat {path}")).value
+}
+
+fn map_pages(r: &Report) -> (u64, u64) {
+    let d = &r.devices[0];
+    (d.pages_read.get("map_read").copied().unwrap_or(0), d.pages_written.get("map_write").copied().unwrap_or(0))
+}
+
+/// Two channels of one die each: static allocation puts even pages (and
+/// translation page 0, whose mapping id 2 × 3072 + 0 is even) on channel 0, odd
+/// ones on channel 1. 8192 pages: an entry takes ⌈(2·13 + 8) / 8⌉ = 5 bytes.
+#[test]
+fn a_miss_costs_one_translation_read_before_the_data_and_a_hit_nothing() {
+    let o = ["precondition.fill_fraction=1.0", "ssd.geometry.channels=2", "ssd.ftl.cmt_bytes=10"];
+    let r = run(&[(0, "R", 1), (10_000_000, "R", 1)], 2, &o);
+    // The miss senses translation page 0 on die 0 and moves one sector;
+    // only then may die 1 sense the data page and move it.
+    let miss = T_READ + SECTOR + T_READ + X;
+    assert_eq!(r.host.read_response.max_ns, miss);
+    assert_eq!(r.host.read_response.mean_ns, (miss + T_READ + X) as f64 / 2.0);
+    assert_eq!(map_pages(&r), (1, 0));
+    assert_eq!((stat(&r, "ssd.ftl.cmt.hits"), stat(&r, "ssd.ftl.cmt.misses"), stat(&r, "ssd.ftl.cmt.hit_ratio")), (1.0, 1.0, 0.5));
+}
+
+#[test]
+fn the_pages_of_one_request_share_one_translation_read() {
+    let o = ["precondition.fill_fraction=1.0", "workload.requests=[[0, \"R\", 0, 32768]]"];
+    let r = run(&[], 16, &o);
+    // Eight pages, eight misses, all in translation page 0: one read.
+    assert_eq!(map_pages(&r), (1, 0));
+    assert_eq!(stat(&r, "ssd.ftl.cmt.misses"), 8.0);
+}
+
+#[test]
+fn the_whole_map_is_on_flash_from_the_start() {
+    // A fresh drive: the page read was never written, yet its entry's translation page is read first.
+    let r = run(&[(0, "R", 0)], 2, &[]);
+    assert_eq!(r.host.read_response.max_ns, T_READ + SECTOR + T_READ + X);
+    assert_eq!(map_pages(&r), (1, 0));
+}
+
+#[test]
+fn evicting_a_changed_entry_reads_and_programs_its_translation_page() {
+    let other = ENTRIES_PER_TRANSLATION_PAGE; // the first entry of translation page 1
+    let r = run(&[(0, "W", 0), (10_000_000, "W", other)], 1, &["precondition.fill_fraction=1.0"]);
+    // Two misses read their translation pages; the second evicts page 0's
+    // changed entry: its translation page is read to merge, and programmed.
+    assert_eq!(map_pages(&r), (3, 1));
+    // Flash pages written per host page: the two writes and the write-back.
+    assert_eq!(r.devices[0].write_amplification, 1.5);
+}
+
+#[test]
+fn a_clean_eviction_writes_nothing_back() {
+    let other = ENTRIES_PER_TRANSLATION_PAGE;
+    let r = run(&[(0, "R", 0), (10_000_000, "R", other), (20_000_000, "R", 0)], 1, &["precondition.fill_fraction=1.0"]);
+    assert_eq!(map_pages(&r), (3, 0));
+}
+
+#[test]
+fn the_page_map_in_dram_reads_no_translation_page() {
+    let r = simulate(config(
+        "",
+        &[ONE_DIE.as_slice(), &["workload.kind=requests", "workload.requests=[[0, \"R\", 0, 4096]]", "precondition.fill_fraction=1.0"]].concat(),
+    ))
+    .expect("runs");
+    assert_eq!(r.host.read_response.max_ns, T_READ + X);
+    assert!(!r.stats.iter().any(|s| s.path.starts_with("ssd.ftl.cmt")));
+}
+
+#[test]
+fn each_scheme_refuses_the_others_setting() {
+    let e = common::refused(&["ssd.ftl.scheme=dftl"]);
+    assert!(e.contains("ssd.ftl.cmt_bytes"), "{e}");
+    let e = common::refused(&["ssd.ftl.cmt_bytes=65536"]);
+    assert!(e.contains("ssd.ftl.cmt_bytes") && e.contains("dftl"), "{e}");
+}
