@@ -173,7 +173,7 @@ fn in_ssd_scenario(rng: &mut Xoshiro256PlusPlus) -> Vec<String> {
 }
 
 /// What the SSD's controller does beside the array: what collection holds,
-/// and where the map lives. Drawn last, so that a scenario's other draws
+/// where the map lives, and wear levelling. Drawn last, so that a scenario's other draws
 /// stay those of earlier versions.
 fn flash_management(rng: &mut Xoshiro256PlusPlus, o: &mut Vec<String>) {
     if rng.gen_bool(0.5) {
@@ -184,6 +184,10 @@ fn flash_management(rng: &mut Xoshiro256PlusPlus, o: &mut Vec<String>) {
         // From one entry to a few hundred: misses and write-backs on most pages.
         o.push("ssd.ftl.scheme=\"dftl\"".into());
         o.push(format!("ssd.ftl.cmt_bytes={}", rng.gen_range(1u64..=256) * 8));
+    }
+    if rng.gen_bool(0.5) {
+        o.push("ssd.ftl.dynamic_wear_levelling=true".into());
+        o.push(format!("ssd.ftl.static_wear_levelling_threshold={}", rng.gen_range(0u32..=4)));
     }
 }
 

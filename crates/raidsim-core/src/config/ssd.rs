@@ -236,6 +236,13 @@ pub struct FtlConfig {
     pub cmt_bytes: Option<u64>,
     /// Victim selection.
     pub gc_victim: GcVictim,
+    /// Wear levelling, dynamic: a plane opens its least-erased free block
+    /// instead of the one free the longest (MQSim's default).
+    pub dynamic_wear_levelling: bool,
+    /// Wear levelling, static: after a collection, when a plane's block
+    /// erase counts spread by more than this many erases, its least-erased
+    /// block in use is relocated (MQSim's default is 100). Unset: off.
+    pub static_wear_levelling_threshold: Option<u32>,
     /// What collection keeps busy while it copies.
     pub gc_holds: GcHolds,
     /// Copies stay inside the plane (copy-back); false moves each copied
@@ -258,6 +265,8 @@ impl Default for FtlConfig {
             gc_victim: GcVictim::Greedy,
             gc_holds: GcHolds::Unit,
             gc_copy_back: true,
+            dynamic_wear_levelling: false,
+            static_wear_levelling_threshold: None,
             summary_pages_per_block: 0,
         }
     }

@@ -42,17 +42,19 @@ impl Ftl {
     pub fn collect_until(&mut self, plane: u32, free_blocks: usize, now_ns: Ns) -> Result<GcWork> {
         let mut gc = GcWork::default();
         while self.planes[plane as usize].free.len() < free_blocks {
-            match self.collect_one(plane, now_ns)? {
-                Some(w) => gc.add(&w),
+            match self.pick_victim(plane, now_ns) {
+                Some(victim) => gc.add(&self.collect_block(plane, victim, now_ns)?),
                 None => break,
             }
+        }
+        if gc.blocks_erased > 0 {
+            gc.add(&self.level_statically(plane, now_ns)?);
         }
         Ok(gc)
     }
 
-    /// Collects one victim block of `plane`; `None` when no block would free anything.
-    fn collect_one(&mut self, plane: u32, now_ns: Ns) -> Result<Option<GcWork>> {
-        let Some(victim) = self.pick_victim(plane, now_ns) else { return Ok(None) };
+    /// Copies the valid pages of `victim` into `plane`'s open block and erases it.
+    pub(super) fn collect_block(&mut self, plane: u32, victim: u32, now_ns: Ns) -> Result<GcWork> {
         let first = self.layout.first_page(victim);
         let mut work = GcWork { blocks_erased: 1, ..GcWork::default() };
         let mut sealed = 0;
@@ -73,7 +75,7 @@ impl Ftl {
         self.planes[plane as usize].free.push_back(victim);
         self.sync_free_pages(plane);
         work.summary_pages = sealed * u64::from(self.summary_pages_per_block);
-        Ok(Some(work))
+        Ok(work)
     }
 
     fn pick_victim(&self, plane: u32, now_ns: Ns) -> Option<u32> {

@@ -32,6 +32,7 @@ mod copies;
 mod fill;
 mod gc;
 mod static_allocation;
+mod wear;
 
 pub use cmt::{CachedMappingTable, CmtLookup};
 pub use copies::ChipLoss;
@@ -92,6 +93,12 @@ pub struct Ftl {
     static_planes: Vec<u32>,
     gc_victim: GcVictim,
     gc_threshold_blocks: usize,
+    /// Open the least-erased free block, not the longest free.
+    dynamic_wear_levelling: bool,
+    /// Relocate a plane's least-erased block when its erase counts spread by more.
+    static_wear_levelling_threshold: Option<u32>,
+    /// Blocks static wear levelling relocated.
+    static_wear_levelling_moves: u64,
     /// Data pages per block (pages per block less summary pages).
     data_pages_per_block: u32,
     summary_pages_per_block: u32,
@@ -138,6 +145,9 @@ impl Ftl {
         let mut ftl = Self {
             static_planes: static_planes(&static_digits(&ssd.ftl.static_order, &layout)),
             gc_victim: ssd.ftl.gc_victim,
+            dynamic_wear_levelling: ssd.ftl.dynamic_wear_levelling,
+            static_wear_levelling_threshold: ssd.ftl.static_wear_levelling_threshold,
+            static_wear_levelling_moves: 0,
             gc_threshold_blocks: d.gc_threshold_blocks as usize,
             data_pages_per_block: g.pages_per_block - ssd.ftl.summary_pages_per_block,
             summary_pages_per_block: ssd.ftl.summary_pages_per_block,
@@ -409,7 +419,9 @@ impl Ftl {
         let ppb = self.layout.geometry.pages_per_block;
         let p = &mut self.planes[plane as usize];
         if p.next_page == self.data_pages_per_block {
-            let Some(next) = p.free.pop_front() else { return Err(self.no_free_block(plane)) };
+            let Some(next) = wear::take_free_block(&mut p.free, &self.erase_count, self.dynamic_wear_levelling) else {
+                return Err(self.no_free_block(plane));
+            };
             self.state[p.open_block as usize] = BlockState::Used;
             self.state[next as usize] = BlockState::Open;
             p.open_block = next;

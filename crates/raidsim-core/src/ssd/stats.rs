@@ -74,6 +74,12 @@ impl Ssd {
             "pages",
             "valid pages moved by garbage collection",
         ));
+        out.push(Stat::new(
+            format!("{prefix}.ftl.wear_levelling.static_moves"),
+            self.ftl.static_wear_levelling_moves() as f64,
+            "blocks",
+            "blocks in use relocated because the plane's erase counts spread too far (counted in the collection figures too)",
+        ));
         if let Some(cmt) = &self.cmt {
             let (hits, misses) = cmt.hits_and_misses();
             out.push(Stat::new(format!("{prefix}.ftl.cmt.hits"), hits as f64, "lookups", "map lookups that found their entry in the cached map"));
