@@ -181,9 +181,10 @@ fn flash_management(rng: &mut Xoshiro256PlusPlus, o: &mut Vec<String>) {
         o.push(format!("ssd.ftl.gc_copy_back={}", rng.gen_bool(0.5)));
     }
     if rng.gen_bool(0.5) {
-        // From one entry to a few hundred: misses and write-backs on most pages.
+        // From a few entries to a few hundred: misses and write-backs on most
+        // pages (inside one SSD, each of up to 6 channels caches a share).
         o.push("ssd.ftl.scheme=\"dftl\"".into());
-        o.push(format!("ssd.ftl.cmt_bytes={}", rng.gen_range(1u64..=256) * 8));
+        o.push(format!("ssd.ftl.cmt_bytes={}", rng.gen_range(1u64..=64) * 48));
     }
     if rng.gen_bool(0.5) {
         o.push("ssd.ftl.dynamic_wear_levelling=true".into());

@@ -10,6 +10,10 @@ use crate::error::{Error, Result};
 const MAP_BYTES_PER_PAGE: u64 = 4;
 /// Per block: valid count, state, erase count, last-write time.
 const BYTES_PER_BLOCK: u64 = 2 + 1 + 4 + 8;
+/// A cached map entry as simulated: its key and state, the LRU list's two
+/// links, the hash table's slot and the allocator's header (DFTL,
+/// `ssd.ftl.scheme`): an estimate.
+const CACHED_MAP_BYTES_PER_ENTRY: u64 = 8 + 16 + 16 + 16 + 16;
 /// One scheduled event or request slot of the host, generously.
 const BYTES_PER_PENDING_EVENT: u64 = 64;
 /// One bucket of a fixed-interval time series, from the core's counters to
@@ -43,6 +47,7 @@ pub fn estimate_bytes(r: &ResolvedConfig) -> u64 {
             g.logical_pages.saturating_mul(MAP_BYTES_PER_PAGE)
                 + g.physical_pages.saturating_mul(MAP_BYTES_PER_PAGE)
                 + g.blocks.saturating_mul(BYTES_PER_BLOCK)
+                + g.mapping_cache.cached_entries.min(g.logical_pages).saturating_mul(CACHED_MAP_BYTES_PER_ENTRY)
         })
         .fold(0u64, u64::saturating_add);
     let processes = match &r.config.workload {
@@ -126,7 +131,7 @@ pub fn check(r: &ResolvedConfig) -> Result<()> {
         return Err(Error::config(
             "sim.memory_limit_bytes",
             format!(
-                "this configuration needs about {:.1} GiB ({} members' mapping tables, closed-loop processes, \
+                "this configuration needs about {:.1} GiB ({} members' mapping tables and mapping caches, closed-loop processes, \
                  histogram bins, a fixed-interval time series, the bytes sim.verify keeps of a rebuild, the request log), more than {what} ({:.1} GiB); make it smaller or raise sim.memory_limit_bytes",
                 gib(need),
                 r.members.len(),

@@ -583,9 +583,16 @@ fn channel_members(config: &Config) -> Result<Vec<MemberConfig>> {
     channel.timing.host_link_bandwidth_bytes_per_s = 0;
     channel.timing.controller_overhead_ns = 0;
     channel.queue_depth = u32::MAX;
+    // Each channel is simulated as a drive of its own: it caches its share of the map.
+    channel.ftl.cmt_bytes = ssd.ftl.cmt_bytes.map(|bytes| bytes / u64::from(array.members.max(1)));
     // CR5M turns one working chip of each channel into its mirroring chip (Table 3: 3 + m + s).
     channel.geometry.mirroring_chips_per_channel = mirroring;
-    let geometry = channel.validate()?;
+    let geometry = channel.validate().map_err(|e| match e {
+        Error::Config { key, message } if key == "ssd.ftl.cmt_bytes" => {
+            Error::Config { key, message: format!("{message} ({level}: each of the {} channels caches cmt_bytes / {0})", array.members) }
+        }
+        other => other,
+    })?;
     Ok(vec![MemberConfig::Ssd { ssd: channel, geometry }; array.members as usize])
 }
 

@@ -12,13 +12,21 @@
 //! found without a scan: each carries the page's write-back count at the
 //! time it changed, and a write-back raises that count.
 
+use crate::engine::Ns;
 use lru::LruCache;
-use std::num::NonZeroUsize;
 
 /// A cached entry's state: clean, or changed since write-back number `n`
 /// of its translation page (stored as `n + 1`).
 type Changed = u64;
 const CLEAN: Changed = 0;
+
+/// One cached entry: whether it changed, and when it is known (a missed
+/// entry only once its translation page has been read).
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    changed: Changed,
+    known_ns: Ns,
+}
 
 /// What one lookup asks of the flash.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -27,13 +35,19 @@ pub struct CmtLookup {
     pub translation_page: u64,
     /// The entry was not in DRAM: its translation page must be read.
     pub miss: bool,
+    /// On a hit, when the entry is known (later than now while the read
+    /// that brought it in is still under way).
+    pub known_ns: Ns,
     /// A changed entry was evicted: this translation page is written back.
     pub write_back: Option<u64>,
 }
 
 /// The cached mapping table of one drive.
 pub struct CachedMappingTable {
-    entries: LruCache<u64, Changed>,
+    /// Grows as pages are looked up, up to `capacity`: a cache larger than
+    /// the pages a run touches costs only those.
+    entries: LruCache<u64, Entry>,
+    capacity: usize,
     /// Write-backs so far, per translation page.
     write_backs: Vec<u64>,
     entries_per_translation_page: u64,
@@ -42,12 +56,13 @@ pub struct CachedMappingTable {
 }
 
 impl CachedMappingTable {
-    /// A cold cache of `capacity` entries (at least one) over `logical_pages`.
+    /// A cold cache of `capacity` entries (at least one; more than the
+    /// drive's pages is as many) over `logical_pages`.
     pub fn new(capacity: u64, entries_per_translation_page: u64, logical_pages: u64) -> Self {
-        let capacity = NonZeroUsize::new(capacity as usize).unwrap_or(NonZeroUsize::MIN);
         let per_page = entries_per_translation_page.max(1);
         Self {
-            entries: LruCache::new(capacity),
+            entries: LruCache::unbounded(),
+            capacity: capacity.clamp(1, logical_pages.max(1)) as usize,
             write_backs: vec![0; logical_pages.div_ceil(per_page) as usize],
             entries_per_translation_page: per_page,
             hits: 0,
@@ -56,25 +71,35 @@ impl CachedMappingTable {
     }
 
     /// Looks up `lpn`'s entry for a read or (`write`) a write, which
-    /// changes it; the entry becomes the most recently used.
+    /// changes it; the entry becomes the most recently used. A missed
+    /// entry is known once [`CachedMappingTable::known_at`] says.
     pub fn lookup(&mut self, lpn: u64, write: bool) -> CmtLookup {
         let page = lpn / self.entries_per_translation_page;
-        let now_changed = self.write_backs[page as usize].wrapping_add(1);
-        if let Some(state) = self.entries.get_mut(&lpn) {
+        if let Some(entry) = self.entries.get_mut(&lpn) {
             self.hits += 1;
             if write {
-                *state = now_changed;
+                entry.changed = self.write_backs[page as usize].wrapping_add(1);
             }
-            return CmtLookup { translation_page: page, miss: false, write_back: None };
+            return CmtLookup { translation_page: page, miss: false, known_ns: entry.known_ns, write_back: None };
         }
         self.misses += 1;
-        let evicted = self.entries.push(lpn, if write { now_changed } else { CLEAN });
-        let write_back = evicted.filter(|&(old, state)| self.is_changed(old, state)).map(|(old, _)| {
+        let evicted = if self.entries.len() >= self.capacity { self.entries.pop_lru() } else { None };
+        let write_back = evicted.filter(|&(old, e)| self.is_changed(old, e.changed)).map(|(old, _)| {
             let old_page = old / self.entries_per_translation_page;
             self.write_backs[old_page as usize] = self.write_backs[old_page as usize].wrapping_add(1);
             old_page
         });
-        CmtLookup { translation_page: page, miss: true, write_back }
+        // After the write-back: an entry that is still being read is not written back with its page.
+        let changed = if write { self.write_backs[page as usize].wrapping_add(1) } else { CLEAN };
+        self.entries.push(lpn, Entry { changed, known_ns: 0 });
+        CmtLookup { translation_page: page, miss: true, known_ns: 0, write_back }
+    }
+
+    /// The missed entry of `lpn` is known at `known_ns`.
+    pub fn known_at(&mut self, lpn: u64, known_ns: Ns) {
+        if let Some(entry) = self.entries.peek_mut(&lpn) {
+            entry.known_ns = known_ns;
+        }
     }
 
     fn is_changed(&self, lpn: u64, state: Changed) -> bool {
@@ -84,11 +109,6 @@ impl CachedMappingTable {
     /// Translation pages of the map.
     pub fn translation_pages(&self) -> u64 {
         self.write_backs.len() as u64
-    }
-
-    /// Entries in one translation page.
-    pub fn entries_per_translation_page(&self) -> u64 {
-        self.entries_per_translation_page
     }
 
     /// Lookups that found their entry in DRAM, and those that did not.
@@ -124,11 +144,30 @@ mod tests {
         cmt.lookup(11, true); // translation page 1
         cmt.lookup(12, true); // page 1
         let l = cmt.lookup(50, false); // evicts 11, changed
-        assert_eq!(l, CmtLookup { translation_page: 5, miss: true, write_back: Some(1) });
+        assert_eq!(l, CmtLookup { translation_page: 5, miss: true, known_ns: 0, write_back: Some(1) });
         // 12 was written back with 11: evicting it now writes nothing.
         assert_eq!(cmt.lookup(60, false).write_back, None);
         // A read-only entry never causes a write-back.
         assert_eq!(cmt.lookup(70, false).write_back, None);
+    }
+
+    /// A write whose miss evicts a changed entry of its own translation
+    /// page stays changed: it was not in DRAM when the page was written back.
+    #[test]
+    fn the_entry_whose_miss_writes_its_page_back_stays_changed() {
+        let mut cmt = CachedMappingTable::new(1, 10, 100);
+        cmt.lookup(11, true);
+        assert_eq!(cmt.lookup(12, true).write_back, Some(1)); // evicts 11
+        assert_eq!(cmt.lookup(50, false).write_back, Some(1)); // evicts 12, still changed
+    }
+
+    #[test]
+    fn a_cache_larger_than_the_drive_holds_the_drives_pages() {
+        let mut cmt = CachedMappingTable::new(u64::MAX, 10, 100);
+        for lpn in 0..100 {
+            assert!(cmt.lookup(lpn, false).miss);
+        }
+        assert!((0..100).all(|lpn| !cmt.lookup(lpn, false).miss));
     }
 
     #[test]

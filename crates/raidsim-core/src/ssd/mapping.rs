@@ -4,27 +4,43 @@
 //!
 //! A miss reads one sector of the entry's translation page (MQSim reads
 //! that much) before the host's page can be found: the host's operation
-//! waits for it, and so do other misses on that page while it is read. A write-back reads the translation page and programs it
-//! anew elsewhere, as any page is rewritten, and nothing waits for it;
-//! it takes its units and channel like any operation, and may make its
-//! plane collect. The whole map is on flash from the start; a translation
-//! page lost with its chip holds nothing to read until written back.
+//! waits for it, and so do other misses on that page while it is read,
+//! and lookups of the entry until it is known. A write-back reads the
+//! translation page and programs it anew elsewhere, as any page is
+//! rewritten, booked after the operation whose lookup caused it, which
+//! does not wait for it; it takes its units and channel like any
+//! operation, and may make its plane collect. The whole map is on flash
+//! from the start; a translation page lost with its chip holds nothing to
+//! read until written back.
 
 use super::*;
 
 impl Ssd {
     /// When `lpn`'s physical page is known, for an operation ready at
-    /// `ready_ns` (a write when `write`); with the page map in DRAM, at once.
+    /// `ready_ns` (a write when `write`); with the page map in DRAM, at
+    /// once. Also the translation page to write back, if the lookup
+    /// evicted a changed entry: [`Ssd::write_back`] books it after the
+    /// operation, which does not wait for it.
     #[inline]
-    pub(super) fn translate(&mut self, now_ns: Ns, lpn: u64, write: bool, ready_ns: Ns) -> Result<Ns> {
-        let Some(cmt) = self.cmt.as_mut() else { return Ok(ready_ns) };
+    pub(super) fn translate(&mut self, now_ns: Ns, lpn: u64, write: bool, ready_ns: Ns) -> (Ns, Option<u64>) {
+        let Some(cmt) = self.cmt.as_mut() else { return (ready_ns, None) };
         let lookup = cmt.lookup(lpn, write);
-        let known = if lookup.miss { self.translation_known(now_ns, lookup.translation_page, ready_ns) } else { None };
-        if let Some(page) = lookup.write_back {
-            let merged = self.read_translation_page(now_ns, page, ready_ns).unwrap_or(ready_ns);
-            self.program_page(now_ns, page, self.page_size_bytes, merged, Cause::MapWrite)?;
+        if !lookup.miss {
+            return (ready_ns.max(lookup.known_ns), None);
         }
-        Ok(known.unwrap_or(ready_ns))
+        let known = self.translation_known(now_ns, lookup.translation_page, ready_ns).unwrap_or(ready_ns);
+        if let Some(cmt) = self.cmt.as_mut() {
+            cmt.known_at(lpn, known);
+        }
+        (known, lookup.write_back)
+    }
+
+    /// Writes translation page `page` back from `ready_ns` on: reads it
+    /// (to merge the entries not cached) and programs it anew.
+    pub(super) fn write_back(&mut self, now_ns: Ns, page: Option<u64>, ready_ns: Ns) -> Result<()> {
+        let Some(page) = page else { return Ok(()) };
+        let merged = self.read_translation_page(now_ns, page, ready_ns).unwrap_or(ready_ns);
+        self.program_page(now_ns, page, self.page_size_bytes, merged, Cause::MapWrite).map(|_| ())
     }
 
     /// When a miss ready at `ready_ns` knows its entry from translation

@@ -223,8 +223,9 @@ impl Ssd {
                 let mut done = ready;
                 for lpn in first..=last {
                     self.poll_stop(lpn - first)?;
-                    let known = self.translate(start_ns, lpn, true, ready)?;
+                    let (known, write_back) = self.translate(start_ns, lpn, true, ready);
                     let page = self.program_page(start_ns, lpn, in_page(lpn), known, req.cause)?;
+                    self.write_back(start_ns, write_back, known)?;
                     done = done.max(match self.write_ack {
                         WriteAck::Program => page.programmed_ns,
                         WriteAck::Transfer => page.transferred_ns,
@@ -236,8 +237,9 @@ impl Ssd {
                 let mut done = t0;
                 for lpn in first..=last {
                     self.poll_stop(lpn - first)?;
-                    let known = self.translate(start_ns, lpn, false, t0)?;
+                    let (known, write_back) = self.translate(start_ns, lpn, false, t0);
                     done = done.max(self.read_page(start_ns, lpn, in_page(lpn), known, req.cause));
+                    self.write_back(start_ns, write_back, known)?;
                 }
                 Ok(self.host_link(done, req.len_bytes))
             }
@@ -264,8 +266,9 @@ impl Ssd {
         let first = *pages.start();
         for lpn in pages {
             self.poll_stop(lpn - first)?;
-            let known = self.translate(start_ns, lpn, true, ready)?;
+            let (known, write_back) = self.translate(start_ns, lpn, true, ready);
             let page = self.program_page(start_ns, lpn, in_page(lpn), known, req.cause)?;
+            self.write_back(start_ns, write_back, known)?;
             self.flash_programmed_until_ns = self.flash_programmed_until_ns.max(page.programmed_ns);
             if admission.own_pages_first > 0 {
                 own_left.push(page.transferred_ns);

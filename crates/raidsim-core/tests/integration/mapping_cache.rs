@@ -12,6 +12,7 @@ use raidsim_core::simulate;
 const X: u64 = 102_400; // 4 KiB over a 40 MB/s channel
 const SECTOR: u64 = 12_800; // 512 B over it: a translation read moves one sector
 const T_READ: u64 = 25_000;
+const T_PROG: u64 = 200_000;
 const ENTRIES_PER_TRANSLATION_PAGE: u64 = 1365;
 
 /// Runs `requests` (instant, op, logical page) with a cache of `cmt_entries` 4-byte entries.
@@ -59,6 +60,25 @@ fn the_pages_of_one_request_share_one_translation_read() {
     assert_eq!(stat(&r, "ssd.ftl.cmt.misses"), 8.0);
 }
 
+/// A lookup of an entry whose translation read is still under way waits
+/// for it, although the entry is cached: the two channels of the test
+/// above; two reads of page 1 at once.
+#[test]
+fn an_entry_being_read_is_known_only_when_its_read_ends() {
+    let o = [
+        "precondition.fill_fraction=1.0",
+        "ssd.geometry.channels=2",
+        "ssd.ftl.cmt_bytes=10",
+        "workload.requests=[[0, \"R\", 4096, 512], [0, \"R\", 4096, 512]]",
+    ];
+    let r = run(&[], 2, &o);
+    // Translation read on die 0 until T_READ + SECTOR; the first data read on
+    // die 1 then moves its sector; the second follows it.
+    let first = T_READ + SECTOR + T_READ + SECTOR;
+    assert_eq!(r.host.read_response.max_ns, first + T_READ + SECTOR);
+    assert_eq!((stat(&r, "ssd.ftl.cmt.hits"), stat(&r, "ssd.ftl.cmt.misses")), (1.0, 1.0));
+}
+
 #[test]
 fn the_whole_map_is_on_flash_from_the_start() {
     // A fresh drive: the page read was never written, yet its entry's translation page is read first.
@@ -76,6 +96,9 @@ fn evicting_a_changed_entry_reads_and_programs_its_translation_page() {
     assert_eq!(map_pages(&r), (3, 1));
     // Flash pages written per host page: the two writes and the write-back.
     assert_eq!(r.devices[0].write_amplification, 1.5);
+    // The evicting write waits for its own translation read, not for the
+    // write-back booked after it: sense, one sector, its page in, program.
+    assert_eq!(r.host.write_response.max_ns, T_READ + SECTOR + X + T_PROG);
 }
 
 #[test]
@@ -102,4 +125,19 @@ fn each_scheme_refuses_the_others_setting() {
     assert!(e.contains("ssd.ftl.cmt_bytes"), "{e}");
     let e = common::refused(&["ssd.ftl.cmt_bytes=65536"]);
     assert!(e.contains("ssd.ftl.cmt_bytes") && e.contains("dftl"), "{e}");
+}
+
+/// RAID inside one SSD simulates each channel as a drive of its own: the
+/// drive's cache is shared out, each channel caching its share.
+#[test]
+fn the_channels_of_one_drive_share_its_cache() {
+    let c = config("cr5-ssd1", &["ssd.ftl.scheme=dftl", "ssd.ftl.cmt_bytes=4096"]);
+    let channels = u64::from(c.config.ssd.geometry.channels);
+    assert!(channels > 1 && c.members.len() as u64 == channels);
+    for m in &c.members {
+        let raidsim_core::config::MemberConfig::Ssd { ssd, .. } = m else { panic!("an SSD channel") };
+        assert_eq!(ssd.ftl.cmt_bytes, Some(4096 / channels));
+    }
+    let e = common::refused(&["array.level=cr5", "array.members=4", "ssd.geometry.channels=4", "ssd.ftl.scheme=dftl", "ssd.ftl.cmt_bytes=12"]);
+    assert!(e.contains("ssd.ftl.cmt_bytes") && e.contains("cmt_bytes / 4"), "{e}");
 }
