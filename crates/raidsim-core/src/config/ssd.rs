@@ -186,10 +186,15 @@ pub enum WriteAck {
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ParallelUnit {
-    /// Each die (MQSim; a DiskSim element with one die).
+    /// Each die (a DiskSim element with one die).
     Die,
     /// Each chip: its dies share one busy state (SSDsim).
     Chip,
+    /// Each chip, whose dies start together: operations that wait for a
+    /// busy chip start as one die-interleaved command when it frees, at
+    /// most one per die, and the chip is free again when the last has
+    /// ended and sent its data (MQSim's `NVM_PHY_ONFI_NVDDR2`).
+    ChipInterleaved,
 }
 
 /// Garbage-collection victim selection.

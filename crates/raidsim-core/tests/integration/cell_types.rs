@@ -2,8 +2,7 @@
 //! program latency, in MQSim's order (`flash::cell`), by hand count on one
 //! die (`common::ONE_DIE`: no command time, 4 KiB in 102.4 us, no link).
 
-use crate::common::{config, refused, ONE_DIE};
-use raidsim_core::Simulation;
+use crate::common::{config, refused, responses_in_arrival_order, ONE_DIE};
 
 const X: u64 = 102_400; // 4 KiB over a 40 MB/s channel
 const READ: [u64; 3] = [25_000, 50_000, 100_000]; // LSB, CSB, MSB
@@ -21,13 +20,7 @@ fn write_then_read(n: u64, extra: &[&str]) -> Vec<u64> {
     let mut list: Vec<String> = (0..n).map(|k| format!("[{}, \"W\", {}, 4096]", k * 10_000_000, k * 4096)).collect();
     list.extend((0..n).map(|k| format!("[{}, \"R\", {}, 4096]", (n + k) * 10_000_000, k * 4096)));
     let req = format!("workload.requests=[{}]", list.join(", "));
-    let overrides = [&ONE_DIE[..], &["workload.kind=\"requests\"", req.as_str(), "metrics.request_log=\"unused.parquet\""], extra].concat();
-    let mut sim = Simulation::new(config("", &overrides)).expect("builds");
-    sim.run().expect("runs");
-    let log = sim.request_log().expect("a log");
-    let mut rows: Vec<(u64, u64)> = log.arrival_ns.iter().zip(&log.completion_ns).map(|(&a, &c)| (a, c - a)).collect();
-    rows.sort_unstable();
-    rows.into_iter().map(|(_, r)| r).collect()
+    responses_in_arrival_order(&[&ONE_DIE[..], &["workload.kind=\"requests\"", req.as_str()], extra].concat())
 }
 
 #[test]

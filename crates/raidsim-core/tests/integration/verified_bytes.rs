@@ -21,6 +21,21 @@ fn random_scenarios_read_back_every_write() {
 }
 
 #[test]
+fn the_cases_draw_every_flash_management_option() {
+    let drawn: Vec<String> = (0..1000).flat_map(|case| raidsim_core::verify_cases::scenario(7, case)).collect();
+    for option in [
+        "ssd.ftl.gc_holds=\"channel\"",
+        "ssd.ftl.scheme=\"dftl\"",
+        "ssd.ftl.dynamic_wear_levelling=true",
+        "ssd.parallel_unit=\"die\"",
+        "ssd.parallel_unit=\"chip\"",
+        "ssd.parallel_unit=\"chip_interleaved\"",
+    ] {
+        assert!(drawn.iter().any(|o| o == option), "no case sets {option}");
+    }
+}
+
+#[test]
 fn a_parity_update_that_writes_no_parity_is_caught() {
     // RAID-5 with a member failing halfway: reads of its units decode from
     // parity that read-modify-writes left stale.

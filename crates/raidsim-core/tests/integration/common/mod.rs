@@ -55,3 +55,15 @@ pub fn shared_traces() -> Option<PathBuf> {
         None
     }
 }
+
+/// Runs `overrides` (whose workload is a list of requests) with a request
+/// log: each request's response, ns, in arrival order.
+pub fn responses_in_arrival_order(overrides: &[&str]) -> Vec<u64> {
+    let overrides = [overrides, &["metrics.request_log=\"unused.parquet\""]].concat();
+    let mut sim = raidsim_core::Simulation::new(config("", &overrides)).expect("builds");
+    sim.run().expect("runs");
+    let log = sim.request_log().expect("a log");
+    let mut rows: Vec<(u64, u64)> = log.arrival_ns.iter().zip(&log.completion_ns).map(|(&a, &c)| (a, c - a)).collect();
+    rows.sort_unstable();
+    rows.into_iter().map(|(_, r)| r).collect()
+}
