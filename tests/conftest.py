@@ -55,3 +55,15 @@ def assert_fits_and_keeps(wrapped, whole, width):
     lost = {word: n - have[word] for word, n in want.items() if have[word] < n}
     assert not lost, lost
     assert not {"nan", "NaN"} & set(have), [line for line in wrapped.splitlines() if "nan" in line.lower().split()][:5]
+
+
+def peer_script(name):
+    """The module of ``bench/peers/NAME.py`` (the scripts that run a peer
+    simulator beside raidsim), for the tests that hold their figures."""
+    import importlib.util
+
+    path = pathlib.Path(__file__).resolve().parent.parent / "bench" / "peers" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"peer_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -10,29 +10,18 @@ script's own functions write the same stream and set up the same drive
 here; SSDsim itself never runs in the tests.
 """
 
-import importlib.util
-import os
-
 import pytest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SCRIPT = os.path.join(HERE, "..", "bench", "peers", "ssdsim.py")
+from conftest import peer_script
 
 # bench/peers/ssdsim.py --ssdsim PATH (defaults: 400000 requests, 1500 IOPS, seed 1)
 SSDSIM = {"write_mean_ms": 0.9114, "erases": 6743, "pages_moved": 149093}
 REQUESTS, IOPS, SEED = 400_000, 1500.0, 1
 
 
-def _peer_script():
-    spec = importlib.util.spec_from_file_location("peer_ssdsim", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
-    peer = _peer_script()
+    peer = peer_script("ssdsim")
     trace = str(tmp_path_factory.mktemp("ssdsim") / "stream.ascii")
     peer.write_trace(trace, REQUESTS, IOPS, SEED)
     return {holds: peer.run_raidsim(trace, REQUESTS, holds) for holds in ("channel", "unit")}

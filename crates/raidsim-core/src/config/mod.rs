@@ -40,7 +40,8 @@ use raw::merge_tables;
 pub use raw::RawConfig;
 pub use rebuild::{RebuildConfig, RebuildPolicy};
 pub use ssd::{
-    bus_bytes, transfer_ns, Allocation, CellType, FtlConfig, GcHolds, GcVictim, GeometryConfig, ParallelUnit, SsdConfig, TimingConfig, WriteAck,
+    bus_bytes, transfer_ns, Allocation, BufferSlotUntil, CellType, FtlConfig, GcHolds, GcVictim, GeometryConfig, ParallelUnit, SsdConfig,
+    TimingConfig, WriteAck,
 };
 pub use workload::{
     unpack_requests, AddressPattern, ArrivalProcess, OutOfOrder, OutOfRange, RequestTuple, SizeDistribution, SizeKind, SyntheticConfig, TraceConfig,

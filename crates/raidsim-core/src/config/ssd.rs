@@ -182,6 +182,18 @@ pub enum WriteAck {
     Transfer,
 }
 
+/// Until when a page in the DRAM write buffer holds its slot.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum BufferSlotUntil {
+    /// Until its data has crossed the channel into its die, whose register
+    /// holds it while it programs.
+    Transferred,
+    /// Until its program has ended (MQSim's data cache, whose back-pressure
+    /// counts a write back until the flash reports it done).
+    Programmed,
+}
+
 /// The unit that runs one flash operation at a time.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -296,6 +308,8 @@ pub struct SsdConfig {
     /// until it has crossed into its die (see `ssd::write_buffer`). A whole
     /// number of pages, at most the drive's capacity.
     pub write_buffer_bytes: u64,
+    /// Until when a buffered page holds its slot (a buffer only).
+    pub write_buffer_slot_until: BufferSlotUntil,
     /// The unit that runs one flash operation at a time.
     pub parallel_unit: ParallelUnit,
     /// Purchase price of one drive, US dollars (the RAIS paper's Table 2),
@@ -312,6 +326,7 @@ impl Default for SsdConfig {
             queue_depth: 32,
             write_ack: WriteAck::Program,
             write_buffer_bytes: 0,
+            write_buffer_slot_until: BufferSlotUntil::Transferred,
             parallel_unit: ParallelUnit::Die,
             price_usd: 0.0,
         }
@@ -375,6 +390,9 @@ impl SsdConfig {
                 "ssd.geometry",
                 format!("{physical_pages} physical pages: at most 2^32 - 1 pages per drive (use larger pages)"),
             ));
+        }
+        if self.write_buffer_slot_until != BufferSlotUntil::Transferred && self.write_buffer_bytes == 0 {
+            return Err(Error::config("ssd.write_buffer_slot_until", "applies to a write buffer: set ssd.write_buffer_bytes"));
         }
         if !self.ftl.gc_copy_back && self.ftl.gc_holds == GcHolds::Unit {
             return Err(Error::config(

@@ -50,7 +50,7 @@ pub mod write_buffer;
 
 pub use precondition::PreconditionPlan;
 
-use crate::config::{bus_bytes, transfer_ns, Allocation, DerivedGeometry, GcHolds, ParallelUnit, SsdConfig, TimingConfig, WriteAck};
+use crate::config::{bus_bytes, transfer_ns, Allocation, BufferSlotUntil, DerivedGeometry, GcHolds, ParallelUnit, SsdConfig, TimingConfig, WriteAck};
 use crate::device::{Cause, CauseCounters, DeviceRequest, Dispatch, MemberDevice, Op};
 use crate::engine::Timeline;
 use crate::engine::{Ns, StopFlag};
@@ -77,6 +77,7 @@ pub struct Ssd {
     gc_copy_back: bool,
     write_ack: WriteAck,
     parallel_unit: ParallelUnit,
+    write_buffer_slot_until: BufferSlotUntil,
     page_size_bytes: u64,
     spare_bytes_per_sector: u32,
     capacity_bytes: u64,
@@ -167,6 +168,7 @@ impl Ssd {
             gc_copy_back: ssd.ftl.gc_copy_back,
             write_ack: ssd.write_ack,
             parallel_unit: ssd.parallel_unit,
+            write_buffer_slot_until: ssd.write_buffer_slot_until,
             page_size_bytes: u64::from(ssd.geometry.page_size_bytes),
             spare_bytes_per_sector: ssd.geometry.spare_bytes_per_sector,
             capacity_bytes: d.capacity_bytes,
@@ -277,10 +279,14 @@ impl Ssd {
             let page = self.program_page(start_ns, lpn, in_page(lpn), known, req.cause)?;
             self.write_back(start_ns, write_back, known)?;
             self.flash_programmed_until_ns = self.flash_programmed_until_ns.max(page.programmed_ns);
+            let leaves_ns = match self.write_buffer_slot_until {
+                BufferSlotUntil::Transferred => page.transferred_ns,
+                BufferSlotUntil::Programmed => page.programmed_ns,
+            };
             if admission.own_pages_first > 0 {
-                own_left.push(page.transferred_ns);
+                own_left.push(leaves_ns);
             }
-            self.write_buffer.as_mut().ok_or_else(|| Error::Internal("no write buffer".into()))?.hold(page.transferred_ns);
+            self.write_buffer.as_mut().ok_or_else(|| Error::Internal("no write buffer".into()))?.hold(leaves_ns);
         }
         own_left.sort_unstable();
         let own = admission.own_pages_first.checked_sub(1).map(|k| own_left[k as usize]);

@@ -50,6 +50,20 @@ fn a_buffer_acknowledges_what_fits_at_once_and_the_rest_as_pages_reach_the_die()
 }
 
 #[test]
+fn a_slot_held_until_programmed_frees_a_program_later() {
+    // MQSim's back-pressure: write C + k waits for the (k + 1)-th page's program, (k + 1) P.
+    for c in [1u64, 4, 9] {
+        let b = format!("ssd.write_buffer_bytes={}", c * 4096);
+        let r = run(&[b.as_str(), "ssd.write_buffer_slot_until=\"programmed\""]);
+        let w = (N - c) as f64;
+        let expected = P * w * (w + 1.0) / 2.0 / N as f64;
+        assert!((r.host.response.mean_ns - expected).abs() < 1e-6, "C = {c}: {} vs {expected}", r.host.response.mean_ns);
+    }
+    let refused = common::refused(&["ssd.write_buffer_slot_until=\"programmed\""]);
+    assert!(refused.contains("ssd.write_buffer_slot_until") && refused.contains("write_buffer_bytes"), "{refused}");
+}
+
+#[test]
 fn a_write_larger_than_the_buffer_streams_through_it() {
     // One 8-page write into a 2-page buffer: its last page has a slot when
     // its 6th page has crossed into the die, at 5 P + T.

@@ -1,0 +1,280 @@
+"""raidsim beside MQSim (github:CMU-SAFARI/MQSim, FAST'18) on MQSim's own
+default drive (``ssdconfig.xml``; raidsim's preset ``mqsim-default``) and
+MQSim's synthetic closed-loop workloads.
+
+Each case is a queue-depth generator of MQSim's (``QUEUE_DEPTH``: the host
+keeps this many requests outstanding) beside raidsim's closed loop with as
+many processes: random or sequential, reads or writes or a mix, of one size.
+Both drives start preconditioned: MQSim's own way (its FTL places the valid
+pages of ``Initial_Occupancy_Percentage`` of the space in the block fullness
+of the steady state, Van Houdt's mean-field model, and keeps its free
+blocks), raidsim's by a sequential fill of the same share. The workload's
+span is that share (MQSim's ``Working_Set_Percentage``), so every address
+read holds data. Neither collects before its free blocks are used up (some
+450,000 random 4 KiB writes on the 256-block drive), so the default 20,000
+requests compare the data path; ``--requests 2000000`` on
+``random-write-4k-qd8`` reaches collection.
+
+    python bench/peers/mqsim.py --mqsim PATH [--blocks-per-plane 256] [--requests 20000] [--cases NAME,...] [--json]
+
+``PATH`` is a checkout of github:CMU-SAFARI/MQSim (built here with its own
+``make`` in a temporary copy) or a built ``MQSim`` binary. MQSim's own
+preconditioning of the full drive (2048 blocks a plane, 512 GiB) takes about
+15 minutes and 7 GB per case on a 2-core machine; ``--blocks-per-plane``
+shrinks both drives alike (256: 64 GiB, about 75 s a case) and changes
+nothing else. Never run in CI: the figures it prints are recorded in
+``tests/test_peer_mqsim.py`` with the command that made them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+OCCUPANCY = 0.75
+SECTOR = 512
+
+
+def case(read_pct: int, pattern: str, size_kib: int, depth: int) -> dict:
+    return {"read_pct": read_pct, "pattern": pattern, "size_kib": size_kib, "depth": depth}
+
+
+def all_cases() -> dict:
+    cases = {}
+    for pattern in ("random", "sequential"):
+        for op, pct in (("read", 100), ("write", 0)):
+            for size in (4, 64):
+                for depth in (1, 8, 32):
+                    cases[f"{pattern}-{op}-{size}k-qd{depth}"] = case(pct, pattern, size, depth)
+    for depth in (1, 8, 32):
+        cases[f"random-mix70-4k-qd{depth}"] = case(70, "random", 4, depth)
+    for name in ("tpcc", "wsrch"):
+        cases[f"trace-{name}"] = {"trace": f"mqsim-{name}-small.trace"}
+    return cases
+
+
+def ssd_config(mqsim_dir: str, blocks_per_plane: int, precondition: bool = True) -> str:
+    """MQSim's shipped ssdconfig.xml with preconditioning on (or off) and the drive's size set."""
+    with open(os.path.join(mqsim_dir, "ssdconfig.xml")) as f:
+        xml = f.read()
+    if precondition:
+        xml = xml.replace("<Enabled_Preconditioning>false<", "<Enabled_Preconditioning>true<")
+    return re.sub(r"<Block_No_Per_Plane>\d+<", f"<Block_No_Per_Plane>{blocks_per_plane}<", xml)
+
+
+def trace_workload_xml(path: str) -> str:
+    return f"""<?xml version="1.0" encoding="us-ascii"?>
+<MQSim_IO_Scenarios><IO_Scenario><IO_Flow_Parameter_Set_Trace_Based>
+<Priority_Class>HIGH</Priority_Class>
+<Device_Level_Data_Caching_Mode>WRITE_CACHE</Device_Level_Data_Caching_Mode>
+<Channel_IDs>0,1,2,3,4,5,6,7</Channel_IDs><Chip_IDs>0,1,2,3</Chip_IDs><Die_IDs>0,1</Die_IDs><Plane_IDs>0,1</Plane_IDs>
+<Initial_Occupancy_Percentage>{round(OCCUPANCY * 100)}</Initial_Occupancy_Percentage>
+<File_Path>{path}</File_Path>
+<Percentage_To_Be_Executed>100</Percentage_To_Be_Executed>
+<Relay_Count>1</Relay_Count>
+<Time_Unit>NANOSECOND</Time_Unit>
+</IO_Flow_Parameter_Set_Trace_Based></IO_Scenario></MQSim_IO_Scenarios>
+"""
+
+
+def workload_xml(c: dict, requests: int, seed: int) -> str:
+    sectors = c["size_kib"] * 1024 // SECTOR
+    distribution = "RANDOM_UNIFORM" if c["pattern"] == "random" else "STREAMING"
+    pct = round(OCCUPANCY * 100)
+    return f"""<?xml version="1.0" encoding="us-ascii"?>
+<MQSim_IO_Scenarios><IO_Scenario><IO_Flow_Parameter_Set_Synthetic>
+<Priority_Class>HIGH</Priority_Class>
+<Device_Level_Data_Caching_Mode>WRITE_CACHE</Device_Level_Data_Caching_Mode>
+<Channel_IDs>0,1,2,3,4,5,6,7</Channel_IDs><Chip_IDs>0,1,2,3</Chip_IDs><Die_IDs>0,1</Die_IDs><Plane_IDs>0,1</Plane_IDs>
+<Initial_Occupancy_Percentage>{pct}</Initial_Occupancy_Percentage>
+<Working_Set_Percentage>{pct}</Working_Set_Percentage>
+<Synthetic_Generator_Type>QUEUE_DEPTH</Synthetic_Generator_Type>
+<Read_Percentage>{c["read_pct"]}</Read_Percentage>
+<Address_Distribution>{distribution}</Address_Distribution>
+<Percentage_of_Hot_Region>0</Percentage_of_Hot_Region>
+<Generated_Aligned_Addresses>true</Generated_Aligned_Addresses>
+<Address_Alignment_Unit>{sectors}</Address_Alignment_Unit>
+<Request_Size_Distribution>FIXED</Request_Size_Distribution>
+<Average_Request_Size>{sectors}</Average_Request_Size>
+<Variance_Request_Size>0</Variance_Request_Size>
+<Seed>{seed}</Seed>
+<Average_No_of_Reqs_in_Queue>{c["depth"]}</Average_No_of_Reqs_in_Queue>
+<Intensity>32768</Intensity>
+<Stop_Time>0</Stop_Time>
+<Total_Requests_To_Generate>{requests}</Total_Requests_To_Generate>
+</IO_Flow_Parameter_Set_Synthetic></IO_Scenario></MQSim_IO_Scenarios>
+"""
+
+
+# MQSim aborts ("free(): invalid pointer") once collection has run for a
+# while on a write-heavy flow: an erase completes for a block its plane no
+# longer lists as being erased, and GC_and_WL_Unit_Base erases the set's
+# end() iterator. The one change made to MQSim: erase only a block found.
+CRASH = "pbke->Ongoing_erase_operations.erase(pbke->Ongoing_erase_operations.find(transaction->Address.BlockID));"
+GUARD = ("{ auto ongoing = pbke->Ongoing_erase_operations.find(transaction->Address.BlockID); "
+         "if (ongoing != pbke->Ongoing_erase_operations.end()) pbke->Ongoing_erase_operations.erase(ongoing); }")
+
+
+def build_mqsim(source: str, into: str) -> str:
+    if os.path.isfile(source) and os.access(source, os.X_OK):
+        return source
+    shutil.copytree(source, into, ignore=shutil.ignore_patterns(".git", "build", "MQSim"))
+    unit = os.path.join(into, "src", "ssd", "GC_and_WL_Unit_Base.cpp")
+    with open(unit) as f:
+        text = f.read()
+    if text.count(CRASH) != 1:
+        raise SystemExit(f"{unit}: not the MQSim this script knows (7ec40e3); the erase guard does not apply")
+    with open(unit, "w") as f:
+        f.write(text.replace(CRASH, GUARD))
+    subprocess.run(["make", "-j2"], cwd=into, check=True, stdout=subprocess.DEVNULL)
+    return os.path.join(into, "MQSim")
+
+
+def flow_figure(xml: str, name: str) -> float:
+    m = re.search(rf"<{name}>([^<]+)</{name}>", xml)
+    if not m:
+        raise SystemExit(f"MQSim's report has no <{name}>")
+    return float(m.group(1))
+
+
+def ftl_figure(xml: str, name: str) -> float:
+    m = re.search(rf'\b{name}="([^"]+)"', xml)
+    if not m:
+        raise SystemExit(f"MQSim's report has no {name}")
+    return float(m.group(1))
+
+
+def run_mqsim(binary: str, work: str, config: str, c: dict, requests: int, seed: int, traces: str) -> dict:
+    with open(os.path.join(work, "ssd.xml"), "w") as f:
+        f.write(config)
+    with open(os.path.join(work, "wl.xml"), "w") as f:
+        f.write(trace_workload_xml(os.path.join(traces, c["trace"])) if "trace" in c else workload_xml(c, requests, seed))
+    started = time.monotonic()
+    subprocess.run([binary, "-i", "ssd.xml", "-w", "wl.xml"], cwd=work, check=True, stdout=subprocess.DEVNULL,
+                   stdin=subprocess.DEVNULL)
+    with open(os.path.join(work, "wl_scenario_1.xml")) as f:
+        xml = f.read()
+    # A multi-plane or die-interleaved command erases a block on each of
+    # its planes or dies (two of each on this drive).
+    erases = sum(n * ftl_figure(xml, k) for k, n in (("Issued_Flash_Erase_CMD", 1), ("Issued_Flash_Interleaved_Erase_CMD", 2),
+                                                   ("Issued_Flash_Multiplane_Erase_CMD", 2),
+                                                   ("Issued_Flash_Interleaved_Multiplane_Erase_CMD", 4)))
+    gc_runs = ftl_figure(xml, "Total_GC_Executions")
+    moved = ftl_figure(xml, "Average_Page_Movement_For_GC") if gc_runs else 0.0
+    queries = ftl_figure(xml, "Total_CMT_Queries")
+    mean_us = flow_figure(xml, "Device_Response_Time")
+    # MQSim reports no rate when a flow stops at a request count; in a closed
+    # loop with no think time, Little's law gives it from the mean.
+    # For a trace MQSim divides by its own clock, which raidsim's duration does not match; the rate is left out.
+    iops = float("nan") if "trace" in c else c["depth"] / (mean_us * 1e-6)
+    return {"mean_us": mean_us, "iops": iops,
+            "erases": erases, "pages_moved": gc_runs * moved,
+            "cmt_hit_ratio": ftl_figure(xml, "CMT_Hits") / queries if queries else float("nan"),
+            "map_reads": ftl_figure(xml, "Issued_Flash_Read_CMD_For_Mapping"),
+            "wall_s": time.monotonic() - started}
+
+
+def run_raidsim_trace(c: dict, blocks_per_plane: int, traces: str) -> dict:
+    import raidsim
+
+    started = time.monotonic()
+    # MQSim folds addresses past the drive's end back onto it, as "wrap" does.
+    stream = raidsim.Workload.trace(os.path.join(traces, c["trace"]), format="mqsim_ascii", out_of_range="wrap",
+                                    max_wrapped_fraction=1.0)
+    # Fresh drives: MQSim cannot precondition for these traces (see ssd_config's caller).
+    r = raidsim.simulate("mqsim-default", stream, overrides={"ssd.geometry.blocks_per_plane": blocks_per_plane,
+                                                             "precondition.fill_fraction": 0.0},
+                         progress=False).to_dict()
+    return summary(r, started)
+
+
+def summary(r: dict, started: float) -> dict:
+    dev = r["devices"][0]
+    stats = {s["path"]: s["value"] for s in r["stats"]}
+    return {"mean_us": r["host"]["response"]["mean_ns"] / 1e3, "iops": r["host"]["iops"], "erases": dev["erases"],
+            "pages_moved": dev["pages_written"].get("gc_write", 0),
+            "cmt_hit_ratio": stats.get("ssd.ftl.cmt.hit_ratio", float("nan")),
+            "map_reads": dev["pages_read"].get("map_read", 0), "wall_s": time.monotonic() - started}
+
+
+def run_raidsim(c: dict, requests: int, blocks_per_plane: int, seed: int, traces: str = "") -> dict:
+    import raidsim
+
+    if "trace" in c:
+        return run_raidsim_trace(c, blocks_per_plane, traces)
+    size = c["size_kib"] * 1024
+    started = time.monotonic()
+    probe = raidsim.simulate("mqsim-default", None, overrides={"ssd.geometry.blocks_per_plane": blocks_per_plane,
+                                                               "workload.kind": "synthetic", "workload.requests": 1,
+                                                               "precondition.fill_fraction": 0.0,
+                                                               "precondition.random_overwrite_factor": 0.0},
+                             progress=False).to_dict()
+    capacity = probe["devices"][0]["capacity_bytes"]
+    span = int(capacity * OCCUPANCY) // size * size
+    overrides = {
+        "sim.seed": seed, "ssd.geometry.blocks_per_plane": blocks_per_plane,
+        "precondition.fill_fraction": span / capacity, "precondition.random_overwrite_factor": 0.0,
+        "workload.kind": "synthetic", "workload.requests": requests, "workload.processes": c["depth"],
+        "workload.read_fraction": c["read_pct"] / 100, "workload.size.kind": "fixed", "workload.size.mean_bytes": size,
+        "workload.alignment_bytes": size, "workload.span_bytes": span,
+        "workload.address": "uniform" if c["pattern"] == "random" else "sequential",
+    }
+    r = raidsim.simulate("mqsim-default", None, overrides=overrides, progress=False).to_dict()
+    return summary(r, started)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--mqsim", required=True, help="a checkout of github:CMU-SAFARI/MQSim, or its built binary")
+    ap.add_argument("--source", help="the checkout whose ssdconfig.xml to use, when --mqsim is a binary")
+    ap.add_argument("--blocks-per-plane", type=int, default=256)
+    ap.add_argument("--requests", type=int, default=20_000)
+    ap.add_argument("--seed", type=int, default=798)
+    ap.add_argument("--traces", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
+                                                     "shared", "traces"),
+                    help="the directory holding mqsim-tpcc-small.trace and mqsim-wsrch-small.trace")
+    ap.add_argument("--cases", help="comma-separated case names (default: all); --list shows them")
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("--json", action="store_true")
+    a = ap.parse_args()
+    cases = all_cases()
+    if a.list:
+        print("\n".join(cases))
+        return
+    names = a.cases.split(",") if a.cases else list(cases)
+    unknown = [n for n in names if n not in cases]
+    if unknown:
+        raise SystemExit(f"unknown case(s) {unknown}; --list shows them")
+    source = a.source or (a.mqsim if os.path.isdir(a.mqsim) else os.path.dirname(os.path.abspath(a.mqsim)))
+    rows = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        binary = build_mqsim(a.mqsim, os.path.join(tmp, "mqsim"))
+        for name in names:
+            # MQSim stops preconditioning for both shipped traces ("Unhandled
+            # address distribution type in FTL's preconditioning function"),
+            # so they replay on fresh drives.
+            config = ssd_config(source, a.blocks_per_plane, precondition="trace" not in cases[name])
+            mq = run_mqsim(binary, tmp, config, cases[name], a.requests, a.seed, os.path.abspath(a.traces))
+            rs = run_raidsim(cases[name], a.requests, a.blocks_per_plane, a.seed, os.path.abspath(a.traces))
+            rows[name] = {"mqsim": mq, "raidsim": rs}
+            if not a.json:
+                print(f"{name:26} mean {mq['mean_us']:9.1f} {rs['mean_us']:9.1f} us ({rs['mean_us'] / mq['mean_us'] - 1:+6.1%})"
+                      f"  iops {mq['iops']:9.0f} {rs['iops']:9.0f}  erases {mq['erases']:6.0f} {rs['erases']:6.0f}"
+                      f"  moved {mq['pages_moved']:8.0f} {rs['pages_moved']:8.0f}"
+                      f"  cmt {mq['cmt_hit_ratio']:.3f} {rs['cmt_hit_ratio']:.3f}"
+                      f"  map reads {mq['map_reads']:8.0f} {rs['map_reads']:8.0f}"
+                      f"  wall {mq['wall_s']:5.0f} {rs['wall_s']:5.0f} s", flush=True)
+    if a.json:
+        print(json.dumps({"requests": a.requests, "blocks_per_plane": a.blocks_per_plane, "seed": a.seed, "rows": rows},
+                         indent=2))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
