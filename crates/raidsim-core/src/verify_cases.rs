@@ -173,7 +173,8 @@ fn in_ssd_scenario(rng: &mut Xoshiro256PlusPlus) -> Vec<String> {
 }
 
 /// What the SSD's controller does beside the array: what collection holds,
-/// where the map lives, wear levelling, and what runs one operation at a time. Drawn last, so that a scenario's other draws
+/// where the map lives, wear levelling, what runs one operation at a time,
+/// and the victim policy. Drawn last, so that a scenario's other draws
 /// stay those of earlier versions.
 fn flash_management(rng: &mut Xoshiro256PlusPlus, o: &mut Vec<String>) {
     if rng.gen_bool(0.5) {
@@ -190,8 +191,12 @@ fn flash_management(rng: &mut Xoshiro256PlusPlus, o: &mut Vec<String>) {
         o.push("ssd.ftl.dynamic_wear_levelling=true".into());
         o.push(format!("ssd.ftl.static_wear_levelling_threshold={}", rng.gen_range(0u32..=4)));
     }
-    let unit = ["die", "chip", "chip_interleaved"][rng.gen_range(0..3)];
+    let unit = ["die", "chip"][rng.gen_range(0..2)];
     o.push(format!("ssd.parallel_unit={unit:?}"));
+    if rng.gen_bool(0.5) {
+        o.push("ssd.ftl.gc_victim=\"random_greedy\"".into());
+        o.push(format!("ssd.ftl.gc_victim_sample={}", rng.gen_range(1u32..=8)));
+    }
 }
 
 /// Runs scenario `case` of `seed` with verification; `fault` injects the

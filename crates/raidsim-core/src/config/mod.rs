@@ -41,7 +41,7 @@ pub use raw::RawConfig;
 pub use rebuild::{RebuildConfig, RebuildPolicy};
 pub use ssd::{
     bus_bytes, transfer_ns, Allocation, BufferSlotUntil, CellType, FtlConfig, GcHolds, GcVictim, GeometryConfig, ParallelUnit, SsdConfig,
-    TimingConfig, WriteAck,
+    TimingConfig, WriteAck, MAX_GC_VICTIM_SAMPLE,
 };
 pub use workload::{
     unpack_requests, AddressPattern, ArrivalProcess, OutOfOrder, OutOfRange, RequestTuple, SizeDistribution, SizeKind, SyntheticConfig, TraceConfig,

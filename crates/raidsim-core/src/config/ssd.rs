@@ -182,6 +182,9 @@ pub enum WriteAck {
     Transfer,
 }
 
+/// The most blocks one random-greedy draw takes (`ssd.ftl.gc_victim_sample`).
+pub const MAX_GC_VICTIM_SAMPLE: u32 = 64;
+
 /// Until when a page in the DRAM write buffer holds its slot.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -200,13 +203,10 @@ pub enum BufferSlotUntil {
 pub enum ParallelUnit {
     /// Each die (a DiskSim element with one die).
     Die,
-    /// Each chip: its dies share one busy state (SSDsim).
+    /// Each chip: its dies share one busy state (SSDsim; MQSim, which
+    /// issues to an idle chip one die's command at a time and keeps the
+    /// chip busy until it has ended and sent its data).
     Chip,
-    /// Each chip, whose dies start together: operations that wait for a
-    /// busy chip start as one die-interleaved command when it frees, at
-    /// most one per die, and the chip is free again when the last has
-    /// ended and sent its data (MQSim's `NVM_PHY_ONFI_NVDDR2`).
-    ChipInterleaved,
 }
 
 /// Garbage-collection victim selection.
@@ -217,6 +217,9 @@ pub enum GcVictim {
     Greedy,
     /// Largest (1 - u) / 2u × age (Rosenblum & Ousterhout's LFS cleaner; Kawaguchi et al. 1995).
     CostBenefit,
+    /// Fewest valid pages among `gc_victim_sample` blocks drawn at random
+    /// (d-choices, Van Houdt, SIGMETRICS 2013; MQSim's default, "RGA").
+    RandomGreedy,
 }
 
 /// What garbage collection keeps busy while it copies a victim's valid pages.
@@ -253,6 +256,10 @@ pub struct FtlConfig {
     pub cmt_bytes: Option<u64>,
     /// Victim selection.
     pub gc_victim: GcVictim,
+    /// Blocks `gc_victim = "random_greedy"` draws from a plane's full
+    /// blocks (`random_greedy` only; unset: log2 of the blocks per plane,
+    /// rounded down, as MQSim's `rga_set_size`).
+    pub gc_victim_sample: Option<u32>,
     /// Wear levelling, dynamic: a plane opens its least-erased free block
     /// instead of the one free the longest (MQSim's default).
     pub dynamic_wear_levelling: bool,
@@ -280,6 +287,7 @@ impl Default for FtlConfig {
             scheme: FtlScheme::PageMap,
             cmt_bytes: None,
             gc_victim: GcVictim::Greedy,
+            gc_victim_sample: None,
             gc_holds: GcHolds::Unit,
             gc_copy_back: true,
             dynamic_wear_levelling: false,
@@ -393,6 +401,15 @@ impl SsdConfig {
         }
         if self.write_buffer_slot_until != BufferSlotUntil::Transferred && self.write_buffer_bytes == 0 {
             return Err(Error::config("ssd.write_buffer_slot_until", "applies to a write buffer: set ssd.write_buffer_bytes"));
+        }
+        match (self.ftl.gc_victim, self.ftl.gc_victim_sample) {
+            (GcVictim::RandomGreedy, Some(d)) if !(1..=MAX_GC_VICTIM_SAMPLE).contains(&d) => {
+                return Err(Error::config("ssd.ftl.gc_victim_sample", format!("{d} blocks: must lie in [1, {MAX_GC_VICTIM_SAMPLE}]")));
+            }
+            (GcVictim::Greedy | GcVictim::CostBenefit, Some(_)) => {
+                return Err(Error::config("ssd.ftl.gc_victim_sample", "applies to gc_victim = \"random_greedy\" only"));
+            }
+            _ => {}
         }
         if !self.ftl.gc_copy_back && self.ftl.gc_holds == GcHolds::Unit {
             return Err(Error::config(

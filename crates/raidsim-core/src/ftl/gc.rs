@@ -78,7 +78,7 @@ impl Ftl {
         Ok(work)
     }
 
-    fn pick_victim(&self, plane: u32, now_ns: Ns) -> Option<u32> {
+    fn pick_victim(&mut self, plane: u32, now_ns: Ns) -> Option<u32> {
         let bpp = self.layout.geometry.blocks_per_plane;
         let ppb = self.data_pages_per_block as u16;
         let used = (plane * bpp..(plane + 1) * bpp).filter(|&b| self.state[b as usize] == BlockState::Used && self.valid[b as usize] < ppb);
@@ -86,6 +86,13 @@ impl Ftl {
             // Ties go to the lowest block number, so runs are reproducible.
             GcVictim::Greedy => used.min_by_key(|&b| self.valid[b as usize]),
             GcVictim::CostBenefit => used.max_by(|&a, &b| self.cost_benefit(a, now_ns).total_cmp(&self.cost_benefit(b, now_ns)).then(b.cmp(&a))),
+            GcVictim::RandomGreedy => {
+                let eligible = used.count() as u64;
+                self.gc_draws += 1;
+                let ranks = sample::distinct_ranks(eligible, u64::from(self.gc_victim_sample), self.gc_draws ^ (u64::from(plane) << 40));
+                let used = (plane * bpp..(plane + 1) * bpp).filter(|&b| self.state[b as usize] == BlockState::Used && self.valid[b as usize] < ppb);
+                used.enumerate().filter(|&(rank, _)| ranks.contains(rank as u64)).map(|(_, b)| b).min_by_key(|&b| self.valid[b as usize])
+            }
         }
     }
 
@@ -100,6 +107,78 @@ impl Ftl {
             f64::INFINITY
         } else {
             (1.0 - u) / (2.0 * u) * age
+        }
+    }
+}
+
+/// Random-greedy's draw: distinct ranks among a plane's full blocks,
+/// without allocating (collections run in the write path).
+pub(super) mod sample {
+    const MAX_SAMPLE: usize = crate::config::MAX_GC_VICTIM_SAMPLE as usize;
+
+    /// Up to [`MAX_SAMPLE`] distinct ranks in `[0, n)`.
+    pub struct Ranks {
+        ranks: [u64; MAX_SAMPLE],
+        len: usize,
+    }
+
+    impl Ranks {
+        pub fn contains(&self, rank: u64) -> bool {
+            self.ranks[..self.len].contains(&rank)
+        }
+
+        fn insert(&mut self, rank: u64) {
+            self.ranks[self.len] = rank;
+            self.len += 1;
+        }
+    }
+
+    /// `min(d, n)` distinct ranks in `[0, n)`, uniformly (Floyd's
+    /// algorithm), from a SplitMix64 stream seeded with `seed`.
+    pub fn distinct_ranks(n: u64, d: u64, seed: u64) -> Ranks {
+        let mut out = Ranks { ranks: [0; MAX_SAMPLE], len: 0 };
+        let d = d.min(n).min(MAX_SAMPLE as u64);
+        let mut state = seed;
+        for j in n - d..n {
+            let t = splitmix64(&mut state) % (j + 1);
+            out.insert(if out.contains(t) { j } else { t });
+        }
+        out
+    }
+
+    fn splitmix64(state: &mut u64) -> u64 {
+        *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = *state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn every_draw_is_distinct_and_in_range_and_every_rank_comes_up_alike() {
+            let (n, d, draws) = (20u64, 5u64, 20_000u64);
+            let mut seen = [0u64; 20];
+            for s in 0..draws {
+                let r = distinct_ranks(n, d, s);
+                assert_eq!(r.len, 5);
+                let mut v = r.ranks[..r.len].to_vec();
+                v.sort_unstable();
+                v.dedup();
+                assert_eq!(v.len(), 5, "distinct");
+                for &x in &v {
+                    assert!(x < n);
+                    seen[x as usize] += 1;
+                }
+            }
+            // Each rank is drawn with probability d / n: 5,000 times, sd about 61.
+            for (rank, &k) in seen.iter().enumerate() {
+                assert!((k as f64 - 5_000.0).abs() < 300.0, "rank {rank}: {k}");
+            }
+            assert_eq!(distinct_ranks(3, 8, 1).len, 3, "a sample larger than the blocks takes them all");
         }
     }
 }

@@ -92,6 +92,11 @@ pub struct Ftl {
     /// hot path four divisions per page.
     static_planes: Vec<u32>,
     gc_victim: GcVictim,
+    /// Blocks a random-greedy collection draws.
+    gc_victim_sample: u32,
+    /// Random-greedy draws so far: with the plane, what each draw's
+    /// sequence of blocks is seeded from, so that runs repeat.
+    gc_draws: u64,
     gc_threshold_blocks: usize,
     /// Open the least-erased free block, not the longest free.
     dynamic_wear_levelling: bool,
@@ -145,6 +150,8 @@ impl Ftl {
         let mut ftl = Self {
             static_planes: static_planes(&static_digits(&ssd.ftl.static_order, &layout)),
             gc_victim: ssd.ftl.gc_victim,
+            gc_victim_sample: ssd.ftl.gc_victim_sample.unwrap_or_else(|| ssd.geometry.blocks_per_plane.max(2).ilog2()),
+            gc_draws: 0,
             dynamic_wear_levelling: ssd.ftl.dynamic_wear_levelling,
             static_wear_levelling_threshold: ssd.ftl.static_wear_levelling_threshold,
             static_wear_levelling_moves: 0,

@@ -41,7 +41,6 @@
 //! acknowledged once its data is in the drive's DRAM ([`write_buffer`]).
 
 mod gc;
-mod interleave;
 mod mapping;
 mod placement;
 mod precondition;
@@ -117,9 +116,6 @@ pub struct Ssd {
     summary_block_ns: Ns,
     /// Read and program latency by page type (`flash::cell`).
     latencies: PageLatencies,
-    /// The die-interleaved commands of each chip, when the chip is the
-    /// unit and starts its dies together (`ParallelUnit::ChipInterleaved`).
-    commands: Option<interleave::ChipCommands>,
 }
 
 /// Where one page operation runs.
@@ -127,8 +123,6 @@ pub struct Ssd {
 struct Route {
     unit: usize,
     channel: usize,
-    /// The die's bit among its chip's dies.
-    die_bit: u32,
 }
 
 /// Durations of one page operation on its unit: `before` the channel
@@ -155,7 +149,7 @@ impl Ssd {
         let dies = d.dies as usize;
         let units = match ssd.parallel_unit {
             ParallelUnit::Die => dies,
-            ParallelUnit::Chip | ParallelUnit::ChipInterleaved => dies / ssd.geometry.dies_per_chip as usize,
+            ParallelUnit::Chip => dies / ssd.geometry.dies_per_chip as usize,
         };
         let page = u64::from(ssd.geometry.page_size_bytes);
         let (m, cmt) = (&d.mapping_cache, d.mapping_cache.cached_entries > 0);
@@ -191,7 +185,6 @@ impl Ssd {
             summary_pages_written: 0,
             summary_block_ns: summary_block_ns(ssd),
             latencies: PageLatencies::new(&ssd.timing),
-            commands: (ssd.parallel_unit == ParallelUnit::ChipInterleaved).then(|| interleave::ChipCommands::new(units)),
             cmt: cmt.then(|| CachedMappingTable::new(m.cached_entries, m.entries_per_translation_page, d.logical_pages)),
             translation_read_until: vec![0; if cmt { d.logical_pages.div_ceil(m.entries_per_translation_page) as usize } else { 0 }],
             ftl,
@@ -347,14 +340,10 @@ impl Ssd {
         let layout = self.ftl.layout();
         let die = layout.die_of_plane(plane);
         let channel = layout.channel_of_die(die) as usize;
-        let die_bit = 1 << (die % layout.geometry.dies_per_chip);
         let unit = self.unit_of_die(die);
         self.units[unit].advance(now_ns);
         self.channels[channel].advance(now_ns);
-        if let Some(c) = self.commands.as_mut() {
-            c.advance(unit, now_ns);
-        }
-        Route { unit, channel, die_bit }
+        Route { unit, channel }
     }
 
     fn channel_ns(&self, bytes: u64) -> Ns {
@@ -382,9 +371,6 @@ impl Ssd {
         if t > ready_ns {
             start = self.units[r.unit].earliest(t, whole);
         }
-        if let Some(x) = self.join_command(r, t, start, w) {
-            return x;
-        }
         loop {
             let x = self.channels[r.channel].earliest(start + w.before, w.transfer);
             let end = x + w.transfer + w.after;
@@ -392,9 +378,6 @@ impl Ssd {
             if aligned || (w.before > 0 && self.units[r.unit].is_free(start, end)) {
                 self.units[r.unit].book_at(start, end);
                 self.channels[r.channel].book_at(x, x + w.transfer);
-                if let Some(c) = self.commands.as_mut() {
-                    c.open(r.unit, r.die_bit, start, end);
-                }
                 return x;
             }
             // Start the unit later, so that it reaches the transfer as the channel frees.

@@ -37,7 +37,7 @@ impl Ssd {
     pub(super) fn unit_of_die(&self, die: u32) -> usize {
         match self.parallel_unit {
             ParallelUnit::Die => die as usize,
-            ParallelUnit::Chip | ParallelUnit::ChipInterleaved => self.ftl.layout().chip_of_die(die) as usize,
+            ParallelUnit::Chip => self.ftl.layout().chip_of_die(die) as usize,
         }
     }
 

@@ -6,7 +6,9 @@
 //! the drive's DRAM and program the flash behind it (write-back, as BPLRU's
 //! buffer, Kim & Ahn, FAST 2008, their [19]). A page holds a buffer slot
 //! from the moment its data is accepted until it has crossed the channel
-//! into its die, whose register holds it while it is programmed; a write
+//! into its die, whose register holds it while it is programmed (or, with
+//! `ssd.write_buffer_slot_until = "programmed"`, until the program has
+//! ended, as MQSim's data cache counts its back-pressure); a write
 //! that finds too few free slots waits for the earliest pages to leave.
 //! Dies stay busy for each program, so in steady state writes run at the
 //! flash's program rate and the buffer only hides latency, absorbs bursts

@@ -45,19 +45,21 @@ proptest! {
 /// Write amplification of uniform random page writes with greedy GC, after
 /// a fill and a warm-up, measured on one plane.
 fn measured_wa(op_fraction: f64) -> f64 {
-    let r = config(
-        "",
-        &[
-            "ssd.geometry.channels=1",
-            "ssd.geometry.dies_per_chip=1",
-            "ssd.geometry.planes_per_die=1",
-            "ssd.geometry.blocks_per_plane=1024",
-            "ssd.geometry.pages_per_block=64",
-            &format!("ssd.geometry.over_provisioning_fraction={op_fraction}"),
-            "ssd.ftl.gc_threshold_fraction=0",
-            "ssd.ftl.gc_victim=greedy",
-        ],
-    );
+    measured_wa_with(op_fraction, &["ssd.ftl.gc_victim=greedy"])
+}
+
+fn measured_wa_with(op_fraction: f64, victim: &[&str]) -> f64 {
+    let op = format!("ssd.geometry.over_provisioning_fraction={op_fraction}");
+    let base = [
+        "ssd.geometry.channels=1",
+        "ssd.geometry.dies_per_chip=1",
+        "ssd.geometry.planes_per_die=1",
+        "ssd.geometry.blocks_per_plane=1024",
+        "ssd.geometry.pages_per_block=64",
+        op.as_str(),
+        "ssd.ftl.gc_threshold_fraction=0",
+    ];
+    let r = config("", &[&base[..], victim].concat());
     let mut ftl = Ftl::new(&r.config.ssd, &r.geometry);
     let n = ftl.logical_pages();
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
@@ -86,6 +88,46 @@ fn greedy_write_amplification_matches_xiang_kurkoski() {
         eprintln!("over-provisioning {op_fraction}: rho {rho:.3}, model {model:.3}, simulated {sim:.3}");
         assert!((sim - model).abs() <= 0.10 * model, "rho {rho}: simulated {sim}, model {model}");
     }
+}
+
+#[test]
+fn fewer_draws_amplify_more_and_every_draw_is_a_full_block() {
+    // d-choices sits between a random victim and greedy, and moves toward
+    // greedy as d grows (Van Houdt, SIGMETRICS 2013); greedy itself is held
+    // to its closed form above.
+    let op_fraction = 0.25;
+    let one = measured_wa_with(op_fraction, &["ssd.ftl.gc_victim=random_greedy", "ssd.ftl.gc_victim_sample=1"]);
+    let ten = measured_wa_with(op_fraction, &["ssd.ftl.gc_victim=random_greedy"]);
+    let greedy = measured_wa(op_fraction);
+    eprintln!("greedy {greedy:.3}, 10 draws {ten:.3}, 1 draw {one:.3}");
+    assert!(greedy < ten && ten < one, "greedy {greedy}, 10 draws {ten}, 1 draw {one}");
+    assert!(ten < 1.15 * greedy, "10 of 1,024 blocks already come close to greedy: {ten} vs {greedy}");
+}
+
+#[test]
+fn a_draw_of_every_block_is_greedy() {
+    let all = ["ssd.ftl.gc_victim=random_greedy", "ssd.ftl.gc_victim_sample=64"];
+    let small = |victim: &[&str]| {
+        let base = [
+            "ssd.geometry.channels=1",
+            "ssd.geometry.chips_per_channel=1",
+            "ssd.geometry.dies_per_chip=1",
+            "ssd.geometry.planes_per_die=1",
+            "ssd.geometry.blocks_per_plane=48",
+        ];
+        let r = config("", &[&base[..], victim].concat());
+        let mut ftl = Ftl::new(&r.config.ssd, &r.geometry);
+        let n = ftl.logical_pages();
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
+        (0..20 * n).map(|t| ftl.write(rng.gen_range(0..n), 0, t).expect("write").gc.pages_copied).collect::<Vec<_>>()
+    };
+    assert_eq!(small(&all), small(&["ssd.ftl.gc_victim=greedy"]));
+    for (bad, why) in [("0", "[1, 64]"), ("65", "[1, 64]")] {
+        let e = common::refused(&["ssd.ftl.gc_victim=random_greedy", &format!("ssd.ftl.gc_victim_sample={bad}")]);
+        assert!(e.contains("gc_victim_sample") && e.contains(why), "{e}");
+    }
+    let e = common::refused(&["ssd.ftl.gc_victim_sample=4"]);
+    assert!(e.contains("random_greedy"), "{e}");
 }
 
 #[test]

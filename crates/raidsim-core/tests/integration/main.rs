@@ -5,7 +5,6 @@ mod common;
 
 mod array_timed;
 mod cell_types;
-mod chip_interleave;
 mod closed_replay;
 mod codeword_planner;
 mod cost;

@@ -29,7 +29,7 @@ fn the_cases_draw_every_flash_management_option() {
         "ssd.ftl.dynamic_wear_levelling=true",
         "ssd.parallel_unit=\"die\"",
         "ssd.parallel_unit=\"chip\"",
-        "ssd.parallel_unit=\"chip_interleaved\"",
+        "ssd.ftl.gc_victim=\"random_greedy\"",
     ] {
         assert!(drawn.iter().any(|o| o == option), "no case sets {option}");
     }
