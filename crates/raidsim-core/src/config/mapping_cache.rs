@@ -38,6 +38,15 @@ pub struct MappingCacheGeometry {
 }
 
 impl MappingCacheGeometry {
+    /// Translation pages the map of `logical_pages` takes on flash (none
+    /// without a cache: the whole map is in DRAM).
+    pub fn translation_pages(&self, logical_pages: u64) -> u64 {
+        if self.cached_entries == 0 {
+            return 0;
+        }
+        logical_pages.div_ceil(self.entries_per_translation_page)
+    }
+
     /// The cache `cmt_bytes` holds under `scheme` on a drive of
     /// `physical_pages` pages of `page_size_bytes`; an error when the
     /// setting does not fit the scheme.

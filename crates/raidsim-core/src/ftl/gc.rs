@@ -78,20 +78,26 @@ impl Ftl {
         Ok(work)
     }
 
-    fn pick_victim(&mut self, plane: u32, now_ns: Ns) -> Option<u32> {
+    /// The blocks of `plane` a collection could take: full, and with a page to free.
+    fn gc_candidates(&self, plane: u32) -> impl Iterator<Item = u32> + '_ {
         let bpp = self.layout.geometry.blocks_per_plane;
         let ppb = self.data_pages_per_block as u16;
-        let used = (plane * bpp..(plane + 1) * bpp).filter(|&b| self.state[b as usize] == BlockState::Used && self.valid[b as usize] < ppb);
+        (plane * bpp..(plane + 1) * bpp).filter(move |&b| self.state[b as usize] == BlockState::Used && self.valid[b as usize] < ppb)
+    }
+
+    fn pick_victim(&mut self, plane: u32, now_ns: Ns) -> Option<u32> {
         match self.gc_victim {
             // Ties go to the lowest block number, so runs are reproducible.
-            GcVictim::Greedy => used.min_by_key(|&b| self.valid[b as usize]),
-            GcVictim::CostBenefit => used.max_by(|&a, &b| self.cost_benefit(a, now_ns).total_cmp(&self.cost_benefit(b, now_ns)).then(b.cmp(&a))),
+            GcVictim::Greedy => self.gc_candidates(plane).min_by_key(|b| self.valid[*b as usize]),
+            GcVictim::CostBenefit => {
+                self.gc_candidates(plane).max_by(|&a, &b| self.cost_benefit(a, now_ns).total_cmp(&self.cost_benefit(b, now_ns)).then(b.cmp(&a)))
+            }
             GcVictim::RandomGreedy => {
-                let eligible = used.count() as u64;
+                let eligible = self.gc_candidates(plane).count() as u64;
                 self.gc_draws += 1;
                 let ranks = sample::distinct_ranks(eligible, u64::from(self.gc_victim_sample), self.gc_draws ^ (u64::from(plane) << 40));
-                let used = (plane * bpp..(plane + 1) * bpp).filter(|&b| self.state[b as usize] == BlockState::Used && self.valid[b as usize] < ppb);
-                used.enumerate().filter(|&(rank, _)| ranks.contains(rank as u64)).map(|(_, b)| b).min_by_key(|&b| self.valid[b as usize])
+                let drawn = self.gc_candidates(plane).enumerate().filter(|&(rank, _)| ranks.contains(rank as u64));
+                drawn.map(|(_, b)| b).min_by_key(|b| self.valid[*b as usize])
             }
         }
     }

@@ -162,7 +162,10 @@ impl Ftl {
             // Zeroed memory comes from the system untouched: a drive costs
             // memory only for the pages a run writes.
             translation_base: d.logical_pages * copy_spaces(g.mirroring_chips_per_channel),
-            l2p: vec![AS_FILLED; (d.logical_pages * copy_spaces(g.mirroring_chips_per_channel) + translation_pages(d)) as usize],
+            l2p: vec![
+                AS_FILLED;
+                (d.logical_pages * copy_spaces(g.mirroring_chips_per_channel) + d.mapping_cache.translation_pages(d.logical_pages)) as usize
+            ],
             p2l: vec![AS_FILLED; d.physical_pages as usize],
             fill: None,
             valid: vec![0; d.blocks as usize],
@@ -514,11 +517,6 @@ impl Ftl {
         }
         Ok(())
     }
-}
-
-/// Translation pages a cached map stores on flash (none for a page map in DRAM).
-fn translation_pages(d: &DerivedGeometry) -> u64 {
-    d.logical_pages.div_ceil(d.mapping_cache.entries_per_translation_page.max(1)) * u64::from(d.mapping_cache.cached_entries > 0)
 }
 
 /// Mapping spaces: the host's pages, and with mirroring chips their mirror

@@ -35,6 +35,15 @@ impl Ssd {
         (known, lookup.write_back)
     }
 
+    /// Programs `bytes` of host page `lpn`, ready at `ready_ns`, once its
+    /// entry is known; then writes back what its lookup evicted.
+    pub(super) fn write_host_page(&mut self, now_ns: Ns, lpn: u64, bytes: u64, ready_ns: Ns, cause: Cause) -> Result<PageDone> {
+        let (known, write_back) = self.translate(now_ns, lpn, true, ready_ns);
+        let page = self.program_page(now_ns, lpn, bytes, known, cause)?;
+        self.write_back(now_ns, write_back, known)?;
+        Ok(page)
+    }
+
     /// Writes translation page `page` back from `ready_ns` on: reads it
     /// (to merge the entries not cached) and programs it anew.
     pub(super) fn write_back(&mut self, now_ns: Ns, page: Option<u64>, ready_ns: Ns) -> Result<()> {

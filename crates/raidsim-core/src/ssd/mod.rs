@@ -186,7 +186,7 @@ impl Ssd {
             summary_block_ns: summary_block_ns(ssd),
             latencies: PageLatencies::new(&ssd.timing),
             cmt: cmt.then(|| CachedMappingTable::new(m.cached_entries, m.entries_per_translation_page, d.logical_pages)),
-            translation_read_until: vec![0; if cmt { d.logical_pages.div_ceil(m.entries_per_translation_page) as usize } else { 0 }],
+            translation_read_until: vec![0; m.translation_pages(d.logical_pages) as usize],
             ftl,
             stop: StopFlag::default(),
         }
@@ -225,9 +225,7 @@ impl Ssd {
                 let mut done = ready;
                 for lpn in first..=last {
                     self.poll_stop(lpn - first)?;
-                    let (known, write_back) = self.translate(start_ns, lpn, true, ready);
-                    let page = self.program_page(start_ns, lpn, in_page(lpn), known, req.cause)?;
-                    self.write_back(start_ns, write_back, known)?;
+                    let page = self.write_host_page(start_ns, lpn, in_page(lpn), ready, req.cause)?;
                     done = done.max(match self.write_ack {
                         WriteAck::Program => page.programmed_ns,
                         WriteAck::Transfer => page.transferred_ns,
@@ -268,9 +266,7 @@ impl Ssd {
         let first = *pages.start();
         for lpn in pages {
             self.poll_stop(lpn - first)?;
-            let (known, write_back) = self.translate(start_ns, lpn, true, ready);
-            let page = self.program_page(start_ns, lpn, in_page(lpn), known, req.cause)?;
-            self.write_back(start_ns, write_back, known)?;
+            let page = self.write_host_page(start_ns, lpn, in_page(lpn), ready, req.cause)?;
             self.flash_programmed_until_ns = self.flash_programmed_until_ns.max(page.programmed_ns);
             let leaves_ns = match self.write_buffer_slot_until {
                 BufferSlotUntil::Transferred => page.transferred_ns,
