@@ -42,6 +42,13 @@ fn to_py_err(e: Error) -> PyErr {
     }
 }
 
+/// A panic in the core (a bug) as an internal error, not pyo3's
+/// `PanicException`, which escapes `except Exception`.
+fn panicked(payload: &(dyn std::any::Any + Send)) -> Error {
+    let what = payload.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| payload.downcast_ref::<String>().cloned());
+    Error::Internal(format!("the simulation panicked ({}): a bug in raidsim, please report it", what.as_deref().unwrap_or("no message")))
+}
+
 /// How often the interpreter's thread looks for Ctrl-C while a run works.
 const SIGNAL_POLL: Duration = Duration::from_millis(20);
 
@@ -54,7 +61,7 @@ const SIGNAL_POLL: Duration = Duration::from_millis(20);
 fn interruptible<T: Send>(py: Python<'_>, stop: &StopFlag, work: impl FnOnce() -> Result<T, Error> + Send) -> PyResult<T> {
     std::thread::scope(|scope| {
         let (done, mut result) = mpsc::channel();
-        scope.spawn(move || done.send(work()));
+        scope.spawn(move || done.send(std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).unwrap_or_else(|p| Err(panicked(&*p)))));
         loop {
             // A receiver may move to another thread, not be shared: lend it out whole.
             let waiting = &mut result;

@@ -13,6 +13,7 @@
 mod array;
 mod array_geometry;
 mod cost;
+mod erase_suspend;
 mod hdd;
 mod mapping_cache;
 mod memory;
@@ -30,6 +31,7 @@ pub use array::{
 };
 pub use array_geometry::{ArrayGeometry, UnitCopy};
 pub use cost::Prices;
+pub use erase_suspend::{EraseSuspendConfig, SuspendingOps};
 pub use hdd::{
     fit_seek_curve, seek_moments, seek_moments_closed_form, seek_table_ns, HddCacheConfig, HddCommandOverhead, HddConfig, HddGeometry, HddZone,
     QueuePolicy, ReadAheadUntil,

@@ -320,6 +320,8 @@ pub struct SsdConfig {
     pub write_buffer_slot_until: BufferSlotUntil,
     /// The unit that runs one flash operation at a time.
     pub parallel_unit: ParallelUnit,
+    /// Reads (and writes) that suspend an erase in their way.
+    pub erase_suspend: super::erase_suspend::EraseSuspendConfig,
     /// Purchase price of one drive, US dollars (the RAIS paper's Table 2),
     /// for the report's cost efficiency; 0 = unpriced.
     pub price_usd: f64,
@@ -336,6 +338,7 @@ impl Default for SsdConfig {
             write_buffer_bytes: 0,
             write_buffer_slot_until: BufferSlotUntil::Transferred,
             parallel_unit: ParallelUnit::Die,
+            erase_suspend: Default::default(),
             price_usd: 0.0,
         }
     }
@@ -466,6 +469,7 @@ impl SsdConfig {
             at_most_an_hour(key, ns)?;
         }
         check_page_types(g.cell_type, t)?;
+        self.erase_suspend.validate()?;
         positive("ssd.timing.channel_bandwidth_bytes_per_s", t.channel_bandwidth_bytes_per_s)?;
         positive("ssd.queue_depth", self.queue_depth.into())?;
         let capacity_bytes = logical_pages * u64::from(g.page_size_bytes);

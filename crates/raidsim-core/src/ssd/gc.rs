@@ -6,6 +6,7 @@ use super::*;
 impl Ssd {
     /// Each copy is a read and a program, each as long as its page's type
     /// makes it; each block a copy filled has its summary pages programmed.
+    #[cfg(test)]
     pub(super) fn gc_time(&self, gc: GcWork) -> Ns {
         let (copies, erases) = self.gc_phases(gc);
         copies + erases
@@ -36,7 +37,7 @@ impl Ssd {
         }
         if self.gc_holds == GcHolds::Unit {
             let owed = &mut self.owed_gc[r.unit];
-            *owed = (owed.0 + copies + erases, if owed.0 > 0 { owed.1 } else { from_ns });
+            *owed = (owed.0 + copies + erases, if owed.0 > 0 { owed.1 } else { from_ns }, erases);
             return;
         }
         let mut t = from_ns;
@@ -46,6 +47,7 @@ impl Ssd {
             if on_channel == start {
                 self.units[r.unit].book_at(start, start + copies + erases);
                 self.channels[r.channel].book_at(start, start + copies);
+                self.note_erases(r.unit, start + copies + erases, erases);
                 return;
             }
             t = on_channel;
@@ -86,8 +88,9 @@ impl Ssd {
             // Counted even when it takes no time (a zero erase time): the blocks were erased.
             let route = self.route(now_ns, plane);
             if self.gc_holds == GcHolds::Unit {
-                let gc_ns = self.gc_time(gc);
-                self.units[route.unit].book(now_ns, gc_ns);
+                let (copies, erases) = self.gc_phases(gc);
+                let start = self.units[route.unit].book(now_ns, copies + erases);
+                self.note_erases(route.unit, start + copies + erases, erases);
             } else {
                 self.book_gc(route, now_ns, gc);
             }

@@ -34,12 +34,15 @@
 //! through its copies too (SSDsim's uninterruptible collection). With
 //! `allocation = "static_die"` writes go to the plane of their die with the
 //! most free pages, so the planes of a die drain together, as in DiskSim.
-//! Multi-plane commands and cache registers are not modelled.
+//! With erase suspension a read (or write) is served inside a collection's
+//! erases ([`erase_suspend`]). Multi-plane commands and cache registers are
+//! not modelled.
 //!
 //! The drive admits `queue_depth` host requests at once; later ones wait in
 //! its queue in arrival order. With `write_buffer_bytes` a write is
 //! acknowledged once its data is in the drive's DRAM ([`write_buffer`]).
 
+mod erase_suspend;
 mod gc;
 mod mapping;
 mod placement;
@@ -49,7 +52,10 @@ pub mod write_buffer;
 
 pub use precondition::PreconditionPlan;
 
-use crate::config::{bus_bytes, transfer_ns, Allocation, BufferSlotUntil, DerivedGeometry, GcHolds, ParallelUnit, SsdConfig, TimingConfig, WriteAck};
+use crate::config::{
+    bus_bytes, transfer_ns, Allocation, BufferSlotUntil, DerivedGeometry, EraseSuspendConfig, GcHolds, ParallelUnit, SsdConfig, TimingConfig,
+    WriteAck,
+};
 use crate::device::{Cause, CauseCounters, DeviceRequest, Dispatch, MemberDevice, Op};
 use crate::engine::Timeline;
 use crate::engine::{Ns, StopFlag};
@@ -84,9 +90,15 @@ pub struct Ssd {
     /// Asked to stop (Ctrl-C): polled between the pages of one request.
     stop: StopFlag,
     units: Vec<Timeline>,
-    /// Per unit: garbage collection owed, ns, and the instant it may start
-    /// (after the write that triggered it); run before the unit's next operation.
-    owed_gc: Vec<(Ns, Ns)>,
+    /// Per unit: garbage collection owed, ns, the instant it may start
+    /// (after the write that triggered it), and its last collection's
+    /// erases, ns (which end it); run before the unit's next operation.
+    owed_gc: Vec<(Ns, Ns, Ns)>,
+    erase_suspend: EraseSuspendConfig,
+    /// Per unit: the erases that end its booking, while they do.
+    erasing: Vec<Option<erase_suspend::ErasePhase>>,
+    erase_suspensions: u64,
+    erase_deferrals: u64,
     channels: Vec<Timeline>,
     link: Timeline,
     /// The embedded processor: one command at a time (`firmware_*_ns`).
@@ -167,7 +179,11 @@ impl Ssd {
             spare_bytes_per_sector: ssd.geometry.spare_bytes_per_sector,
             capacity_bytes: d.capacity_bytes,
             units: vec![Timeline::default(); units],
-            owed_gc: vec![(0, 0); units],
+            owed_gc: vec![(0, 0, 0); units],
+            erase_suspend: ssd.erase_suspend.clone(),
+            erasing: vec![None; units],
+            erase_suspensions: 0,
+            erase_deferrals: 0,
             channels: vec![Timeline::default(); ssd.geometry.channels as usize],
             link: Timeline::default(),
             firmware: Timeline::default(),
@@ -351,14 +367,18 @@ impl Ssd {
     /// the transfer. With work before the transfer (sensing) the unit may
     /// hold its register while the channel is busy; otherwise the unit is
     /// taken only when the channel is free too.
-    fn book(&mut self, r: Route, ready_ns: Ns, w: PageWork) -> Ns {
+    fn book(&mut self, r: Route, ready_ns: Ns, w: PageWork, op: Op) -> Ns {
         let whole = w.before + w.transfer + w.after;
         let mut t = ready_ns;
-        let (gc_ns, gc_from) = std::mem::take(&mut self.owed_gc[r.unit]);
+        let (gc_ns, gc_from, erases_ns) = std::mem::take(&mut self.owed_gc[r.unit]);
         if gc_ns > 0 {
             // Cleaning comes first, as soon as the unit is free for it.
             let start = self.units[r.unit].book(gc_from.max(ready_ns), gc_ns);
             t = t.max(start + gc_ns);
+            self.note_erases(r.unit, start + gc_ns, erases_ns);
+        }
+        if let Some(x) = self.book_through_erases(r, ready_ns, w, op) {
+            return x;
         }
         // The pages of one request all search from its ready instant: the
         // unit remembers where the last such search ended (a cleaning's
@@ -413,7 +433,7 @@ impl Ssd {
         let route = self.route(now_ns, plane);
         self.chip_pages_read[self.ftl.layout().chip_of_die(self.ftl.layout().die_of_plane(plane)) as usize] += 1;
         let work = PageWork { before: self.timing.t_command_ns + self.latencies.read(kind), transfer: self.channel_ns(bytes), after: 0 };
-        let x = self.book(route, ready_ns, work);
+        let x = self.book(route, ready_ns, work, Op::Read);
         self.counters.pages_read[cause.index()] += 1;
         x + work.transfer
     }
@@ -457,7 +477,7 @@ impl Ssd {
             transfer: t.t_command_ns + self.channel_ns(bytes),
             after: self.latencies.program(layout.page_type(outcome.ppn)) + if outcome.sealed_block { self.summary_block_ns } else { 0 },
         };
-        let x = self.book(route, ready_ns, work);
+        let x = self.book(route, ready_ns, work, Op::Write);
         let programmed = x + work.transfer + work.after;
         self.book_gc(route, programmed, outcome.gc);
         if partial {

@@ -61,6 +61,21 @@ impl Ssd {
             }
         }
         out.push(Stat::new(format!("{prefix}.flash.erases"), self.counters.erases as f64, "blocks", "blocks erased during the run"));
+        if self.erase_suspend.ops != crate::config::SuspendingOps::None {
+            let (suspended, deferred) = self.erase_suspension_counts();
+            out.push(Stat::new(
+                format!("{prefix}.flash.erase_suspensions"),
+                suspended as f64,
+                "operations",
+                "flash operations that suspended a running erase",
+            ));
+            out.push(Stat::new(
+                format!("{prefix}.flash.ahead_of_erase"),
+                deferred as f64,
+                "operations",
+                "flash operations served before an erase that had not begun (or would resume)",
+            ));
+        }
         out.push(Stat::new(format!("{prefix}.ftl.gc.runs"), self.gc_runs as f64, "runs", "writes that triggered garbage collection"));
         out.push(Stat::new(
             format!("{prefix}.ftl.gc.forced_runs"),

@@ -13,6 +13,7 @@ mod determinism;
 mod disksim_load;
 mod disksim_parity_rule;
 mod disksim_validation;
+mod erase_suspend;
 mod ftl_gc;
 mod gc_holds;
 mod harmonia;
