@@ -55,32 +55,33 @@ impl Ssd {
     }
 
     /// Books `w` inside the erases that would delay it, when `op` may
-    /// suspend them; the start of its transfer, or `None` to book it as usual.
-    pub(super) fn book_through_erases(&mut self, r: Route, ready_ns: Ns, w: PageWork, op: Op) -> Option<Ns> {
+    /// suspend them; the start of its transfer, or `None` to book it as
+    /// usual, at `usual_start` on its unit.
+    pub(super) fn book_through_erases(&mut self, r: Route, ready_ns: Ns, usual_start: Ns, w: PageWork, op: Op) -> Option<Ns> {
         let min_remaining = self.erase_suspend.min_remaining_ns(op == Op::Write)?;
         let phase = self.erasing[r.unit]?;
-        let whole = w.before + w.transfer + w.after;
         // Only the erases last on the unit, and only an operation they hold up.
-        let last = self.units[r.unit].last_end();
-        if phase.end_ns != last || ready_ns >= phase.end_ns || self.units[r.unit].earliest(ready_ns, whole) < phase.end_ns {
+        if phase.end_ns != self.units[r.unit].last_end() || ready_ns >= phase.end_ns || usual_start < phase.end_ns {
             return None;
         }
         let at = ready_ns.max(phase.start_ns);
-        let (from, suspend_ns, first_left) = match phase.running_until(at) {
-            Some(end) if end - at >= min_remaining => (at, self.erase_suspend.latency_ns, end - at),
-            Some(end) if end < phase.end_ns => (end, 0, phase.per_erase_ns),
+        // Where the operation starts, whether it suspends a running erase, and what is left of the erase it stops.
+        let (from, suspends, first_left) = match phase.running_until(at) {
+            Some(end) if end - at >= min_remaining => (at, true, end - at),
+            Some(end) if end < phase.end_ns => (end, false, phase.per_erase_ns),
             Some(_) => return None,
-            None if at == phase.start_ns => (at, 0, phase.first_ns),
-            None => (at, 0, phase.per_erase_ns),
+            None if at == phase.start_ns => (at, false, phase.first_ns),
+            None => (at, false, phase.per_erase_ns),
         };
+        let suspend_ns = if suspends { self.erase_suspend.latency_ns } else { 0 };
         let left = phase.end_ns - from;
         let x = self.channels[r.channel].earliest(from + suspend_ns + w.before, w.transfer);
         let done = x + w.transfer + w.after;
         self.channels[r.channel].book_at(x, x + w.transfer);
         self.units[r.unit].book_at(phase.end_ns, phase.end_ns + (done - from));
         self.erasing[r.unit] = Some(ErasePhase { start_ns: done, first_ns: first_left, per_erase_ns: phase.per_erase_ns, end_ns: done + left });
-        self.erase_suspensions += u64::from(suspend_ns > 0);
-        self.erase_deferrals += u64::from(suspend_ns == 0);
+        self.erase_suspensions += u64::from(suspends);
+        self.erase_deferrals += u64::from(!suspends);
         Some(x)
     }
 

@@ -208,6 +208,11 @@ impl Ssd {
         }
     }
 
+    /// Seeds what the drive draws at random (random-greedy victims).
+    pub fn seed(&mut self, seed: u64) {
+        self.ftl.seed_gc_draws(seed);
+    }
+
     /// The FTL (for invariant checks and wear figures).
     pub fn ftl(&self) -> &Ftl {
         &self.ftl
@@ -368,7 +373,6 @@ impl Ssd {
     /// hold its register while the channel is busy; otherwise the unit is
     /// taken only when the channel is free too.
     fn book(&mut self, r: Route, ready_ns: Ns, w: PageWork, op: Op) -> Ns {
-        let whole = w.before + w.transfer + w.after;
         let mut t = ready_ns;
         let (gc_ns, gc_from, erases_ns) = std::mem::take(&mut self.owed_gc[r.unit]);
         if gc_ns > 0 {
@@ -377,9 +381,19 @@ impl Ssd {
             t = t.max(start + gc_ns);
             self.note_erases(r.unit, start + gc_ns, erases_ns);
         }
-        if let Some(x) = self.book_through_erases(r, ready_ns, w, op) {
+        let (start, x) = self.slot(r, ready_ns, t, w);
+        if let Some(x) = self.book_through_erases(r, ready_ns, start, w, op) {
             return x;
         }
+        self.units[r.unit].book_at(start, x + w.transfer + w.after);
+        self.channels[r.channel].book_at(x, x + w.transfer);
+        x
+    }
+
+    /// Where `w`, ready at `ready_ns` and not before `t`, fits on its unit
+    /// and channel: the unit's start and the transfer's.
+    fn slot(&mut self, r: Route, ready_ns: Ns, mut t: Ns, w: PageWork) -> (Ns, Ns) {
+        let whole = w.before + w.transfer + w.after;
         // The pages of one request all search from its ready instant: the
         // unit remembers where the last such search ended (a cleaning's
         // later instant would spoil that for the pages after it).
@@ -392,9 +406,7 @@ impl Ssd {
             let end = x + w.transfer + w.after;
             let aligned = x == start + w.before;
             if aligned || (w.before > 0 && self.units[r.unit].is_free(start, end)) {
-                self.units[r.unit].book_at(start, end);
-                self.channels[r.channel].book_at(x, x + w.transfer);
-                return x;
+                return (start, x);
             }
             // Start the unit later, so that it reaches the transfer as the channel frees.
             t = x - w.before;

@@ -168,3 +168,43 @@ fn a_read_that_is_ready_only_after_the_erase_does_not_wait() {
     let (r, _) = during_the_erase(&[(E as i64 - 1_000, 'R')], &o);
     assert_eq!(r, [5_000 + T_READ + X]);
 }
+
+#[test]
+fn a_suspension_without_latency_is_still_a_suspension() {
+    let o = ["ssd.erase_suspend.ops=\"reads\"", "ssd.erase_suspend.latency_ns=0", "ssd.erase_suspend.read_min_remaining_ns=0"];
+    let (r, report) = during_the_erase(&[(750_000, 'R')], &o);
+    assert_eq!(r, [T_READ + X]);
+    assert_eq!(stat(&report, "ssd.flash.erase_suspensions"), 1.0);
+    assert_eq!(stat(&report, "ssd.flash.ahead_of_erase"), 0.0);
+}
+
+/// A gap on the die before its collection that a read cannot use (the
+/// channel is busy then) does not keep it from going ahead of the erase.
+/// Three chips on one channel, 16 blocks of 4 pages, full: the ninth
+/// overwrite on chip 0 collects (no copies). Reads on chips 1 and 2 hold
+/// the channel while it senses, so its transfer waits 2X; a read on chip 0
+/// arriving 1 ns after it then goes ahead of the erase: 3X + P + R + X - 1.
+#[test]
+fn a_gap_before_collection_that_the_read_cannot_use_does_not_hide_the_erase() {
+    let (tw, r) = (8 * GAP, 25_000);
+    let mut requests: Requests = (0..8).map(|i| (i * GAP, 'W', 3 * i)).collect();
+    requests.extend([(tw - r, 'R', 100), (tw - r, 'R', 101), (tw, 'W', 24), (tw + 1, 'R', 60)]);
+    let drive = [
+        "ssd.geometry.chips_per_channel=3",
+        "ssd.geometry.blocks_per_plane=16",
+        "ssd.geometry.pages_per_block=4",
+        "ssd.geometry.over_provisioning_fraction=0.25",
+        "sim.warmup_requests=0",
+    ];
+    let last_read = |extra: &[&str]| {
+        let o = [&drive[..], extra, &["metrics.request_log=\"unused.parquet\""]].concat();
+        let mut sim = raidsim_core::Simulation::new(resolved(&requests, &o)).expect("builds");
+        sim.run().expect("runs");
+        let log = sim.request_log().expect("a log");
+        let n = log.arrival_ns.len();
+        log.completion_ns[n - 1] - log.arrival_ns[n - 1]
+    };
+    let ahead = 3 * X + T_PROG + T_READ + X - 1;
+    assert_eq!(last_read(&READS), ahead);
+    assert_eq!(last_read(&[]), ahead + E);
+}
