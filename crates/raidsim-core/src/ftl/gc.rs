@@ -85,7 +85,7 @@ impl Ftl {
         (plane * bpp..(plane + 1) * bpp).filter(move |&b| self.state[b as usize] == BlockState::Used && self.valid[b as usize] < ppb)
     }
 
-    fn pick_victim(&mut self, plane: u32, now_ns: Ns) -> Option<u32> {
+    pub(super) fn pick_victim(&mut self, plane: u32, now_ns: Ns) -> Option<u32> {
         match self.gc_victim {
             // Ties go to the lowest block number, so runs are reproducible.
             GcVictim::Greedy => self.gc_candidates(plane).min_by_key(|b| self.valid[*b as usize]),
@@ -95,7 +95,8 @@ impl Ftl {
             GcVictim::RandomGreedy => {
                 let eligible = self.gc_candidates(plane).count() as u64;
                 self.gc_draws += 1;
-                let ranks = sample::distinct_ranks(eligible, u64::from(self.gc_victim_sample), self.gc_draws ^ (u64::from(plane) << 40));
+                let seed = self.gc_seed.wrapping_add(self.gc_draws) ^ (u64::from(plane) << 40);
+                let ranks = sample::distinct_ranks(eligible, u64::from(self.gc_victim_sample), seed);
                 let drawn = self.gc_candidates(plane).enumerate().filter(|&(rank, _)| ranks.contains(rank as u64));
                 drawn.map(|(_, b)| b).min_by_key(|b| self.valid[*b as usize])
             }

@@ -97,6 +97,8 @@ pub struct Ftl {
     /// Random-greedy draws so far: with the plane, what each draw's
     /// sequence of blocks is seeded from, so that runs repeat.
     gc_draws: u64,
+    /// The run's seed for random-greedy draws (`sim.seed`, mixed with the member).
+    gc_seed: u64,
     gc_threshold_blocks: usize,
     /// Open the least-erased free block, not the longest free.
     dynamic_wear_levelling: bool,
@@ -152,6 +154,7 @@ impl Ftl {
             gc_victim: ssd.ftl.gc_victim,
             gc_victim_sample: ssd.ftl.gc_victim_sample.unwrap_or_else(|| ssd.geometry.blocks_per_plane.max(2).ilog2()),
             gc_draws: 0,
+            gc_seed: 0,
             dynamic_wear_levelling: ssd.ftl.dynamic_wear_levelling,
             static_wear_levelling_threshold: ssd.ftl.static_wear_levelling_threshold,
             static_wear_levelling_moves: 0,
@@ -181,6 +184,11 @@ impl Ftl {
             ftl.sync_free_pages(plane);
         }
         ftl
+    }
+
+    /// Seeds random-greedy victim draws: runs with other seeds draw other victims.
+    pub fn seed_gc_draws(&mut self, seed: u64) {
+        self.gc_seed = seed;
     }
 
     /// Recounts [`Ftl::free_pages`] of `plane` after its free list or open block changed.

@@ -153,3 +153,53 @@ fn static_levelling_bounds_the_erase_spread() {
     let without = spread_under_hot_writes(&mut one_plane(true, None));
     assert!(without > 300, "spread {without} without static levelling");
 }
+
+/// The trigger by hand: a spread of exactly the threshold moves nothing,
+/// one more relocates the coldest block in use.
+#[test]
+fn static_levelling_moves_only_past_the_threshold() {
+    for (spread, moves) in [(10, 0), (11, 1)] {
+        let mut ftl = one_plane(false, Some(10));
+        for lpn in 0..16 {
+            ftl.write(lpn, 0, 0).expect("write");
+        }
+        // Blocks 0 and 1 are full and in use; block 20 is free and the most erased.
+        ftl.erase_count[..32].fill(3);
+        ftl.erase_count[0] = 1;
+        ftl.erase_count[20] = 1 + spread;
+        ftl.level_statically(0, 0).expect("levels");
+        assert_eq!(ftl.static_wear_levelling_moves(), moves, "spread {spread}");
+    }
+}
+
+/// Random-greedy draws anew at each collection and from the run's seed:
+/// with one block a draw, successive picks on one unchanged plane vary,
+/// and another seed picks otherwise.
+#[test]
+fn random_greedy_draws_anew_each_time_and_from_the_seed() {
+    let picks = |seed: u64| {
+        let mut ssd = SsdConfig::default();
+        (ssd.geometry.channels, ssd.geometry.planes_per_die) = (1, 1);
+        ssd.ftl.gc_victim = crate::config::GcVictim::RandomGreedy;
+        ssd.ftl.gc_victim_sample = Some(1);
+        let d = ssd.validate().expect("valid");
+        let mut ftl = Ftl::new(&ssd, &d);
+        ftl.seed_gc_draws(seed);
+        // Fill three quarters of the plane, so that many used blocks are candidates.
+        let pages = u64::from(ssd.geometry.pages_per_block) * u64::from(ssd.geometry.blocks_per_plane) * 3 / 4;
+        for lpn in 0..pages {
+            ftl.write(lpn, 0, 0).expect("write");
+        }
+        // Invalidate a page of each block, so that every used block may be drawn.
+        for lpn in (0..pages).step_by(ssd.geometry.pages_per_block as usize) {
+            ftl.write(lpn, 0, 0).expect("write");
+        }
+        (0..32).map(|_| ftl.pick_victim(0, 0).expect("a victim")).collect::<Vec<_>>()
+    };
+    let (a, b) = (picks(1), picks(2));
+    let mut distinct = a.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert!(distinct.len() > 8, "32 draws of one block among many picked only {distinct:?}");
+    assert_ne!(a, b, "another seed draws the same victims");
+}

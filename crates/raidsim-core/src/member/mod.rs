@@ -28,6 +28,11 @@ macro_rules! each_member {
     };
 }
 
+/// Member `index`'s own seed, from the run's: members draw apart.
+fn member_seed(seed: u64, index: u32) -> u64 {
+    seed ^ u64::from(index).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
 impl Member {
     /// Prefetches an SSD's map entry at byte `offset_bytes`; a disk has none.
     pub fn prefetch_map_at(&self, offset_bytes: u64) {
@@ -37,19 +42,19 @@ impl Member {
     }
 
     /// Builds member `index` of `cfg`; `seed` is the run's (a disk's
-    /// spindle phase is drawn from it when spindles are not synchronized).
+    /// spindle phase is drawn from it when spindles are not synchronized,
+    /// an SSD's random-greedy victims).
     /// An SSD polls `stop` between the pages of a long request; a disk
     /// serves any request in a few steps.
     pub fn new(cfg: &crate::config::MemberConfig, index: u32, seed: u64, stop: &crate::engine::StopFlag) -> Self {
         match cfg {
             crate::config::MemberConfig::Ssd { ssd, geometry } => {
                 let mut drive = crate::ssd::Ssd::new(ssd, geometry);
+                drive.seed(member_seed(seed, index));
                 drive.watch(stop.clone());
                 Member::Ssd(drive)
             }
-            crate::config::MemberConfig::Hdd { hdd, geometry } => {
-                Member::Hdd(crate::hdd::Hdd::new(hdd, geometry, seed ^ u64::from(index).wrapping_mul(0x9e37_79b9_7f4a_7c15)))
-            }
+            crate::config::MemberConfig::Hdd { hdd, geometry } => Member::Hdd(crate::hdd::Hdd::new(hdd, geometry, member_seed(seed, index))),
         }
     }
 

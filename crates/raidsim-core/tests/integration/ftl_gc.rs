@@ -192,3 +192,31 @@ fn a_sequential_overwrite_precondition_leaves_the_drive_collecting_from_the_firs
     let tenth = sequential_writes_after(0.1, 8);
     assert!((1..3).contains(&tenth.devices[0].erases), "erases {}", tenth.devices[0].erases);
 }
+
+/// The run's seed reaches each drive's random-greedy draws: the same
+/// requests copy other pages under another `sim.seed`, and the same pages
+/// under greedy victims, which draw nothing.
+#[test]
+fn random_greedy_victims_follow_the_runs_seed() {
+    let writes: Vec<String> = (0..3000u64).map(|i| format!("[{}, \"W\", {}, 4096]", i * 1_000_000, (i * 7919 % 3000) * 4096)).collect();
+    let requests = format!("workload.requests=[{}]", writes.join(", "));
+    let copied = |victim: &str, seed: u64| {
+        let seed = format!("sim.seed={seed}");
+        let o = [
+            "ssd.geometry.channels=1",
+            "ssd.geometry.planes_per_die=1",
+            "ssd.geometry.blocks_per_plane=64",
+            "precondition.fill_fraction=1.0",
+            "workload.kind=requests",
+            requests.as_str(),
+            victim,
+            seed.as_str(),
+        ];
+        let r = raidsim_core::simulate(config("", &o)).expect("runs");
+        r.devices[0].pages_written.get("gc_write").copied().unwrap_or(0)
+    };
+    let rga = "ssd.ftl.gc_victim=random_greedy";
+    assert!(copied(rga, 1) > 0, "collection ran");
+    assert_ne!(copied(rga, 1), copied(rga, 2));
+    assert_eq!(copied("ssd.ftl.gc_victim=greedy", 1), copied("ssd.ftl.gc_victim=greedy", 2));
+}
