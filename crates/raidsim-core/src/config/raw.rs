@@ -63,6 +63,7 @@ impl RawConfig {
                 drop_alternative(&mut self.table, table, key, set);
             }
         }
+        drop_dependents(&mut self.table, &other.table);
         merge_tables(&mut self.table, &other.table);
     }
 
@@ -89,6 +90,10 @@ impl RawConfig {
         }
         if let [table, key] = parts[..] {
             drop_alternative(&mut self.table, table, key, &toml::Table::from_iter([(key.to_string(), value.clone())]));
+        }
+        let incoming = parts.iter().rev().fold(value.clone(), |v, part| toml::Value::Table(toml::Table::from_iter([(part.to_string(), v)])));
+        if let toml::Value::Table(incoming) = incoming {
+            drop_dependents(&mut self.table, &incoming);
         }
         let mut table = &mut self.table;
         for (depth, part) in parts[..parts.len() - 1].iter().enumerate() {
@@ -231,6 +236,27 @@ fn drop_alternative(base: &mut toml::Table, table: &str, key: &str, incoming: &t
     for (t, other) in ALTERNATIVE_KEYS {
         if t == table && other != key && !incoming.contains_key(other) {
             existing.remove(other);
+        }
+    }
+}
+
+/// Keys that mean something only for one value of another: a layer that
+/// sets the other key to another value drops the dependent key an earlier
+/// layer set (`ssd.ftl.scheme = "page_map"` over a preset's DFTL cache
+/// size), unless the layer sets that key too. (table path, key, the value
+/// served, the dependent key)
+const DEPENDENT_KEYS: [(&[&str], &str, &str, &str); 1] = [(&["ssd", "ftl"], "scheme", "dftl", "cmt_bytes")];
+
+fn drop_dependents(base: &mut toml::Table, incoming: &toml::Table) {
+    for (path, key, served, dependent) in DEPENDENT_KEYS {
+        let over = path.iter().try_fold(incoming, |t, p| t.get(*p).and_then(toml::Value::as_table));
+        let Some(over) = over else { continue };
+        let other_value = over.get(key).and_then(toml::Value::as_str).is_some_and(|v| v != served);
+        if !other_value || over.contains_key(dependent) {
+            continue;
+        }
+        if let Some(existing) = path.iter().try_fold(&mut *base, |t, p| t.get_mut(*p).and_then(toml::Value::as_table_mut)) {
+            existing.remove(dependent);
         }
     }
 }

@@ -129,6 +129,25 @@ fn each_scheme_refuses_the_others_setting() {
 
 /// RAID inside one SSD simulates each channel as a drive of its own: the
 /// drive's cache is shared out, each channel caching its share.
+/// Switching a DFTL preset back to the page map drops the preset's cache
+/// size, on the command line and in a file built on the preset; asking for
+/// both in one layer is still refused.
+#[test]
+fn the_page_map_over_a_dftl_preset_drops_its_cache_size() {
+    let r = config("mqsim-default", &["ssd.ftl.scheme=page_map"]);
+    assert_eq!(r.config.ssd.ftl.scheme, raidsim_core::config::FtlScheme::PageMap);
+    assert_eq!(r.config.ssd.ftl.cmt_bytes, None);
+    let file = "base_preset = \"mqsim-default\"\n[ssd.ftl]\nscheme = \"page_map\"\n";
+    let raw = raidsim_core::config::RawConfig::from_toml_str(file, "study.toml").expect("parses");
+    assert_eq!(raw.resolve().expect("valid").config.ssd.ftl.cmt_bytes, None);
+    let mut raw = raidsim_core::config::RawConfig::from_preset("mqsim-default").expect("preset");
+    raw.set("ssd.ftl.cmt_bytes=4096").expect("set");
+    raw.set("ssd.ftl.scheme=dftl").expect("set");
+    assert_eq!(raw.resolve().expect("valid").config.ssd.ftl.cmt_bytes, Some(4096), "the scheme it serves keeps it");
+    let e = common::refused(&["ssd.ftl.scheme=page_map", "ssd.ftl.cmt_bytes=4096"]);
+    assert!(e.contains("cmt_bytes"), "{e}");
+}
+
 #[test]
 fn the_channels_of_one_drive_share_its_cache() {
     let c = config("cr5-ssd1", &["ssd.ftl.scheme=dftl", "ssd.ftl.cmt_bytes=4096"]);
