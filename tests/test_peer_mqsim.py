@@ -62,11 +62,12 @@ def test_large_reads_queued_deep_are_the_stated_gap(runs):
 
 
 def test_small_writes_are_the_stated_gap(runs):
-    # docs/validation.md: without multi-plane programs, a buffer counted in
-    # sectors and MQSim's skipped reads of half-written pages, 4 KiB writes
-    # run at three quarters of MQSim's rate.
+    # docs/validation.md: with the buffer counted in sectors as MQSim counts
+    # it, but without multi-plane programs and MQSim's skipped reads of
+    # half-written pages, 4 KiB writes take about a fifth longer than MQSim's
+    # (+34 % when the buffer counted pages).
     r = runs["random-write-4k-qd8"]["mean_us"]
-    assert 1.20 * MQSIM_MEAN_US["random-write-4k-qd8"] < r < 1.45 * MQSIM_MEAN_US["random-write-4k-qd8"]
+    assert 1.10 * MQSIM_MEAN_US["random-write-4k-qd8"] < r < 1.28 * MQSIM_MEAN_US["random-write-4k-qd8"]
 
 
 @pytest.mark.parametrize("name", ["trace-wsrch"])

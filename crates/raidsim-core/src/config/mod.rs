@@ -42,7 +42,7 @@ use raw::merge_tables;
 pub use raw::RawConfig;
 pub use rebuild::{RebuildConfig, RebuildPolicy};
 pub use ssd::{
-    bus_bytes, transfer_ns, Allocation, BufferSlotUntil, CellType, FtlConfig, GcHolds, GcVictim, GeometryConfig, ParallelUnit, SsdConfig,
+    bus_bytes, transfer_ns, Allocation, BufferSlotUntil, BufferUnit, CellType, FtlConfig, GcHolds, GcVictim, GeometryConfig, ParallelUnit, SsdConfig,
     TimingConfig, WriteAck, MAX_GC_VICTIM_SAMPLE,
 };
 pub use workload::{

@@ -197,6 +197,18 @@ pub enum BufferSlotUntil {
     Programmed,
 }
 
+/// What a DRAM write buffer's room is counted in.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum BufferUnit {
+    /// A page per page written, however little of it the write covers.
+    #[default]
+    Page,
+    /// The sectors written: a write of half a page takes half a page's
+    /// room (MQSim's back-pressure counts sectors).
+    Sector,
+}
+
 /// The unit that runs one flash operation at a time.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -318,6 +330,8 @@ pub struct SsdConfig {
     pub write_buffer_bytes: u64,
     /// Until when a buffered page holds its slot (a buffer only).
     pub write_buffer_slot_until: BufferSlotUntil,
+    /// What the buffer's room is counted in (a buffer only).
+    pub write_buffer_unit: BufferUnit,
     /// The unit that runs one flash operation at a time.
     pub parallel_unit: ParallelUnit,
     /// Reads (and writes) that suspend an erase in their way.
@@ -337,6 +351,7 @@ impl Default for SsdConfig {
             write_ack: WriteAck::Program,
             write_buffer_bytes: 0,
             write_buffer_slot_until: BufferSlotUntil::Transferred,
+            write_buffer_unit: BufferUnit::Page,
             parallel_unit: ParallelUnit::Die,
             erase_suspend: Default::default(),
             price_usd: 0.0,
@@ -404,6 +419,9 @@ impl SsdConfig {
         }
         if self.write_buffer_slot_until != BufferSlotUntil::Transferred && self.write_buffer_bytes == 0 {
             return Err(Error::config("ssd.write_buffer_slot_until", "applies to a write buffer: set ssd.write_buffer_bytes"));
+        }
+        if self.write_buffer_unit != BufferUnit::Page && self.write_buffer_bytes == 0 {
+            return Err(Error::config("ssd.write_buffer_unit", "applies to a write buffer: set ssd.write_buffer_bytes"));
         }
         match (self.ftl.gc_victim, self.ftl.gc_victim_sample) {
             (GcVictim::RandomGreedy, Some(d)) if !(1..=MAX_GC_VICTIM_SAMPLE).contains(&d) => {

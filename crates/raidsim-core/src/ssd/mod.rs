@@ -53,8 +53,8 @@ pub mod write_buffer;
 pub use precondition::PreconditionPlan;
 
 use crate::config::{
-    bus_bytes, transfer_ns, Allocation, BufferSlotUntil, DerivedGeometry, EraseSuspendConfig, GcHolds, ParallelUnit, SsdConfig, TimingConfig,
-    WriteAck,
+    bus_bytes, transfer_ns, Allocation, BufferSlotUntil, BufferUnit, DerivedGeometry, EraseSuspendConfig, GcHolds, ParallelUnit, SsdConfig,
+    TimingConfig, WriteAck,
 };
 use crate::device::{Cause, CauseCounters, DeviceRequest, Dispatch, MemberDevice, Op};
 use crate::engine::Timeline;
@@ -83,6 +83,7 @@ pub struct Ssd {
     write_ack: WriteAck,
     parallel_unit: ParallelUnit,
     write_buffer_slot_until: BufferSlotUntil,
+    write_buffer_unit: BufferUnit,
     page_size_bytes: u64,
     spare_bytes_per_sector: u32,
     capacity_bytes: u64,
@@ -166,7 +167,12 @@ impl Ssd {
         let page = u64::from(ssd.geometry.page_size_bytes);
         let (m, cmt) = (&d.mapping_cache, d.mapping_cache.cached_entries > 0);
         Self {
-            write_buffer: (ssd.write_buffer_bytes > 0).then(|| write_buffer::WriteBuffer::new(ssd.write_buffer_bytes / page)),
+            write_buffer: (ssd.write_buffer_bytes > 0).then(|| {
+                write_buffer::WriteBuffer::new(match ssd.write_buffer_unit {
+                    BufferUnit::Page => ssd.write_buffer_bytes / page,
+                    BufferUnit::Sector => ssd.write_buffer_bytes / 512,
+                })
+            }),
             flash_programmed_until_ns: 0,
             timing: ssd.timing.clone(),
             allocation: ssd.ftl.allocation,
@@ -175,6 +181,7 @@ impl Ssd {
             write_ack: ssd.write_ack,
             parallel_unit: ssd.parallel_unit,
             write_buffer_slot_until: ssd.write_buffer_slot_until,
+            write_buffer_unit: ssd.write_buffer_unit,
             page_size_bytes: u64::from(ssd.geometry.page_size_bytes),
             spare_bytes_per_sector: ssd.geometry.spare_bytes_per_sector,
             capacity_bytes: d.capacity_bytes,
@@ -278,9 +285,14 @@ impl Ssd {
         req: &DeviceRequest,
         in_page: impl Fn(u64) -> u64,
     ) -> Result<Ns> {
-        let n = pages.end() - pages.start() + 1;
+        let unit = self.write_buffer_unit;
+        let slots_of = move |bytes: u64| match unit {
+            BufferUnit::Page => 1,
+            BufferUnit::Sector => bytes.div_ceil(512),
+        };
+        let slots: u64 = pages.clone().map(|lpn| slots_of(in_page(lpn))).sum();
         let buffer = self.write_buffer.as_mut().ok_or_else(|| Error::Internal("no write buffer".into()))?;
-        let admission = buffer.admit(t0, n);
+        let admission = buffer.admit(t0, slots);
         let ready = self.host_link(admission.at_ns, req.len_bytes);
         // Larger than the buffer: its last page has a slot once that many of its own have left.
         let mut own_left = Vec::new();
@@ -293,14 +305,18 @@ impl Ssd {
                 BufferSlotUntil::Transferred => page.transferred_ns,
                 BufferSlotUntil::Programmed => page.programmed_ns,
             };
-            if admission.own_pages_first > 0 {
-                own_left.push(leaves_ns);
+            let slots = slots_of(in_page(lpn));
+            if admission.own_slots_first > 0 {
+                own_left.push((leaves_ns, slots));
             }
-            self.write_buffer.as_mut().ok_or_else(|| Error::Internal("no write buffer".into()))?.hold(leaves_ns);
+            self.write_buffer.as_mut().ok_or_else(|| Error::Internal("no write buffer".into()))?.hold(leaves_ns, slots);
         }
-        own_left.sort_unstable();
-        let own = admission.own_pages_first.checked_sub(1).map(|k| own_left[k as usize]);
-        Ok(own.map_or(ready, |t| t.max(ready)))
+        if admission.own_slots_first == 0 {
+            return Ok(ready);
+        }
+        let own = write_buffer::freed_by_own_pages(own_left, admission.own_slots_first)
+            .ok_or_else(|| Error::Internal("a write's own pages free less room than it lacks".into()))?;
+        Ok(own.max(ready))
     }
 
     /// Stops a request of many pages between two of them when the run was

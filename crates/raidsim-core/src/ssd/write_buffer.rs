@@ -10,6 +10,9 @@
 //! `ssd.write_buffer_slot_until = "programmed"`, until the program has
 //! ended, as MQSim's data cache counts its back-pressure); a write
 //! that finds too few free slots waits for the earliest pages to leave.
+//! A slot is a page, or with `ssd.write_buffer_unit = "sector"` a sector
+//! written (MQSim's back-pressure counts sectors: a 1 MiB buffer holds 256
+//! writes of 4 KiB to 8 KiB pages, not 128).
 //! Dies stay busy for each program, so in steady state writes run at the
 //! flash's program rate and the buffer only hides latency, absorbs bursts
 //! and keeps every die busy whatever the host's queue depth. A write
@@ -27,11 +30,13 @@ use std::collections::BinaryHeap;
 
 use crate::engine::Ns;
 
-/// Buffer slots held by pages not yet in their dies.
+/// Buffer room held by pages not yet in their dies, counted in slots: a
+/// page, or a sector (`ssd.write_buffer_unit`).
 pub struct WriteBuffer {
-    capacity_pages: u64,
-    /// When each buffered page leaves for its die, earliest first.
-    held: BinaryHeap<Reverse<Ns>>,
+    capacity_slots: u64,
+    held_slots: u64,
+    /// When each buffered page leaves for its die, earliest first, and the slots it holds.
+    held: BinaryHeap<Reverse<(Ns, u64)>>,
 }
 
 /// How a write of several pages enters the buffer.
@@ -40,37 +45,57 @@ pub struct Admission {
     /// When the buffer has taken what it can of the other writes' pages:
     /// the data may cross the host link from then.
     pub at_ns: Ns,
-    /// How many of the write's own pages must have left for their dies
-    /// before its last page has a slot (0 unless it is larger than the
+    /// How many slots the write's own pages must free, leaving for their
+    /// dies, before its last page has room (0 unless it is larger than the
     /// buffer's free room after every earlier page is gone).
-    pub own_pages_first: u64,
+    pub own_slots_first: u64,
 }
 
 impl WriteBuffer {
-    /// A buffer of `capacity_pages` pages (at least one).
-    pub fn new(capacity_pages: u64) -> Self {
-        Self { capacity_pages, held: BinaryHeap::with_capacity(capacity_pages.min(1 << 20) as usize) }
+    /// A buffer of `capacity_slots` slots (at least one).
+    pub fn new(capacity_slots: u64) -> Self {
+        Self { capacity_slots, held_slots: 0, held: BinaryHeap::with_capacity(capacity_slots.min(1 << 20) as usize) }
     }
 
-    /// Admits a write of `pages` pages arriving at `now_ns`.
-    pub fn admit(&mut self, now_ns: Ns, pages: u64) -> Admission {
-        while self.held.peek().is_some_and(|&Reverse(t)| t <= now_ns) {
-            self.held.pop();
+    /// Admits a write needing `slots` slots, arriving at `now_ns`.
+    pub fn admit(&mut self, now_ns: Ns, slots: u64) -> Admission {
+        while self.held.peek().is_some_and(|&Reverse((t, _))| t <= now_ns) {
+            self.release();
         }
         let mut at_ns = now_ns;
-        let mut short = (self.held.len() as u64 + pages).saturating_sub(self.capacity_pages);
-        while short > 0 {
-            let Some(Reverse(t)) = self.held.pop() else { break };
+        while self.held_slots + slots > self.capacity_slots {
+            let Some(&Reverse((t, _))) = self.held.peek() else { break };
+            self.release();
             at_ns = at_ns.max(t);
-            short -= 1;
         }
-        Admission { at_ns, own_pages_first: short }
+        Admission { at_ns, own_slots_first: (self.held_slots + slots).saturating_sub(self.capacity_slots) }
     }
 
-    /// A page accepted into the buffer leaves it at `leaves_ns` (its data in its die).
-    pub fn hold(&mut self, leaves_ns: Ns) {
-        self.held.push(Reverse(leaves_ns));
+    fn release(&mut self) {
+        if let Some(Reverse((_, slots))) = self.held.pop() {
+            self.held_slots -= slots;
+        }
     }
+
+    /// A page accepted into the buffer, holding `slots`, leaves it at
+    /// `leaves_ns` (its data in its die).
+    pub fn hold(&mut self, leaves_ns: Ns, slots: u64) {
+        self.held_slots += slots;
+        self.held.push(Reverse((leaves_ns, slots)));
+    }
+}
+
+/// When a write's own pages, leaving at the given instants with the given
+/// slots, have freed `slots` of them.
+pub fn freed_by_own_pages(mut own: Vec<(Ns, u64)>, slots: u64) -> Option<Ns> {
+    own.sort_unstable();
+    let mut freed = 0;
+    own.into_iter()
+        .find(|&(_, s)| {
+            freed += s;
+            freed >= slots
+        })
+        .map(|(t, _)| t)
 }
 
 #[cfg(test)]
@@ -80,17 +105,34 @@ mod tests {
     #[test]
     fn a_full_buffer_admits_as_the_earliest_pages_leave() {
         let mut b = WriteBuffer::new(2);
-        assert_eq!(b.admit(0, 1), Admission { at_ns: 0, own_pages_first: 0 });
-        b.hold(300);
-        assert_eq!(b.admit(0, 1), Admission { at_ns: 0, own_pages_first: 0 });
-        b.hold(600);
+        assert_eq!(b.admit(0, 1), Admission { at_ns: 0, own_slots_first: 0 });
+        b.hold(300, 1);
+        assert_eq!(b.admit(0, 1), Admission { at_ns: 0, own_slots_first: 0 });
+        b.hold(600, 1);
         // Full: the next page waits for the page leaving at 300.
-        assert_eq!(b.admit(10, 1), Admission { at_ns: 300, own_pages_first: 0 });
-        b.hold(900);
+        assert_eq!(b.admit(10, 1), Admission { at_ns: 300, own_slots_first: 0 });
+        b.hold(900, 1);
         // Pages that left free their slots without waiting.
-        assert_eq!(b.admit(650, 1), Admission { at_ns: 650, own_pages_first: 0 });
-        b.hold(1200);
+        assert_eq!(b.admit(650, 1), Admission { at_ns: 650, own_slots_first: 0 });
+        b.hold(1200, 1);
         // Larger than the buffer: waits for both held pages, then for one of its own.
-        assert_eq!(b.admit(700, 3), Admission { at_ns: 1200, own_pages_first: 1 });
+        assert_eq!(b.admit(700, 3), Admission { at_ns: 1200, own_slots_first: 1 });
+    }
+
+    #[test]
+    fn slots_of_different_sizes_free_what_they_held() {
+        // 16 sectors: a half page (8) and a whole one (16) cannot both be in.
+        let mut b = WriteBuffer::new(16);
+        assert_eq!(b.admit(0, 8), Admission { at_ns: 0, own_slots_first: 0 });
+        b.hold(500, 8);
+        assert_eq!(b.admit(0, 8), Admission { at_ns: 0, own_slots_first: 0 });
+        b.hold(400, 8);
+        // A whole page waits for both halves to leave.
+        assert_eq!(b.admit(10, 16), Admission { at_ns: 500, own_slots_first: 0 });
+        b.hold(900, 16);
+        // 24 sectors: all 16 held leave, and 8 of its own must too.
+        assert_eq!(b.admit(20, 24), Admission { at_ns: 900, own_slots_first: 8 });
+        assert_eq!(freed_by_own_pages(vec![(1500, 16), (1200, 8)], 8), Some(1200));
+        assert_eq!(freed_by_own_pages(vec![(1500, 16), (1200, 4)], 8), Some(1500));
     }
 }

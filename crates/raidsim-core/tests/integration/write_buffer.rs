@@ -106,3 +106,24 @@ fn the_report_says_when_the_flash_worked_on_after_the_last_acknowledgement() {
     assert!(r.warnings.iter().any(|w| w.contains("the flash went on programming acknowledged writes")), "{:?}", r.warnings);
     assert!(!run(&[]).warnings.iter().any(|w| w.contains("write buffers")));
 }
+
+#[test]
+fn a_buffer_counted_in_sectors_holds_two_half_page_writes_per_page() {
+    // N writes of half a page (4 sectors: 51.2 us over the channel, then the
+    // 200 us program) to pages never written: a buffer of C pages holds C of
+    // them counted by page, 2C counted by sector (MQSim's back-pressure).
+    let (p, t) = (251_200.0, 51_200.0);
+    let requests: Vec<String> = (0..N).map(|i| format!("[0, \"W\", {}, 2048]", i * 4096)).collect();
+    for c in [1u64, 2, 4] {
+        let b = format!("ssd.write_buffer_bytes={}", c * 4096);
+        for (unit, held) in [("page", c), ("sector", 2 * c)] {
+            let u = format!("ssd.write_buffer_unit={unit:?}");
+            let r = run_requests(&requests, &[b.as_str(), u.as_str()]);
+            let w = N.saturating_sub(held) as f64;
+            let expected = (p * w * (w - 1.0).max(0.0) / 2.0 + w * t) / N as f64;
+            assert!((r.host.response.mean_ns - expected).abs() < 1e-6, "C = {c}, {unit}: {} vs {expected}", r.host.response.mean_ns);
+        }
+    }
+    let refused = common::refused(&["ssd.write_buffer_unit=\"sector\""]);
+    assert!(refused.contains("ssd.write_buffer_unit") && refused.contains("write_buffer_bytes"), "{refused}");
+}
