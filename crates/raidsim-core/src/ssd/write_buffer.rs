@@ -102,36 +102,49 @@ pub fn freed_by_own_pages(mut own: Vec<(Ns, u64)>, slots: u64) -> Option<Ns> {
 mod tests {
     use super::*;
 
+    /// Admits each `(now, slots)`, checks `(at, own slots first)`, then
+    /// holds its page `(leaves, slots)` if one is given.
+    fn steps(capacity: u64, steps: &[((Ns, u64), (Ns, u64), Option<(Ns, u64)>)]) {
+        let mut b = WriteBuffer::new(capacity);
+        for (i, &((now, slots), (at_ns, own_slots_first), hold)) in steps.iter().enumerate() {
+            assert_eq!(b.admit(now, slots), Admission { at_ns, own_slots_first }, "step {i}");
+            if let Some((leaves, slots)) = hold {
+                b.hold(leaves, slots);
+            }
+        }
+    }
+
     #[test]
     fn a_full_buffer_admits_as_the_earliest_pages_leave() {
-        let mut b = WriteBuffer::new(2);
-        assert_eq!(b.admit(0, 1), Admission { at_ns: 0, own_slots_first: 0 });
-        b.hold(300, 1);
-        assert_eq!(b.admit(0, 1), Admission { at_ns: 0, own_slots_first: 0 });
-        b.hold(600, 1);
-        // Full: the next page waits for the page leaving at 300.
-        assert_eq!(b.admit(10, 1), Admission { at_ns: 300, own_slots_first: 0 });
-        b.hold(900, 1);
-        // Pages that left free their slots without waiting.
-        assert_eq!(b.admit(650, 1), Admission { at_ns: 650, own_slots_first: 0 });
-        b.hold(1200, 1);
-        // Larger than the buffer: waits for both held pages, then for one of its own.
-        assert_eq!(b.admit(700, 3), Admission { at_ns: 1200, own_slots_first: 1 });
+        steps(
+            2,
+            &[
+                ((0, 1), (0, 0), Some((300, 1))),
+                ((0, 1), (0, 0), Some((600, 1))),
+                // Full: the next page waits for the page leaving at 300.
+                ((10, 1), (300, 0), Some((900, 1))),
+                // Pages that left free their slots without waiting.
+                ((650, 1), (650, 0), Some((1200, 1))),
+                // Larger than the buffer: waits for both held pages, then for one of its own.
+                ((700, 3), (1200, 1), None),
+            ],
+        );
     }
 
     #[test]
     fn slots_of_different_sizes_free_what_they_held() {
         // 16 sectors: a half page (8) and a whole one (16) cannot both be in.
-        let mut b = WriteBuffer::new(16);
-        assert_eq!(b.admit(0, 8), Admission { at_ns: 0, own_slots_first: 0 });
-        b.hold(500, 8);
-        assert_eq!(b.admit(0, 8), Admission { at_ns: 0, own_slots_first: 0 });
-        b.hold(400, 8);
-        // A whole page waits for both halves to leave.
-        assert_eq!(b.admit(10, 16), Admission { at_ns: 500, own_slots_first: 0 });
-        b.hold(900, 16);
-        // 24 sectors: all 16 held leave, and 8 of its own must too.
-        assert_eq!(b.admit(20, 24), Admission { at_ns: 900, own_slots_first: 8 });
+        steps(
+            16,
+            &[
+                ((0, 8), (0, 0), Some((500, 8))),
+                ((0, 8), (0, 0), Some((400, 8))),
+                // A whole page waits for both halves to leave.
+                ((10, 16), (500, 0), Some((900, 16))),
+                // 24 sectors: all 16 held leave, and 8 of its own must too.
+                ((20, 24), (900, 8), None),
+            ],
+        );
         assert_eq!(freed_by_own_pages(vec![(1500, 16), (1200, 8)], 8), Some(1200));
         assert_eq!(freed_by_own_pages(vec![(1500, 16), (1200, 4)], 8), Some(1500));
     }
