@@ -174,7 +174,7 @@ fn in_ssd_scenario(rng: &mut Xoshiro256PlusPlus) -> Vec<String> {
 
 /// What the SSD's controller does beside the array: what collection holds,
 /// where the map lives, wear levelling, what runs one operation at a time,
-/// the victim policy and erase suspension. Drawn last, so that a scenario's other draws
+/// the victim policy, a write buffer and erase suspension. Drawn last, so that a scenario's other draws
 /// stay those of earlier versions.
 fn flash_management(rng: &mut Xoshiro256PlusPlus, o: &mut Vec<String>) {
     if rng.gen_bool(0.5) {
@@ -196,6 +196,12 @@ fn flash_management(rng: &mut Xoshiro256PlusPlus, o: &mut Vec<String>) {
     if rng.gen_bool(0.5) {
         o.push("ssd.ftl.gc_victim=\"random_greedy\"".into());
         o.push(format!("ssd.ftl.gc_victim_sample={}", rng.gen_range(1u32..=8)));
+    }
+    if rng.gen_bool(0.3) {
+        // From one 4 KiB page up: writes acknowledged from DRAM, counted by page or by sector.
+        o.push(format!("ssd.write_buffer_bytes={}", rng.gen_range(1u64..=16) * 4096));
+        o.push(format!("ssd.write_buffer_slot_until={:?}", ["transferred", "programmed"][rng.gen_range(0..2)]));
+        o.push(format!("ssd.write_buffer_unit={:?}", ["page", "sector"][rng.gen_range(0..2)]));
     }
     if rng.gen_bool(0.5) {
         // Thresholds from none to more than an erase: suspensions, waits and operations ahead of erases.

@@ -8,6 +8,10 @@ use super::*;
 #[derive(Clone, Debug, Default)]
 pub struct RawConfig {
     table: toml::Table,
+    /// Dotted keys set one by one (`--set`, a dict of overrides): a
+    /// setting another key makes meaningless drops only what a preset or
+    /// file gave, never what the user set too.
+    set_keys: std::collections::BTreeSet<String>,
 }
 
 impl RawConfig {
@@ -26,7 +30,7 @@ impl RawConfig {
 
     fn layer(text: &str, origin: &str, depth: u32) -> Result<Self> {
         let mut table: toml::Table = text.parse().map_err(|e: toml::de::Error| Error::config("<root>", format!("{origin}: {e}")))?;
-        let Some(base) = table.remove("base_preset") else { return Ok(Self { table }) };
+        let Some(base) = table.remove("base_preset") else { return Ok(Self { table, ..Self::default() }) };
         let base = base.as_str().ok_or_else(|| Error::config("base_preset", format!("{origin}: must be a preset's name")))?;
         if depth >= 4 {
             return Err(Error::config("base_preset", format!("{origin}: bases nest more than 4 deep (a cycle?)")));
@@ -34,7 +38,7 @@ impl RawConfig {
         let text = preset(base)
             .ok_or_else(|| Error::config("base_preset", format!("{origin}: unknown preset `{base}`; valid: {}", preset_names().join(", "))))?;
         let mut config = Self::layer(text, &format!("preset {base}"), depth + 1)?;
-        config.merge(&Self { table });
+        config.merge(&Self { table, ..Self::default() });
         Ok(config)
     }
 
@@ -53,7 +57,7 @@ impl RawConfig {
     /// Parses JSON text (how Python hands over a dict).
     pub fn from_json_str(text: &str) -> Result<Self> {
         let table: toml::Table = serde_json::from_str(text).map_err(|e| Error::config("<root>", format!("not a table of settings: {e}")))?;
-        Ok(Self { table })
+        Ok(Self { table, ..Self::default() })
     }
 
     /// Deep-merges `other` over `self` (tables merge, other values replace).
@@ -63,8 +67,9 @@ impl RawConfig {
                 drop_alternative(&mut self.table, table, key, set);
             }
         }
-        drop_dependents(&mut self.table, &other.table);
+        drop_dependents(&mut self.table, &other.table, &self.set_keys);
         merge_tables(&mut self.table, &other.table);
+        self.set_keys.extend(other.set_keys.iter().cloned());
     }
 
     /// Replaces the top-level table `key` by `table` (a workload replaces,
@@ -93,8 +98,9 @@ impl RawConfig {
         }
         let incoming = parts.iter().rev().fold(value.clone(), |v, part| toml::Value::Table(toml::Table::from_iter([(part.to_string(), v)])));
         if let toml::Value::Table(incoming) = incoming {
-            drop_dependents(&mut self.table, &incoming);
+            drop_dependents(&mut self.table, &incoming, &self.set_keys);
         }
+        self.set_keys.insert(key.to_string());
         let mut table = &mut self.table;
         for (depth, part) in parts[..parts.len() - 1].iter().enumerate() {
             let entry = table.entry(part.to_string()).or_insert_with(|| toml::Value::Table(toml::Table::new()));
@@ -240,23 +246,31 @@ fn drop_alternative(base: &mut toml::Table, table: &str, key: &str, incoming: &t
     }
 }
 
-/// Keys that mean something only for one value of another: a layer that
-/// sets the other key to another value drops the dependent key an earlier
-/// layer set (`ssd.ftl.scheme = "page_map"` over a preset's DFTL cache
-/// size), unless the layer sets that key too. (table path, key, the value
-/// served, the dependent key)
-const DEPENDENT_KEYS: [(&[&str], &str, &str, &str); 1] = [(&["ssd", "ftl"], "scheme", "dftl", "cmt_bytes")];
+/// Keys that mean something only for some values of another: a layer that
+/// sets the other key to a value they do not serve drops the dependent
+/// keys an earlier layer gave (`ssd.ftl.scheme = "page_map"` over a
+/// preset's DFTL cache size; no write buffer over a preset's buffer
+/// settings), unless the layer sets them too or the user set them one by
+/// one, which validation then refuses as a contradiction. (table path,
+/// key, whether a value serves the dependents, the dependent keys)
+type Dependents = (&'static [&'static str], &'static str, fn(&toml::Value) -> bool, &'static [&'static str]);
+const DEPENDENT_KEYS: [Dependents; 2] = [
+    (&["ssd", "ftl"], "scheme", |v| v.as_str() == Some("dftl"), &["cmt_bytes"]),
+    (&["ssd"], "write_buffer_bytes", |v| v.as_integer() != Some(0), &["write_buffer_slot_until", "write_buffer_unit"]),
+];
 
-fn drop_dependents(base: &mut toml::Table, incoming: &toml::Table) {
-    for (path, key, served, dependent) in DEPENDENT_KEYS {
+fn drop_dependents(base: &mut toml::Table, incoming: &toml::Table, set_keys: &std::collections::BTreeSet<String>) {
+    for (path, key, serves, dependents) in DEPENDENT_KEYS {
         let over = path.iter().try_fold(incoming, |t, p| t.get(*p).and_then(toml::Value::as_table));
         let Some(over) = over else { continue };
-        let other_value = over.get(key).and_then(toml::Value::as_str).is_some_and(|v| v != served);
-        if !other_value || over.contains_key(dependent) {
+        if over.get(key).map_or(true, serves) {
             continue;
         }
-        if let Some(existing) = path.iter().try_fold(&mut *base, |t, p| t.get_mut(*p).and_then(toml::Value::as_table_mut)) {
-            existing.remove(dependent);
+        let Some(existing) = path.iter().try_fold(&mut *base, |t, p| t.get_mut(*p).and_then(toml::Value::as_table_mut)) else { continue };
+        for dependent in dependents.iter().filter(|d| !over.contains_key(**d)) {
+            if !set_keys.contains(&format!("{}.{dependent}", path.join("."))) {
+                existing.remove(*dependent);
+            }
         }
     }
 }

@@ -188,7 +188,8 @@ impl Ftl {
 
     /// Seeds random-greedy victim draws: runs with other seeds draw other victims.
     pub fn seed_gc_draws(&mut self, seed: u64) {
-        self.gc_seed = seed;
+        // Spread apart, so that seed s + 1 does not replay seed s one draw later.
+        self.gc_seed = seed.wrapping_mul(0xD6E8_FEB8_6659_FD93);
     }
 
     /// Recounts [`Ftl::free_pages`] of `plane` after its free list or open block changed.

@@ -9,7 +9,9 @@
 //! into its die, whose register holds it while it is programmed (or, with
 //! `ssd.write_buffer_slot_until = "programmed"`, until the program has
 //! ended, as MQSim's data cache counts its back-pressure); a write
-//! that finds too few free slots waits for the earliest pages to leave.
+//! that finds too few free slots waits for the earliest pages to leave,
+//! and writes are admitted in arrival order (a later write that would fit
+//! does not pass one that waits).
 //! A slot is a page, or with `ssd.write_buffer_unit = "sector"` a sector
 //! written (MQSim's back-pressure counts sectors: a 1 MiB buffer holds 256
 //! writes of 4 KiB to 8 KiB pages, not 128).
@@ -67,6 +69,11 @@ impl WriteBuffer {
             let Some(&Reverse((t, _))) = self.held.peek() else { break };
             self.release();
             at_ns = at_ns.max(t);
+            // A page larger than the room still lacking frees the rest only when it leaves.
+            let rest = self.capacity_slots.saturating_sub(self.held_slots + slots);
+            if rest > 0 {
+                self.hold(t, rest);
+            }
         }
         Admission { at_ns, own_slots_first: (self.held_slots + slots).saturating_sub(self.capacity_slots) }
     }
@@ -102,9 +109,11 @@ pub fn freed_by_own_pages(mut own: Vec<(Ns, u64)>, slots: u64) -> Option<Ns> {
 mod tests {
     use super::*;
 
-    /// Admits each `(now, slots)`, checks `(at, own slots first)`, then
-    /// holds its page `(leaves, slots)` if one is given.
-    fn steps(capacity: u64, steps: &[((Ns, u64), (Ns, u64), Option<(Ns, u64)>)]) {
+    /// One write: admitted as `(now, slots)`, expected `(at, own slots
+    /// first)`, then its page held as `(leaves, slots)` if one is given.
+    type Step = ((Ns, u64), (Ns, u64), Option<(Ns, u64)>);
+
+    fn steps(capacity: u64, steps: &[Step]) {
         let mut b = WriteBuffer::new(capacity);
         for (i, &((now, slots), (at_ns, own_slots_first), hold)) in steps.iter().enumerate() {
             assert_eq!(b.admit(now, slots), Admission { at_ns, own_slots_first }, "step {i}");
@@ -145,6 +154,9 @@ mod tests {
                 ((20, 24), (900, 8), None),
             ],
         );
+        // A half page waits for a whole one; a later half page waits for it
+        // too, though the whole page frees room for both, when it leaves.
+        steps(8, &[((0, 8), (0, 0), Some((100, 8))), ((0, 4), (100, 0), Some((200, 4))), ((10, 4), (100, 0), None)]);
         assert_eq!(freed_by_own_pages(vec![(1500, 16), (1200, 8)], 8), Some(1200));
         assert_eq!(freed_by_own_pages(vec![(1500, 16), (1200, 4)], 8), Some(1500));
     }
