@@ -174,7 +174,8 @@ fn in_ssd_scenario(rng: &mut Xoshiro256PlusPlus) -> Vec<String> {
 
 /// What the SSD's controller does beside the array: what collection holds,
 /// where the map lives, wear levelling, what runs one operation at a time,
-/// the victim policy, a write buffer and erase suspension. Drawn last, so that a scenario's other draws
+/// the victim policy, where a read's command goes, a write buffer and
+/// erase suspension. Drawn last, so that a scenario's other draws
 /// stay those of earlier versions.
 fn flash_management(rng: &mut Xoshiro256PlusPlus, o: &mut Vec<String>) {
     if rng.gen_bool(0.5) {
@@ -196,6 +197,11 @@ fn flash_management(rng: &mut Xoshiro256PlusPlus, o: &mut Vec<String>) {
     if rng.gen_bool(0.5) {
         o.push("ssd.ftl.gc_victim=\"random_greedy\"".into());
         o.push(format!("ssd.ftl.gc_victim_sample={}", rng.gen_range(1u32..=8)));
+    }
+    if rng.gen_bool(0.3) {
+        // Reads whose command waits for the channel, as a die's data does.
+        o.push(format!("ssd.timing.t_command_ns={}", rng.gen_range(1u64..=5_000)));
+        o.push("ssd.timing.read_command_on_channel=true".into());
     }
     if rng.gen_bool(0.3) {
         // From one 4 KiB page up: writes acknowledged from DRAM, counted by page or by sector.

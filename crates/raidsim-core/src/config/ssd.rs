@@ -112,6 +112,12 @@ pub struct TimingConfig {
     pub t_erase_ns: u64,
     /// Command and address cycles on the channel per flash operation, ns.
     pub t_command_ns: u64,
+    /// Whether a read's command cycles need the channel free, as its data
+    /// does (MQSim; ONFI sends commands over the bus): a die then cannot
+    /// start sensing while its channel moves another die's data. Otherwise
+    /// they are charged to the die alone (DiskSim). A program's command
+    /// always crosses the channel with its data.
+    pub read_command_on_channel: bool,
     /// Channel (flash bus) bandwidth, bytes per second (DiskSim's 25 ns/byte = 40e6).
     pub channel_bandwidth_bytes_per_s: u64,
     /// Host link bandwidth, bytes per second (SATA-II: 300e6); 0 = infinitely fast.
@@ -147,6 +153,7 @@ impl Default for TimingConfig {
             t_program_csb_ns: None,
             t_program_msb_ns: None,
             t_command_ns: 0,
+            read_command_on_channel: false,
             channel_bandwidth_bytes_per_s: 40_000_000,
             host_link_bandwidth_bytes_per_s: 300_000_000,
             controller_overhead_ns: 0,

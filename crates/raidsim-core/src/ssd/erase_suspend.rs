@@ -75,7 +75,9 @@ impl Ssd {
         };
         let suspend_ns = if suspends { self.erase_suspend.latency_ns } else { 0 };
         let left = phase.end_ns - from;
-        let x = self.channels[r.channel].earliest(from + suspend_ns + w.before, w.transfer);
+        let command = self.channels[r.channel].earliest(from + suspend_ns, w.command);
+        self.channels[r.channel].book_at(command, command + w.command);
+        let x = self.channels[r.channel].earliest(command + w.before, w.transfer);
         let done = x + w.transfer + w.after;
         self.channels[r.channel].book_at(x, x + w.transfer);
         self.units[r.unit].book_at(phase.end_ns, phase.end_ns + (done - from));

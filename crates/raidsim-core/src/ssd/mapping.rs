@@ -73,7 +73,7 @@ impl Ssd {
         let layout = self.ftl.layout();
         let (plane, kind) = (layout.plane_of_block(layout.block_of(ppn)), layout.page_type(ppn));
         let route = self.route(now_ns, plane);
-        let work = PageWork { before: self.timing.t_command_ns + self.latencies.read(kind), transfer: self.channel_ns(512), after: 0 };
+        let work = self.read_work(kind, 512);
         let x = self.book(route, ready_ns, work, Op::Read);
         self.counters.pages_read[Cause::MapRead.index()] += 1;
         Some(x + work.transfer)

@@ -150,6 +150,9 @@ struct PageDone {
 
 #[derive(Clone, Copy)]
 struct PageWork {
+    /// The first part of `before` that holds the channel too (a read's
+    /// command, with `read_command_on_channel`).
+    command: Ns,
     before: Ns,
     transfer: Ns,
     after: Ns,
@@ -379,6 +382,25 @@ impl Ssd {
         Route { unit, channel }
     }
 
+    /// A read of a page of type `kind`, `bytes` of it crossing the channel.
+    fn read_work(&self, kind: PageType, bytes: u64) -> PageWork {
+        PageWork {
+            command: self.read_command_ns(),
+            before: self.timing.t_command_ns + self.latencies.read(kind),
+            transfer: self.channel_ns(bytes),
+            after: 0,
+        }
+    }
+
+    /// The part of a read's time that holds its channel before sensing.
+    fn read_command_ns(&self) -> Ns {
+        if self.timing.read_command_on_channel {
+            self.timing.t_command_ns
+        } else {
+            0
+        }
+    }
+
     fn channel_ns(&self, bytes: u64) -> Ns {
         transfer_ns(bus_bytes(bytes, self.spare_bytes_per_sector), self.timing.channel_bandwidth_bytes_per_s)
     }
@@ -402,6 +424,7 @@ impl Ssd {
             return x;
         }
         self.units[r.unit].book_at(start, x + w.transfer + w.after);
+        self.channels[r.channel].book_at(start, start + w.command);
         self.channels[r.channel].book_at(x, x + w.transfer);
         x
     }
@@ -418,6 +441,13 @@ impl Ssd {
             start = self.units[r.unit].earliest(t, whole);
         }
         loop {
+            if w.command > 0 {
+                let c = self.channels[r.channel].earliest(start, w.command);
+                if c > start {
+                    start = self.units[r.unit].earliest(c, whole);
+                    continue;
+                }
+            }
             let x = self.channels[r.channel].earliest(start + w.before, w.transfer);
             let end = x + w.transfer + w.after;
             let aligned = x == start + w.before;
@@ -460,7 +490,7 @@ impl Ssd {
         };
         let route = self.route(now_ns, plane);
         self.chip_pages_read[self.ftl.layout().chip_of_die(self.ftl.layout().die_of_plane(plane)) as usize] += 1;
-        let work = PageWork { before: self.timing.t_command_ns + self.latencies.read(kind), transfer: self.channel_ns(bytes), after: 0 };
+        let work = self.read_work(kind, bytes);
         let x = self.book(route, ready_ns, work, Op::Read);
         self.counters.pages_read[cause.index()] += 1;
         x + work.transfer
@@ -501,6 +531,7 @@ impl Ssd {
         let layout = self.ftl.layout();
         let t = &self.timing;
         let work = PageWork {
+            command: old_copy.map_or(0, |_| self.read_command_ns()),
             before: old_copy.map_or(0, |old| t.t_command_ns + self.latencies.read(layout.page_type(old))),
             transfer: t.t_command_ns + self.channel_ns(bytes),
             after: self.latencies.program(layout.page_type(outcome.ppn)) + if outcome.sealed_block { self.summary_block_ns } else { 0 },

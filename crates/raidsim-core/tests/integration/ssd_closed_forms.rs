@@ -96,6 +96,27 @@ fn chip_parallel_unit_makes_the_dies_of_a_chip_take_turns() {
 }
 
 #[test]
+fn a_reads_command_on_the_channel_waits_for_another_dies_transfer() {
+    // Dies 0 and 1 on one channel, commands of 1 us. Die 0's read moves its
+    // data over [26, 128.4) us; die 1's read arrives at 26.5 us. Charged to
+    // the die, its command and sensing overlap that transfer and only its own
+    // transfer waits; on the channel (MQSim), its command waits for the
+    // channel, then it senses and transfers.
+    let geometry = [
+        "ssd.geometry.channels=1",
+        "ssd.geometry.dies_per_chip=2",
+        "ssd.geometry.planes_per_die=1",
+        "ssd.timing.host_link_bandwidth_bytes_per_s=0",
+        "ssd.timing.t_command_ns=1000",
+    ];
+    let reqs = [(0, "R", 0, 4096), (26_500, "R", 4096, 4096)];
+    let first = 1_000 + T_READ + X;
+    assert_eq!(run(&reqs, &geometry).host.response.max_ns, first + X - 26_500);
+    let on_channel = [&geometry[..], &["ssd.timing.read_command_on_channel=true"]].concat();
+    assert_eq!(run(&reqs, &on_channel).host.response.max_ns, first + 1_000 + T_READ + X - 26_500);
+}
+
+#[test]
 fn a_read_waiting_for_flash_does_not_hold_the_host_link_against_a_write() {
     // The read of page 0 (channel 0) needs the link only after 127.4 us of
     // flash work; the write of page 1 (channel 1) arriving at 1 us moves its
