@@ -277,51 +277,6 @@ impl Ssd {
         }
     }
 
-    /// A write into the DRAM buffer: its data crosses the host link once the
-    /// buffer has room and is acknowledged then; each page leaves the buffer
-    /// when it has crossed the channel into its die, which programs it.
-    fn write_through_buffer(
-        &mut self,
-        start_ns: Ns,
-        t0: Ns,
-        pages: std::ops::RangeInclusive<u64>,
-        req: &DeviceRequest,
-        in_page: impl Fn(u64) -> u64,
-    ) -> Result<Ns> {
-        let unit = self.write_buffer_unit;
-        let slots_of = move |bytes: u64| match unit {
-            BufferUnit::Page => 1,
-            BufferUnit::Sector => bytes.div_ceil(512),
-        };
-        let slots: u64 = pages.clone().map(|lpn| slots_of(in_page(lpn))).sum();
-        let buffer = self.write_buffer.as_mut().ok_or_else(|| Error::Internal("no write buffer".into()))?;
-        let admission = buffer.admit(t0, slots);
-        let ready = self.host_link(admission.at_ns, req.len_bytes);
-        // Larger than the buffer: its last page has a slot once that many of its own have left.
-        let mut own_left = Vec::new();
-        let first = *pages.start();
-        for lpn in pages {
-            self.poll_stop(lpn - first)?;
-            let page = self.write_host_page(start_ns, lpn, in_page(lpn), ready, req.cause)?;
-            self.flash_programmed_until_ns = self.flash_programmed_until_ns.max(page.programmed_ns);
-            let leaves_ns = match self.write_buffer_slot_until {
-                BufferSlotUntil::Transferred => page.transferred_ns,
-                BufferSlotUntil::Programmed => page.programmed_ns,
-            };
-            let slots = slots_of(in_page(lpn));
-            if admission.own_slots_first > 0 {
-                own_left.push((leaves_ns, slots));
-            }
-            self.write_buffer.as_mut().ok_or_else(|| Error::Internal("no write buffer".into()))?.hold(leaves_ns, slots);
-        }
-        if admission.own_slots_first == 0 {
-            return Ok(ready);
-        }
-        let own = write_buffer::freed_by_own_pages(own_left, admission.own_slots_first)
-            .ok_or_else(|| Error::Internal("a write's own pages free less room than it lacks".into()))?;
-        Ok(own.max(ready))
-    }
-
     /// Stops a request of many pages between two of them when the run was
     /// asked to stop; `nth` counts the request's pages.
     #[inline]
