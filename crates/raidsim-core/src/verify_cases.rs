@@ -125,8 +125,25 @@ pub fn scenario(seed: u64, case: u64) -> Vec<String> {
         }
     }
     flash_management(&mut rng, &mut o);
+    // A quarter of the arrays' drives run the hybrid log-block FTL, which
+    // replaces the page map's collection settings drawn above.
+    if rng.gen_bool(0.25) {
+        o.retain(|a| !FAST_REPLACES.iter().any(|key| a.starts_with(key)));
+        o.push("ssd.ftl.scheme=\"fast\"".into());
+        o.push(format!("ssd.ftl.log_blocks_per_plane={}", rng.gen_range(1u32..=2)));
+    }
     o
 }
+
+/// The page map's settings that `ssd.ftl.scheme = "fast"` refuses.
+const FAST_REPLACES: [&str; 6] = [
+    "ssd.ftl.scheme=",
+    "ssd.ftl.cmt_bytes=",
+    "ssd.ftl.dynamic_wear_levelling=",
+    "ssd.ftl.static_wear_levelling_threshold=",
+    "ssd.ftl.gc_victim=",
+    "ssd.ftl.gc_victim_sample=",
+];
 
 /// `cr5` or `cr5m` across the channels of one small SSD, with a chip
 /// (in cr5m: data or mirroring) failing at a random request in most cases.

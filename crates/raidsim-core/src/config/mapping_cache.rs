@@ -1,6 +1,7 @@
 //! Where the FTL keeps its page map (`ssd.ftl.scheme`): all of it in DRAM,
-//! or a cache of it in DRAM and the rest on flash (DFTL: Gupta, Kim &
-//! Urgaonkar, ASPLOS 2009; MQSim's cached mapping table).
+//! a cache of it in DRAM and the rest on flash (DFTL: Gupta, Kim &
+//! Urgaonkar, ASPLOS 2009; MQSim's cached mapping table), or by block with
+//! a few page-mapped log blocks (FAST, whose settings `log_blocks` checks).
 //!
 //! With a cached map, each entry names a logical page, its physical page
 //! and which of its sectors are written; the entries of consecutive logical
@@ -24,6 +25,22 @@ pub enum FtlScheme {
     /// out); a miss reads the entry's translation page, and evicting a
     /// changed entry writes its translation page back (DFTL).
     Dftl,
+    /// FAST, a hybrid log-block FTL (Lee et al., ACM TECS 2007): data
+    /// blocks mapped by block, writes appended to a few log blocks mapped
+    /// by page, and merges when a log block is needed (`crate::ftl::log_block`).
+    /// The flash-memory drives of 2008-2010 used FTLs of this kind.
+    Fast,
+}
+
+impl FtlScheme {
+    /// The name a config gives it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::PageMap => "page_map",
+            Self::Dftl => "dftl",
+            Self::Fast => "fast",
+        }
+    }
 }
 
 /// The sizes of a cached map, derived from the geometry.
@@ -56,10 +73,11 @@ impl MappingCacheGeometry {
         let cached_entry_bytes = ((2.0 * bits + sectors) / 8.0).ceil() as u64;
         let stored_entry_bytes = ((bits + sectors) / 8.0).ceil() as u64;
         match (scheme, cmt_bytes) {
-            (FtlScheme::PageMap, None) => Ok(Self::default()),
-            (FtlScheme::PageMap, Some(_)) => {
-                Err(Error::config("ssd.ftl.cmt_bytes", "is the mapping cache of scheme = \"dftl\"; the page map keeps the whole map in DRAM"))
-            }
+            (FtlScheme::PageMap | FtlScheme::Fast, None) => Ok(Self::default()),
+            (FtlScheme::PageMap | FtlScheme::Fast, Some(_)) => Err(Error::config(
+                "ssd.ftl.cmt_bytes",
+                format!("is the mapping cache of scheme = \"dftl\"; {:?} keeps its whole map in DRAM", scheme.name()),
+            )),
             (FtlScheme::Dftl, None) => Err(Error::config("ssd.ftl.cmt_bytes", "scheme = \"dftl\" needs the mapping cache's size in bytes")),
             (FtlScheme::Dftl, Some(bytes)) => {
                 let cached_entries = bytes / cached_entry_bytes;

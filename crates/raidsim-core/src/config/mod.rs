@@ -15,6 +15,7 @@ mod array_geometry;
 mod cost;
 mod erase_suspend;
 mod hdd;
+mod log_blocks;
 mod mapping_cache;
 mod memory;
 pub use memory::MAX_FIXED_BUCKETS;
@@ -580,6 +581,12 @@ fn channel_members(config: &Config) -> Result<Vec<MemberConfig>> {
                 format!("is 0, but array.failures[{i}] fails a chip: a failed chip is rebuilt onto a spare chip of its channel"),
             ));
         }
+    }
+    if ssd.ftl.scheme == FtlScheme::Fast {
+        return Err(Error::config(
+            "ssd.ftl.scheme",
+            format!("\"fast\" is not modelled inside one SSD ({level}): a failed chip's pages are rebuilt onto a spare chip, off their logical block's plane"),
+        ));
     }
     let mut channel = ssd.clone();
     channel.geometry.channels = 1;

@@ -273,6 +273,10 @@ pub struct FtlConfig {
     pub scheme: FtlScheme,
     /// Bytes of DRAM for the cached map (`scheme = "dftl"` only).
     pub cmt_bytes: Option<u64>,
+    /// Random-write log blocks of each plane (`scheme = "fast"` only; the
+    /// plane's sequential log block is one more). FAST's log buffer: more
+    /// log blocks delay merges, and need more spare blocks.
+    pub log_blocks_per_plane: Option<u32>,
     /// Victim selection.
     pub gc_victim: GcVictim,
     /// Blocks `gc_victim = "random_greedy"` draws from a plane's full
@@ -305,6 +309,7 @@ impl Default for FtlConfig {
             gc_threshold_fraction: 0.05,
             scheme: FtlScheme::PageMap,
             cmt_bytes: None,
+            log_blocks_per_plane: None,
             gc_victim: GcVictim::Greedy,
             gc_victim_sample: None,
             gc_holds: GcHolds::Unit,
@@ -480,6 +485,7 @@ impl SsdConfig {
             ));
         }
         validate_order(&self.ftl.static_order)?;
+        super::log_blocks::validate(self, spare_blocks_per_plane)?;
         let t = &self.timing;
         for (key, ns) in [
             ("ssd.timing.t_read_ns", t.t_read_ns),

@@ -20,8 +20,14 @@ pub struct GcWork {
 }
 
 impl GcWork {
+    /// Whether collection did anything: a FAST partial merge of a logical
+    /// block without a data block copies pages and erases none.
+    pub fn ran(&self) -> bool {
+        self.blocks_erased > 0 || self.pages_copied > 0
+    }
+
     /// This work, then `w`.
-    fn add(&mut self, w: &GcWork) {
+    pub(super) fn add(&mut self, w: &GcWork) {
         self.pages_copied += w.pages_copied;
         self.blocks_erased += w.blocks_erased;
         self.summary_pages += w.summary_pages;
@@ -40,6 +46,9 @@ impl Ftl {
     /// the test is all there is to do.
     #[inline]
     pub fn collect_until(&mut self, plane: u32, free_blocks: usize, now_ns: Ns) -> Result<GcWork> {
+        if self.log_blocks.is_some() {
+            return self.merge_until(plane, free_blocks, now_ns);
+        }
         let mut gc = GcWork::default();
         while self.planes[plane as usize].free.len() < free_blocks {
             match self.pick_victim(plane, now_ns) {

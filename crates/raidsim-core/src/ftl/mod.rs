@@ -21,7 +21,7 @@
 //! handed over, so setting up a full drive costs a pass over its blocks and
 //! a run pays memory only for the pages it rewrites.
 
-use crate::config::{DerivedGeometry, GcVictim, SsdConfig};
+use crate::config::{DerivedGeometry, FtlScheme, GcVictim, SsdConfig};
 use crate::engine::Ns;
 use crate::error::{Error, Result};
 use crate::flash::{FlashLayout, NO_PAGE};
@@ -31,14 +31,17 @@ mod cmt;
 mod copies;
 mod fill;
 mod gc;
+mod log_block;
 mod static_allocation;
 mod wear;
 
 pub use cmt::{CachedMappingTable, CmtLookup};
 pub use copies::ChipLoss;
 pub use gc::GcWork;
+pub use log_block::MergeCounts;
 
 use fill::FillLayout;
+use log_block::LogBlocks;
 use static_allocation::{static_digits, static_planes};
 
 /// A map entry that holds what the in-order fill left there ([`fill`]);
@@ -131,6 +134,9 @@ pub struct Ftl {
     /// Per plane, [`Ftl::free_pages`] kept current: `static_die`
     /// allocation compares a die's planes by it on every write.
     free_pages: Vec<u32>,
+    /// FAST's block map and log blocks (`scheme = "fast"`), which then
+    /// place every write instead of the planes' open blocks.
+    log_blocks: Option<Box<LogBlocks>>,
 }
 
 impl Ftl {
@@ -178,8 +184,18 @@ impl Ftl {
             planes,
             plane_valid: vec![0; layout.planes as usize],
             free_pages: vec![0; layout.planes as usize],
+            log_blocks: None,
             layout,
         };
+        if let (FtlScheme::Fast, Some(logs)) = (ssd.ftl.scheme, ssd.ftl.log_blocks_per_plane) {
+            ftl.log_blocks = Some(Box::new(LogBlocks::new(&ftl.static_planes, ftl.logical_pages, ftl.data_pages_per_block, logs)));
+            // No block is open: FAST opens log blocks as writes need them.
+            for p in 0..ftl.layout.planes {
+                let first = p * bpp;
+                ftl.planes[p as usize] = Plane { free: (first..first + bpp).collect(), open_block: first, next_page: ftl.data_pages_per_block };
+                ftl.state[first as usize] = BlockState::Free;
+            }
+        }
         for plane in 0..ftl.layout.planes {
             ftl.sync_free_pages(plane);
         }
@@ -350,6 +366,9 @@ impl Ftl {
     /// Writes `lpn` into `plane` at `now_ns`, then collects the plane while
     /// its free blocks are below the threshold.
     pub fn write(&mut self, lpn: u64, plane: u32, now_ns: Ns) -> Result<WriteOutcome> {
+        if self.log_blocks.is_some() {
+            return self.write_fast(lpn, plane, now_ns);
+        }
         let old = self.ppn_of(lpn);
         if old != NO_PAGE {
             self.check_maps_agree(lpn, old)?;
@@ -404,6 +423,7 @@ impl Ftl {
             self.sync_free_pages(plane);
         }
         self.fill = Some(layout);
+        self.fast_after_fill();
         Ok(())
     }
 
@@ -487,6 +507,9 @@ impl Ftl {
         if self.erase_count != other.erase_count || self.last_write_ns != other.last_write_ns {
             return differs("erase counts or last writes");
         }
+        if self.log_blocks != other.log_blocks {
+            return differs("FAST's block maps or log blocks");
+        }
         Ok(())
     }
 
@@ -524,7 +547,7 @@ impl Ftl {
                 return Err(format!("free block {b} holds {} valid pages", self.valid[b]));
             }
         }
-        Ok(())
+        self.check_log_blocks()
     }
 }
 
@@ -538,5 +561,7 @@ fn copy_spaces(mirroring_chips_per_channel: u32) -> u64 {
     }
 }
 
+#[cfg(test)]
+mod log_block_tests;
 #[cfg(test)]
 mod tests;

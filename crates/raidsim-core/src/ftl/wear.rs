@@ -39,8 +39,17 @@ impl Ftl {
         }
     }
 
-    /// Blocks static wear levelling relocated, ever.
+    /// Blocks static wear levelling relocated since the counts last restarted.
     pub fn static_wear_levelling_moves(&self) -> u64 {
         self.static_wear_levelling_moves
+    }
+
+    /// Restarts the FTL's counts of what it did (after preconditioning,
+    /// after a warm-up), as the drive's own counters restart; wear is kept.
+    pub fn reset_counts(&mut self) {
+        self.static_wear_levelling_moves = 0;
+        if let Some(lb) = self.log_blocks.as_mut() {
+            lb.reset_merges();
+        }
     }
 }

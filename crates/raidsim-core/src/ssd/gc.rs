@@ -55,7 +55,7 @@ impl Ssd {
     }
 
     pub(super) fn count_gc(&mut self, gc: GcWork) {
-        if gc.blocks_erased > 0 {
+        if gc.ran() {
             self.gc_runs += 1;
             self.counters.pages_read[Cause::GcRead.index()] += gc.pages_copied;
             self.counters.pages_written[Cause::GcWrite.index()] += gc.pages_copied;

@@ -499,7 +499,7 @@ impl Ssd {
         }
         self.counters.pages_written[cause.index()] += 1;
         self.summary_pages_written += u64::from(outcome.sealed_block) * u64::from(self.ftl.summary_pages_per_block());
-        self.own_gc_starts += u64::from(outcome.gc.blocks_erased > 0);
+        self.own_gc_starts += u64::from(outcome.gc.ran());
         self.count_gc(outcome.gc);
         Ok(PageDone { transferred_ns: x + work.transfer, programmed_ns: programmed })
     }

@@ -89,6 +89,7 @@ impl Ssd {
         self.gc_runs = 0;
         self.forced_gc_runs = 0;
         self.summary_pages_written = 0;
+        self.ftl.reset_counts();
         if let Some(cmt) = self.cmt.as_mut() {
             cmt.reset_counts();
         }

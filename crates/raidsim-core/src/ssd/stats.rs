@@ -107,6 +107,15 @@ impl Ssd {
             let ratio = if hits + misses > 0 { hits as f64 / (hits + misses) as f64 } else { 0.0 };
             out.push(Stat::new(format!("{prefix}.ftl.cmt.hit_ratio"), ratio, "ratio", "hits / lookups of the cached map"));
         }
+        if let Some(m) = self.ftl.merges() {
+            for (kind, n, what) in [
+                ("switch", m.switch, "full sequential log blocks that became data blocks (one erase, no copy)"),
+                ("partial", m.partial, "sequential log blocks completed by copies, then switched"),
+                ("full", m.full, "logical blocks copied whole into a new data block"),
+            ] {
+                out.push(Stat::new(format!("{prefix}.ftl.merges.{kind}"), n as f64, "merges", what));
+            }
+        }
         out.push(Stat::new(
             format!("{prefix}.ftl.summary_pages_written"),
             self.summary_pages_written as f64,

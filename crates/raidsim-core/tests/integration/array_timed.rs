@@ -40,13 +40,20 @@ fn timed_member_counters_equal_counting_mode() {
     ];
     // Whatever the drives' controllers do (timing, collection, the map,
     // buffers), the array asks each member for the same pages.
-    let flash: [&[&str]; 6] = [
+    let flash: [&[&str]; 7] = [
         &[],
         &["ssd.erase_suspend.ops=\"reads_and_writes\"", "precondition.random_overwrite_factor=1"],
         &["ssd.ftl.scheme=\"dftl\"", "ssd.ftl.cmt_bytes=65536"],
         &["ssd.ftl.gc_victim=\"random_greedy\"", "ssd.ftl.gc_holds=\"channel\"", "precondition.random_overwrite_factor=1"],
         &["ssd.parallel_unit=\"chip\"", "ssd.write_buffer_bytes=65536", "ssd.write_buffer_unit=\"sector\""],
         &["ssd.ftl.dynamic_wear_levelling=true", "ssd.ftl.static_wear_levelling_threshold=2"],
+        &[
+            "ssd.ftl.scheme=\"fast\"",
+            "ssd.ftl.log_blocks_per_plane=4",
+            "ssd.ftl.allocation=\"static\"",
+            "ssd.ftl.summary_pages_per_block=0",
+            "precondition.random_overwrite_factor=1",
+        ],
     ];
     for extra in flash {
         let r = config("stripe-unit-table5", &[&o[..], extra].concat());

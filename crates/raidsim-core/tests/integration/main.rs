@@ -22,6 +22,7 @@ mod hdd_cache;
 mod hdd_model;
 mod input_errors;
 mod intra_ssd;
+mod log_block_ftl;
 mod mapping_cache;
 mod no_panic_fuzz;
 mod parity_compute;
