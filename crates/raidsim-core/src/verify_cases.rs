@@ -125,17 +125,26 @@ pub fn scenario(seed: u64, case: u64) -> Vec<String> {
         }
     }
     flash_management(&mut rng, &mut o);
-    // A quarter of the arrays' drives run the hybrid log-block FTL, which
-    // replaces the page map's collection settings drawn above.
+    // A quarter of the arrays' drives map by block, with FAST's log blocks
+    // or without, in place of the page map's collection settings drawn above.
     if rng.gen_bool(0.25) {
         o.retain(|a| !FAST_REPLACES.iter().any(|key| a.starts_with(key)));
-        o.push("ssd.ftl.scheme=\"fast\"".into());
-        o.push(format!("ssd.ftl.log_blocks_per_plane={}", rng.gen_range(1u32..=2)));
+        if rng.gen_bool(0.7) {
+            o.push("ssd.ftl.scheme=\"fast\"".into());
+            o.push(format!("ssd.ftl.log_blocks_per_plane={}", rng.gen_range(1u32..=2)));
+        } else {
+            o.push("ssd.ftl.scheme=\"block_map\"".into());
+        }
+    }
+    // Half the buffered drives keep pages rewritten soon in a cache of a few pages.
+    if o.iter().any(|a| a.starts_with("ssd.write_buffer_bytes=")) && rng.gen_bool(0.5) {
+        o.push(format!("ssd.write_cache.capacity_bytes={}", rng.gen_range(1u64..=8) * 4096));
+        o.push(format!("ssd.write_cache.recent_ns={}", rng.gen_range(1u64..=2_000_000)));
     }
     o
 }
 
-/// The page map's settings that `ssd.ftl.scheme = "fast"` refuses.
+/// The page map's settings that the block-mapped schemes refuse.
 const FAST_REPLACES: [&str; 6] = [
     "ssd.ftl.scheme=",
     "ssd.ftl.cmt_bytes=",

@@ -1,12 +1,12 @@
-//! The settings of the hybrid log-block FTL (`ssd.ftl.scheme = "fast"`),
-//! checked against the rest of the drive: what FAST does not do is refused
-//! by key, not ignored.
+//! The settings of the block-mapped FTLs (`ssd.ftl.scheme = "fast"`, the
+//! hybrid log-block FTL, and `"block_map"`), checked against the rest of
+//! the drive: what they do not do is refused by key, not ignored.
 
 use super::mapping_cache::FtlScheme;
 use super::ssd::{Allocation, FtlConfig, GcVictim, SsdConfig};
 use crate::error::{Error, Result};
 
-/// `log_blocks_per_plane` belongs to FAST, and FAST to a drive it can run on:
+/// `log_blocks_per_plane` belongs to FAST, and a block map to a drive it can run on:
 /// static allocation (a logical block's plane is fixed by its number), no
 /// summary pages (a data block's page `k` holds its logical page `k`), no
 /// mirroring chips, and none of the page map's collection settings, which
@@ -19,7 +19,8 @@ pub(super) fn validate(ssd: &SsdConfig, spare_blocks_per_plane: u64) -> Result<(
         (FtlScheme::Fast, Some(n)) => n,
         (FtlScheme::Fast, None) => return Err(Error::config(key, "scheme = \"fast\" needs the random log blocks of each plane")),
         (_, Some(_)) => return Err(Error::config(key, format!("applies to scheme = \"fast\", not {:?}", ftl.scheme.name()))),
-        (_, None) => return Ok(()),
+        (FtlScheme::BlockMap, None) => return block_mapped(ssd),
+        (FtlScheme::PageMap | FtlScheme::Dftl, None) => return Ok(()),
     };
     if logs == 0 {
         return Err(Error::config(key, "must be at least 1: FAST appends every write that is not sequential to a random log block"));
@@ -34,7 +35,15 @@ pub(super) fn validate(ssd: &SsdConfig, spare_blocks_per_plane: u64) -> Result<(
             ),
         ));
     }
-    let refuse = |key: &str, why: &str| Err(Error::config(key, format!("{why} (scheme = \"fast\")")));
+    block_mapped(ssd)
+}
+
+/// What every block-mapped FTL needs of the drive (the spare blocks to
+/// merge into are the three that validation always keeps).
+fn block_mapped(ssd: &SsdConfig) -> Result<()> {
+    let ftl = &ssd.ftl;
+    let scheme = ftl.scheme.name();
+    let refuse = |key: &str, why: &str| Err(Error::config(key, format!("{why} (scheme = {scheme:?})")));
     let default = FtlConfig::default();
     if ftl.allocation != Allocation::Static {
         return refuse("ssd.ftl.allocation", "must be \"static\": a block-mapped FTL fixes each logical block's plane");
@@ -46,12 +55,12 @@ pub(super) fn validate(ssd: &SsdConfig, spare_blocks_per_plane: u64) -> Result<(
         return refuse("array.level", "mirroring chips (cr5m) keep copies the block map has no place for");
     }
     if ftl.gc_victim != GcVictim::Greedy || ftl.gc_victim_sample.is_some() {
-        return refuse("ssd.ftl.gc_victim", "does not apply: FAST merges its oldest random log block");
+        return refuse("ssd.ftl.gc_victim", "does not apply: a block map merges the blocks its writes need, not a victim it picks");
     }
     if ftl.gc_threshold_fraction != default.gc_threshold_fraction {
-        return refuse("ssd.ftl.gc_threshold_fraction", "does not apply: FAST merges when it needs a log block, not below a free-block threshold");
+        return refuse("ssd.ftl.gc_threshold_fraction", "does not apply: a block map merges when a write needs it, not below a free-block threshold");
     }
-    let no_levelling = "wear levelling is not modelled for FAST: it takes free blocks in the order they were erased";
+    let no_levelling = "wear levelling is not modelled for block maps: they take free blocks in the order they were erased";
     if ftl.dynamic_wear_levelling {
         return refuse("ssd.ftl.dynamic_wear_levelling", no_levelling);
     }

@@ -14,7 +14,7 @@
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
-/// Where the page map lives.
+/// How pages are mapped, and where the map lives.
 #[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum FtlScheme {
@@ -30,6 +30,10 @@ pub enum FtlScheme {
     /// by page, and merges when a log block is needed (`crate::ftl::log_block`).
     /// The flash-memory drives of 2008-2010 used FTLs of this kind.
     Fast,
+    /// A block-mapped FTL without log blocks (`crate::ftl::block_map`): a
+    /// rewrite that cannot go in place rewrites its whole block. The first
+    /// flash cards' FTL.
+    BlockMap,
 }
 
 impl FtlScheme {
@@ -39,6 +43,7 @@ impl FtlScheme {
             Self::PageMap => "page_map",
             Self::Dftl => "dftl",
             Self::Fast => "fast",
+            Self::BlockMap => "block_map",
         }
     }
 }
@@ -73,8 +78,8 @@ impl MappingCacheGeometry {
         let cached_entry_bytes = ((2.0 * bits + sectors) / 8.0).ceil() as u64;
         let stored_entry_bytes = ((bits + sectors) / 8.0).ceil() as u64;
         match (scheme, cmt_bytes) {
-            (FtlScheme::PageMap | FtlScheme::Fast, None) => Ok(Self::default()),
-            (FtlScheme::PageMap | FtlScheme::Fast, Some(_)) => Err(Error::config(
+            (FtlScheme::PageMap | FtlScheme::Fast | FtlScheme::BlockMap, None) => Ok(Self::default()),
+            (FtlScheme::PageMap | FtlScheme::Fast | FtlScheme::BlockMap, Some(_)) => Err(Error::config(
                 "ssd.ftl.cmt_bytes",
                 format!("is the mapping cache of scheme = \"dftl\"; {:?} keeps its whole map in DRAM", scheme.name()),
             )),

@@ -257,7 +257,7 @@ type Dependents = (&'static [&'static str], &'static str, fn(&toml::Value) -> bo
 const DEPENDENT_KEYS: [Dependents; 3] = [
     (&["ssd", "ftl"], "scheme", |v| v.as_str() == Some("dftl"), &["cmt_bytes"]),
     (&["ssd", "ftl"], "scheme", |v| v.as_str() == Some("fast"), &["log_blocks_per_plane"]),
-    (&["ssd"], "write_buffer_bytes", |v| v.as_integer() != Some(0), &["write_buffer_slot_until", "write_buffer_unit"]),
+    (&["ssd"], "write_buffer_bytes", |v| v.as_integer() != Some(0), &["write_buffer_slot_until", "write_buffer_unit", "write_cache"]),
 ];
 
 fn drop_dependents(base: &mut toml::Table, incoming: &toml::Table, set_keys: &std::collections::BTreeSet<String>) {
@@ -269,7 +269,9 @@ fn drop_dependents(base: &mut toml::Table, incoming: &toml::Table, set_keys: &st
         }
         let Some(existing) = path.iter().try_fold(&mut *base, |t, p| t.get_mut(*p).and_then(toml::Value::as_table_mut)) else { continue };
         for dependent in dependents.iter().filter(|d| !over.contains_key(**d)) {
-            if !set_keys.contains(&format!("{}.{dependent}", path.join("."))) {
+            let key = format!("{}.{dependent}", path.join("."));
+            // A dependent table is kept if the user set any key inside it.
+            if !set_keys.iter().any(|k| *k == key || k.strip_prefix(key.as_str()).is_some_and(|rest| rest.starts_with('.'))) {
                 existing.remove(*dependent);
             }
         }

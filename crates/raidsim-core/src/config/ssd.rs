@@ -269,7 +269,8 @@ pub struct FtlConfig {
     /// the over-provisioning (the CR5M paper's 30 %) makes collection run on
     /// every write once the plane is fuller than 1 - threshold, as in SSDsim.
     pub gc_threshold_fraction: f64,
-    /// Where the page map lives: all in DRAM, or cached (DFTL).
+    /// How pages are mapped: a page map all in DRAM or cached (DFTL), or
+    /// by block, with log blocks (FAST) or without.
     pub scheme: FtlScheme,
     /// Bytes of DRAM for the cached map (`scheme = "dftl"` only).
     pub cmt_bytes: Option<u64>,
@@ -344,6 +345,8 @@ pub struct SsdConfig {
     pub write_buffer_slot_until: BufferSlotUntil,
     /// What the buffer's room is counted in (a buffer only).
     pub write_buffer_unit: BufferUnit,
+    /// A DRAM cache that keeps pages rewritten soon (MQSim's data cache).
+    pub write_cache: super::write_cache::WriteCacheConfig,
     /// The unit that runs one flash operation at a time.
     pub parallel_unit: ParallelUnit,
     /// Reads (and writes) that suspend an erase in their way.
@@ -364,6 +367,7 @@ impl Default for SsdConfig {
             write_buffer_bytes: 0,
             write_buffer_slot_until: BufferSlotUntil::Transferred,
             write_buffer_unit: BufferUnit::Page,
+            write_cache: Default::default(),
             parallel_unit: ParallelUnit::Die,
             erase_suspend: Default::default(),
             price_usd: 0.0,
@@ -435,6 +439,7 @@ impl SsdConfig {
         if self.write_buffer_unit != BufferUnit::Page && self.write_buffer_bytes == 0 {
             return Err(Error::config("ssd.write_buffer_unit", "applies to a write buffer: set ssd.write_buffer_bytes"));
         }
+        self.write_cache.validate(u64::from(g.page_size_bytes), self.write_buffer_bytes)?;
         match (self.ftl.gc_victim, self.ftl.gc_victim_sample) {
             (GcVictim::RandomGreedy, Some(d)) if !(1..=MAX_GC_VICTIM_SAMPLE).contains(&d) => {
                 return Err(Error::config("ssd.ftl.gc_victim_sample", format!("{d} blocks: must lie in [1, {MAX_GC_VICTIM_SAMPLE}]")));

@@ -39,7 +39,7 @@
 use super::*;
 
 /// No physical block: a logical block never written.
-const NO_BLOCK: u32 = u32::MAX;
+pub(super) const NO_BLOCK: u32 = u32::MAX;
 
 /// A plane's sequential log block.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -77,12 +77,17 @@ pub(super) struct LogBlocks {
     /// Per plane: the next page of its newest random log block.
     random_next: Vec<u32>,
     random_limit: usize,
-    merges: MergeCounts,
+    pub(super) merges: MergeCounts,
+    /// A block-mapped FTL (`scheme = "block_map"`, no log blocks): per
+    /// plane, per logical block, the first page of its data block that
+    /// can still be programmed, in order. `None` under FAST.
+    pub(super) next_in_place: Option<Vec<u32>>,
 }
 
 impl LogBlocks {
     /// An empty drive's: no data block, no log block.
-    pub(super) fn new(static_planes: &[u32], logical_pages: u64, pages_per_block: u32, random_limit: u32) -> Self {
+    /// With `random_limit = None`: a block-mapped FTL's, which has none.
+    pub(super) fn new(static_planes: &[u32], logical_pages: u64, pages_per_block: u32, random_limit: Option<u32>) -> Self {
         let planes = static_planes.len();
         let mut residue_of_plane = vec![0; planes];
         for (residue, &plane) in static_planes.iter().enumerate() {
@@ -97,8 +102,9 @@ impl LogBlocks {
             sequential: vec![None; planes],
             random: vec![VecDeque::new(); planes],
             random_next: vec![pages_per_block; planes],
-            random_limit: random_limit as usize,
+            random_limit: random_limit.unwrap_or(0) as usize,
             merges: MergeCounts::default(),
+            next_in_place: random_limit.is_none().then(|| vec![0; planes * lbns_per_plane as usize]),
         }
     }
 
@@ -112,19 +118,29 @@ impl LogBlocks {
         self.merges = MergeCounts::default();
     }
 
-    fn data_block_mut(&mut self, plane: u32, lbn: u32) -> &mut u32 {
+    pub(super) fn data_block_mut(&mut self, plane: u32, lbn: u32) -> &mut u32 {
         &mut self.data_block[(plane * self.lbns_per_plane + lbn) as usize]
+    }
+
+    /// Where the plane's logical block `lbn` is kept in its tables.
+    pub(super) fn index(&self, plane: u32, lbn: u32) -> usize {
+        (plane * self.lbns_per_plane + lbn) as usize
     }
 }
 
 impl Ftl {
-    /// Merges so far, under FAST.
+    /// Merges so far, under a block map (FAST's or the plain one).
     pub fn merges(&self) -> Option<MergeCounts> {
         self.log_blocks.as_ref().map(|lb| lb.merges)
     }
 
+    /// Whether the block map has log blocks (FAST), not only data blocks.
+    pub fn has_log_blocks(&self) -> bool {
+        self.log_blocks.as_ref().is_some_and(|lb| lb.next_in_place.is_none())
+    }
+
     /// The plane's logical block and page offset of `lpn`.
-    fn fast_address(&self, lpn: u64) -> (u32, u32) {
+    pub(super) fn fast_address(&self, lpn: u64) -> (u32, u32) {
         let local = lpn / u64::from(self.layout.planes);
         let ppb = u64::from(self.data_pages_per_block);
         ((local / ppb) as u32, (local % ppb) as u32)
@@ -135,26 +151,21 @@ impl Ftl {
         (u64::from(lbn) * u64::from(ppb) + u64::from(offset)) * u64::from(planes) + u64::from(lb.residue_of_plane[plane as usize])
     }
 
-    /// A FAST write of `lpn` (see the module doc), with the merges it needed.
+    /// A write of `lpn` under FAST (see the module doc) or the block map
+    /// ([`super::block_map`]), with the merges it needed.
     pub(super) fn write_fast(&mut self, lpn: u64, plane: u32, now_ns: Ns) -> Result<WriteOutcome> {
-        let mut lb = self.log_blocks.take().ok_or_else(|| Error::Internal("a FAST write on a drive without log blocks".into()))?;
-        let out = self.write_fast_with(&mut lb, lpn, plane, now_ns);
+        let mut lb = self.log_blocks.take().ok_or_else(|| Error::Internal("a block-mapped write on a drive without a block map".into()))?;
+        let out = if lb.next_in_place.is_some() {
+            self.write_block_mapped(&mut lb, lpn, plane, now_ns)
+        } else {
+            self.write_fast_with(&mut lb, lpn, plane, now_ns)
+        };
         self.log_blocks = Some(lb);
         out
     }
 
     fn write_fast_with(&mut self, lb: &mut LogBlocks, lpn: u64, plane: u32, now_ns: Ns) -> Result<WriteOutcome> {
-        if plane != self.static_plane(lpn) {
-            return Err(Error::Internal(format!("FAST asked to write page {lpn} to plane {plane}, not its logical block's")));
-        }
-        let old = self.ppn_of(lpn);
-        if old != NO_PAGE {
-            self.check_maps_agree(lpn, old)?;
-            self.invalidate(old);
-        }
-        // Merges copy each page's current copy: this one has none until written.
-        self.l2p[lpn as usize] = CLEARED;
-        let (lbn, offset) = self.fast_address(lpn);
+        let (lbn, offset) = self.unmap_for_rewrite(lpn, plane)?;
         let ppb = self.data_pages_per_block;
         let mut gc = GcWork::default();
         let ppn = match lb.sequential[plane as usize] {
@@ -180,8 +191,23 @@ impl Ftl {
         Ok(WriteOutcome { ppn, sealed_block: false, gc })
     }
 
+    /// Before `lpn` is rewritten in `plane`: its old copy invalid, and no
+    /// current copy for merges to move until it is written. Its logical block and offset.
+    pub(super) fn unmap_for_rewrite(&mut self, lpn: u64, plane: u32) -> Result<(u32, u32)> {
+        if plane != self.static_plane(lpn) {
+            return Err(Error::Internal(format!("the block map was asked to write page {lpn} to plane {plane}, not its logical block's")));
+        }
+        let old = self.ppn_of(lpn);
+        if old != NO_PAGE {
+            self.check_maps_agree(lpn, old)?;
+            self.invalidate(old);
+        }
+        self.l2p[lpn as usize] = CLEARED;
+        Ok(self.fast_address(lpn))
+    }
+
     /// Records `lpn` at `ppn`, a free page of an open block.
-    fn place_page(&mut self, lpn: u64, ppn: u32, now_ns: Ns) {
+    pub(super) fn place_page(&mut self, lpn: u64, ppn: u32, now_ns: Ns) {
         let block = self.layout.block_of(ppn);
         self.set_id(ppn, lpn as u32);
         self.set_ppn(lpn, ppn);
@@ -231,7 +257,7 @@ impl Ftl {
     fn full_merge(&mut self, lb: &mut LogBlocks, plane: u32, lbn: u32, now_ns: Ns) -> Result<GcWork> {
         let mut gc = GcWork::default();
         let new = self.take_free(plane)?;
-        self.copy_current_pages(lb, plane, lbn, new, 0, now_ns, &mut gc);
+        self.copy_current_pages(lb, plane, lbn, new, 0..self.data_pages_per_block, now_ns, &mut gc);
         self.state[new as usize] = BlockState::Used;
         let old = std::mem::replace(lb.data_block_mut(plane, lbn), new);
         if old != NO_BLOCK {
@@ -251,7 +277,7 @@ impl Ftl {
         let mut gc = GcWork::default();
         let s = lb.sequential[plane as usize].take().ok_or_else(|| Error::Internal("FAST closed a sequential log block it did not have".into()))?;
         if s.next < self.data_pages_per_block {
-            self.copy_current_pages(lb, plane, s.lbn, s.block, s.next, now_ns, &mut gc);
+            self.copy_current_pages(lb, plane, s.lbn, s.block, s.next..self.data_pages_per_block, now_ns, &mut gc);
             lb.merges.partial += 1;
         } else {
             lb.merges.switch += 1;
@@ -264,12 +290,21 @@ impl Ftl {
         Ok(gc)
     }
 
-    /// Copies the current copy of each page `from..` of logical block `lbn`
+    /// Copies the current copy of each page `offsets` of logical block `lbn`
     /// to the same page of block `to`.
     #[allow(clippy::too_many_arguments)]
-    fn copy_current_pages(&mut self, lb: &LogBlocks, plane: u32, lbn: u32, to: u32, from: u32, now_ns: Ns, gc: &mut GcWork) {
+    pub(super) fn copy_current_pages(
+        &mut self,
+        lb: &LogBlocks,
+        plane: u32,
+        lbn: u32,
+        to: u32,
+        offsets: std::ops::Range<u32>,
+        now_ns: Ns,
+        gc: &mut GcWork,
+    ) {
         let (ppb, planes) = (self.data_pages_per_block, self.layout.planes);
-        for offset in from..ppb {
+        for offset in offsets {
             let lpn = Self::fast_lpn(lb, plane, lbn, offset, ppb, planes);
             let current = self.ppn_of(lpn);
             if current == NO_PAGE {
@@ -285,7 +320,7 @@ impl Ftl {
     }
 
     /// Erases `block`, which merging left without a valid page, into the plane's free list.
-    fn erase_emptied(&mut self, plane: u32, block: u32, gc: &mut GcWork) -> Result<()> {
+    pub(super) fn erase_emptied(&mut self, plane: u32, block: u32, gc: &mut GcWork) -> Result<()> {
         if self.valid[block as usize] != 0 {
             return Err(Error::Internal(format!("FAST would erase block {block} holding {} valid pages", self.valid[block as usize])));
         }
@@ -297,7 +332,7 @@ impl Ftl {
     }
 
     /// The plane's longest-free block, opened.
-    fn take_free(&mut self, plane: u32) -> Result<u32> {
+    pub(super) fn take_free(&mut self, plane: u32) -> Result<u32> {
         let block = self.planes[plane as usize].free.pop_front().ok_or_else(|| self.no_free_block(plane))?;
         self.state[block as usize] = BlockState::Open;
         Ok(block)
@@ -343,6 +378,11 @@ impl Ftl {
             for lbn in 0..=p.open_block - first {
                 *lb.data_block_mut(plane, lbn) = first + lbn;
                 self.state[(first + lbn) as usize] = BlockState::Used;
+                // The fill wrote each block's pages from its first, in order.
+                let i = lb.index(plane, lbn);
+                if let Some(next) = lb.next_in_place.as_mut() {
+                    next[i] = u32::from(self.valid[(first + lbn) as usize]);
+                }
             }
             p.next_page = self.data_pages_per_block;
         }
@@ -365,7 +405,9 @@ impl Ftl {
             let plane = self.static_plane(lpn);
             let (lbn, offset) = self.fast_address(lpn);
             let (block, at) = (ppn / ppb, ppn % ppb);
-            let in_data = lb.data_block[(plane * lb.lbns_per_plane + lbn) as usize] == block && at == offset;
+            let i = lb.index(plane, lbn);
+            let programmed = lb.next_in_place.as_ref().map_or(true, |next| at < next[i]);
+            let in_data = lb.data_block[i] == block && at == offset && programmed;
             let in_sequential = lb.sequential[plane as usize].is_some_and(|s| s.lbn == lbn && s.block == block && at == offset && at < s.next);
             let in_random = lb.random[plane as usize].contains(&block);
             if !(in_data || in_sequential || in_random) {

@@ -114,16 +114,23 @@ fn merges_copy_current_pages_wherever_they_are() {
 }
 
 /// Random rewrites over a filled drive of four planes keep the maps and
-/// FAST's placement consistent after every write, and every merge is
-/// counted: copies and erases add up to what the merges did.
+/// the block map's placement consistent after every write, and every merge
+/// is counted: copies and erases add up to what the merges did.
 #[test]
 fn random_rewrites_keep_every_page_in_one_of_its_places() {
+    let fast = random_rewrites(FtlScheme::Fast, Some(2));
+    assert!(fast.switch > 0 && fast.partial > 0 && fast.full > 0, "every kind of merge ran: {fast:?}");
+    let block_map = random_rewrites(FtlScheme::BlockMap, None);
+    assert!(block_map.full > 0 && block_map.switch + block_map.partial == 0, "{block_map:?}");
+}
+
+fn random_rewrites(scheme: FtlScheme, log_blocks: Option<u32>) -> MergeCounts {
     let mut ssd = SsdConfig::default();
     let g = &mut ssd.geometry;
     (g.channels, g.chips_per_channel, g.dies_per_chip, g.planes_per_die) = (2, 1, 1, 2);
     (g.blocks_per_plane, g.pages_per_block, g.over_provisioning_fraction) = (16, 8, 0.25);
-    ssd.ftl.scheme = FtlScheme::Fast;
-    ssd.ftl.log_blocks_per_plane = Some(2);
+    ssd.ftl.scheme = scheme;
+    ssd.ftl.log_blocks_per_plane = log_blocks;
     let d = ssd.validate().expect("valid");
     let mut ftl = Ftl::new(&ssd, &d);
     ftl.fill_in_order(d.logical_pages * 7 / 10, false).expect("fills");
@@ -147,6 +154,5 @@ fn random_rewrites_keep_every_page_in_one_of_its_places() {
     }
     assert_eq!(ftl.check_invariants(), Ok(()));
     assert_eq!(erased, ftl.erase_counts().iter().map(|&e| u64::from(e)).sum::<u64>());
-    let m = ftl.merges().expect("FAST");
-    assert!(m.switch > 0 && m.partial > 0 && m.full > 0, "every kind of merge ran: {m:?}");
+    ftl.merges().expect("a block map")
 }

@@ -27,6 +27,7 @@ use crate::error::{Error, Result};
 use crate::flash::{FlashLayout, NO_PAGE};
 use std::collections::VecDeque;
 
+mod block_map;
 mod cmt;
 mod copies;
 mod fill;
@@ -134,8 +135,9 @@ pub struct Ftl {
     /// Per plane, [`Ftl::free_pages`] kept current: `static_die`
     /// allocation compares a die's planes by it on every write.
     free_pages: Vec<u32>,
-    /// FAST's block map and log blocks (`scheme = "fast"`), which then
-    /// place every write instead of the planes' open blocks.
+    /// The block map, with FAST's log blocks (`scheme = "fast"`) or
+    /// without (`"block_map"`), which then places every write instead of
+    /// the planes' open blocks.
     log_blocks: Option<Box<LogBlocks>>,
 }
 
@@ -187,7 +189,12 @@ impl Ftl {
             log_blocks: None,
             layout,
         };
-        if let (FtlScheme::Fast, Some(logs)) = (ssd.ftl.scheme, ssd.ftl.log_blocks_per_plane) {
+        let block_mapped = match ssd.ftl.scheme {
+            FtlScheme::Fast => Some(ssd.ftl.log_blocks_per_plane),
+            FtlScheme::BlockMap => Some(None),
+            FtlScheme::PageMap | FtlScheme::Dftl => None,
+        };
+        if let Some(logs) = block_mapped {
             ftl.log_blocks = Some(Box::new(LogBlocks::new(&ftl.static_planes, ftl.logical_pages, ftl.data_pages_per_block, logs)));
             // No block is open: FAST opens log blocks as writes need them.
             for p in 0..ftl.layout.planes {
@@ -561,6 +568,8 @@ fn copy_spaces(mirroring_chips_per_channel: u32) -> u64 {
     }
 }
 
+#[cfg(test)]
+mod block_map_tests;
 #[cfg(test)]
 mod log_block_tests;
 #[cfg(test)]

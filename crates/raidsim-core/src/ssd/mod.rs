@@ -49,6 +49,7 @@ mod placement;
 mod precondition;
 mod stats;
 pub mod write_buffer;
+pub mod write_cache;
 
 pub use precondition::PreconditionPlan;
 
@@ -74,6 +75,8 @@ pub struct Ssd {
     /// Per translation page, when its latest read reaches the controller.
     translation_read_until: Vec<Ns>,
     write_buffer: Option<write_buffer::WriteBuffer>,
+    /// The DRAM cache that keeps pages rewritten soon (`[ssd.write_cache]`).
+    write_cache: Option<write_cache::WriteCache>,
     /// Latest program end of a page that went through the write buffer.
     flash_programmed_until_ns: Ns,
     timing: TimingConfig,
@@ -176,6 +179,7 @@ impl Ssd {
                     BufferUnit::Sector => ssd.write_buffer_bytes / 512,
                 })
             }),
+            write_cache: (ssd.write_cache.capacity_bytes > 0).then(|| write_cache::WriteCache::new(&ssd.write_cache, page)),
             flash_programmed_until_ns: 0,
             timing: ssd.timing.clone(),
             allocation: ssd.ftl.allocation,

@@ -90,6 +90,9 @@ impl Ssd {
         self.forced_gc_runs = 0;
         self.summary_pages_written = 0;
         self.ftl.reset_counts();
+        if let Some(cache) = self.write_cache.as_mut() {
+            cache.reset_counts();
+        }
         if let Some(cmt) = self.cmt.as_mut() {
             cmt.reset_counts();
         }

@@ -107,14 +107,38 @@ impl Ssd {
             let ratio = if hits + misses > 0 { hits as f64 / (hits + misses) as f64 } else { 0.0 };
             out.push(Stat::new(format!("{prefix}.ftl.cmt.hit_ratio"), ratio, "ratio", "hits / lookups of the cached map"));
         }
-        if let Some(m) = self.ftl.merges() {
-            for (kind, n, what) in [
-                ("switch", m.switch, "full sequential log blocks that became data blocks (one erase, no copy)"),
-                ("partial", m.partial, "sequential log blocks completed by copies, then switched"),
-                ("full", m.full, "logical blocks copied whole into a new data block"),
-            ] {
-                out.push(Stat::new(format!("{prefix}.ftl.merges.{kind}"), n as f64, "merges", what));
+        if let Some(cache) = &self.write_cache {
+            let (kept, evicted) = cache.counts();
+            out.push(Stat::new(
+                format!("{prefix}.write_cache.kept_pages"),
+                kept as f64,
+                "pages",
+                "page writes kept in DRAM, rewritten while cached and lately written back",
+            ));
+            out.push(Stat::new(
+                format!("{prefix}.write_cache.evicted_pages"),
+                evicted as f64,
+                "pages",
+                "dirty pages evicted from the cache and written back",
+            ));
+        }
+        match (self.ftl.merges(), self.ftl.has_log_blocks()) {
+            (Some(m), true) => {
+                for (kind, n, what) in [
+                    ("switch", m.switch, "full sequential log blocks that became data blocks (no copy)"),
+                    ("partial", m.partial, "sequential log blocks completed by copies, then switched"),
+                    ("full", m.full, "logical blocks copied whole into a new data block"),
+                ] {
+                    out.push(Stat::new(format!("{prefix}.ftl.merges.{kind}"), n as f64, "merges", what));
+                }
             }
+            (Some(m), false) => out.push(Stat::new(
+                format!("{prefix}.ftl.merges.full"),
+                m.full as f64,
+                "merges",
+                "data blocks rewritten into a free block because a write could not go in place",
+            )),
+            (None, _) => {}
         }
         out.push(Stat::new(
             format!("{prefix}.ftl.summary_pages_written"),

@@ -39,35 +39,70 @@ impl Ssd {
     /// A write into the DRAM buffer: its data crosses the host link once the
     /// buffer has room and is acknowledged then; each page leaves the buffer
     /// when it has crossed the channel into its die, which programs it.
+    /// With a write cache, only the pages it sends to flash take room.
     pub(super) fn write_through_buffer(
         &mut self,
         start_ns: Ns,
         t0: Ns,
         pages: std::ops::RangeInclusive<u64>,
         req: &DeviceRequest,
-        in_page: impl Fn(u64) -> u64,
+        in_page: impl Fn(u64) -> u64 + Copy,
     ) -> Result<Ns> {
+        if self.write_cache.is_none() {
+            return self.buffer_pages(start_ns, t0, pages.map(move |lpn| (lpn, in_page(lpn))), req);
+        }
+        let to_flash = self.cache_pages(t0, pages, req, in_page)?;
+        self.buffer_pages(start_ns, t0, to_flash.into_iter(), req)
+    }
+
+    /// The pages of a write the cache sends to flash: dirty pages it evicts
+    /// for room (their written sectors), and pages not written back lately.
+    fn cache_pages(
+        &mut self,
+        t0: Ns,
+        pages: std::ops::RangeInclusive<u64>,
+        req: &DeviceRequest,
+        in_page: impl Fn(u64) -> u64,
+    ) -> Result<Vec<(u64, u64)>> {
+        let page = self.page_size_bytes;
+        let cache = self.write_cache.as_mut().ok_or_else(|| Error::Internal("no write cache".into()))?;
+        let mut to_flash = Vec::new();
+        for lpn in pages {
+            let from = req.offset_bytes.max(lpn * page) - lpn * page;
+            let w = cache.write(lpn, super::write_cache::sector_mask(from, in_page(lpn)));
+            if let Some((evicted, sectors)) = w.evicted {
+                to_flash.push((evicted, u64::from(sectors.count_ones()) * 512));
+            }
+            if w.to_flash {
+                to_flash.push((lpn, in_page(lpn)));
+            }
+        }
+        cache.request_done(t0);
+        Ok(to_flash)
+    }
+
+    /// Pages `(lpn, bytes)` through the buffer to flash.
+    fn buffer_pages(&mut self, start_ns: Ns, t0: Ns, pages: impl Iterator<Item = (u64, u64)> + Clone, req: &DeviceRequest) -> Result<Ns> {
         let unit = self.write_buffer_unit;
         let slots_of = move |bytes: u64| match unit {
             BufferUnit::Page => 1,
             BufferUnit::Sector => bytes.div_ceil(512),
         };
-        let slots: u64 = pages.clone().map(|lpn| slots_of(in_page(lpn))).sum();
+        let slots: u64 = pages.clone().map(|(_, bytes)| slots_of(bytes)).sum();
         let buffer = self.write_buffer.as_mut().ok_or_else(|| Error::Internal("no write buffer".into()))?;
         let admission = buffer.admit(t0, slots);
         let ready = self.host_link(admission.at_ns, req.len_bytes);
         // Larger than the buffer: its last page has a slot once that many of its own have left.
         let mut own_left = Vec::new();
-        let first = *pages.start();
-        for lpn in pages {
-            self.poll_stop(lpn - first)?;
-            let page = self.write_host_page(start_ns, lpn, in_page(lpn), ready, req.cause)?;
+        for (nth, (lpn, bytes)) in pages.enumerate() {
+            self.poll_stop(nth as u64)?;
+            let page = self.write_host_page(start_ns, lpn, bytes, ready, req.cause)?;
             self.flash_programmed_until_ns = self.flash_programmed_until_ns.max(page.programmed_ns);
             let leaves_ns = match self.write_buffer_slot_until {
                 BufferSlotUntil::Transferred => page.transferred_ns,
                 BufferSlotUntil::Programmed => page.programmed_ns,
             };
-            let slots = slots_of(in_page(lpn));
+            let slots = slots_of(bytes);
             if admission.own_slots_first > 0 {
                 own_left.push((leaves_ns, slots));
             }

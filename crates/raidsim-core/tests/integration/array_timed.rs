@@ -40,7 +40,7 @@ fn timed_member_counters_equal_counting_mode() {
     ];
     // Whatever the drives' controllers do (timing, collection, the map,
     // buffers), the array asks each member for the same pages.
-    let flash: [&[&str]; 7] = [
+    let flash: [&[&str]; 8] = [
         &[],
         &["ssd.erase_suspend.ops=\"reads_and_writes\"", "precondition.random_overwrite_factor=1"],
         &["ssd.ftl.scheme=\"dftl\"", "ssd.ftl.cmt_bytes=65536"],
@@ -54,6 +54,7 @@ fn timed_member_counters_equal_counting_mode() {
             "ssd.ftl.summary_pages_per_block=0",
             "precondition.random_overwrite_factor=1",
         ],
+        &["ssd.ftl.scheme=\"block_map\"", "ssd.ftl.allocation=\"static\"", "ssd.ftl.summary_pages_per_block=0"],
     ];
     for extra in flash {
         let r = config("stripe-unit-table5", &[&o[..], extra].concat());

@@ -4,6 +4,7 @@
 mod common;
 
 mod array_timed;
+mod block_mapped_ftls;
 mod cell_types;
 mod closed_replay;
 mod codeword_planner;
@@ -22,7 +23,6 @@ mod hdd_cache;
 mod hdd_model;
 mod input_errors;
 mod intra_ssd;
-mod log_block_ftl;
 mod mapping_cache;
 mod no_panic_fuzz;
 mod parity_compute;

@@ -127,3 +127,42 @@ fn a_buffer_counted_in_sectors_holds_two_half_page_writes_per_page() {
     let refused = common::refused(&["ssd.write_buffer_unit=\"sector\""]);
     assert!(refused.contains("ssd.write_buffer_unit") && refused.contains("write_buffer_bytes"), "{refused}");
 }
+
+/// MQSim's write cache, by hand on 4 KiB pages with a one-page cache: a
+/// half page goes to flash; the window restarts after the first request
+/// (past its initial end, 0), so the other half does too; rewritten then,
+/// the first half stays in DRAM, dirty, acknowledged once its data has
+/// crossed the host link; a write to another page evicts it, and its half
+/// page is written back before that page goes to flash.
+#[test]
+fn the_write_cache_keeps_a_page_rewritten_soon_until_it_is_evicted() {
+    let at = |t: u64, offset: u64| format!("[{t}, \"W\", {offset}, 2048]");
+    let requests = [at(5, 0), at(1_000_000, 2048), at(2_000_000, 0), at(3_000_000, 4096)];
+    let cache = ["ssd.write_buffer_bytes=16384", "ssd.write_cache.capacity_bytes=4096"];
+    let r = run_requests(&requests, &cache);
+    let d = &r.devices[0];
+    assert_eq!(d.pages_written.get("user"), Some(&4), "three writes and one eviction programmed");
+    let stat = |path: &str| r.stats.iter().find(|s| s.path == path).map(|s| s.value);
+    assert_eq!((stat("ssd.write_cache.kept_pages"), stat("ssd.write_cache.evicted_pages")), (Some(1.0), Some(1.0)));
+    // Without the cache, all four are programmed, and the rewrite waits for nothing either (the buffer takes it).
+    let plain = run_requests(&requests, &cache[..1]);
+    assert_eq!(plain.devices[0].pages_written.get("user"), Some(&4));
+    // Two rewrites of one half page: the second stays in DRAM.
+    let rewrites = [at(5, 0), at(1_000_000, 0), at(2_000_000, 0)];
+    assert_eq!(run_requests(&rewrites, &cache).devices[0].pages_written.get("user"), Some(&2));
+    assert_eq!(run_requests(&rewrites, &cache[..1]).devices[0].pages_written.get("user"), Some(&3));
+}
+
+#[test]
+fn the_write_cache_is_refused_where_it_cannot_work() {
+    for (o, key) in [
+        (&["ssd.write_cache.capacity_bytes=8192"][..], "ssd.write_cache.capacity_bytes"),
+        (&["ssd.write_buffer_bytes=8192", "ssd.write_cache.capacity_bytes=6000"], "ssd.write_cache.capacity_bytes"),
+        (&["ssd.write_cache.recent_ns=5"], "ssd.write_cache.recent_ns"),
+        (&["ssd.write_buffer_bytes=65536", "ssd.geometry.page_size_bytes=65536", "ssd.write_cache.capacity_bytes=65536"], "at most 64 sectors"),
+        (&["ssd.write_buffer_bytes=8192", "ssd.write_cache.capacity_bytes=8192", "ssd.write_cache.recent_ns=0"], "ssd.write_cache.recent_ns"),
+    ] {
+        let e = common::refused(o);
+        assert!(e.contains(key), "{o:?}: {e}");
+    }
+}

@@ -1,5 +1,6 @@
-//! The hybrid log-block FTL (`ssd.ftl.scheme = "fast"`) on a drive and in
-//! arrays: merge time by hand, refusals by key, arrays with failures.
+//! The block-mapped FTLs (`ssd.ftl.scheme = "fast"`, the hybrid log-block
+//! FTL, and `"block_map"`) on a drive and in arrays: merge time by hand,
+//! refusals by key, arrays with failures.
 
 use crate::common;
 
@@ -68,9 +69,9 @@ fn a_partial_merge_that_erases_nothing_is_timed_and_counted() {
     assert_eq!((d.pages_read.get("gc_read"), d.pages_written.get("gc_write"), d.gc_runs, d.erases), (Some(&1), Some(&1), 1, 0));
 }
 
-/// What FAST does not do is refused by the key that asks for it.
+/// What FAST and the block map do not do is refused by the key that asks for it.
 #[test]
-fn settings_fast_cannot_honour_are_refused_by_key() {
+fn settings_the_block_maps_cannot_honour_are_refused_by_key() {
     let fast = ["ssd.ftl.scheme=fast", "ssd.ftl.log_blocks_per_plane=4"];
     let cases: [(&[&str], &str); 11] = [
         (&["ssd.ftl.scheme=fast"], "ssd.ftl.log_blocks_per_plane"),
@@ -90,15 +91,30 @@ fn settings_fast_cannot_honour_are_refused_by_key() {
         let e = refused(overrides);
         assert!(e.contains(wanted), "{overrides:?}: {e}");
     }
+    let block_map = "ssd.ftl.scheme=block_map";
+    for (overrides, wanted) in [
+        (vec![block_map, "ssd.ftl.log_blocks_per_plane=4"], "applies to scheme = \"fast\", not \"block_map\""),
+        (vec![block_map, "ssd.ftl.allocation=static_die"], "ssd.ftl.allocation"),
+        (vec![block_map, "ssd.ftl.dynamic_wear_levelling=true"], "ssd.ftl.dynamic_wear_levelling"),
+        (
+            vec![block_map, "array.level=cr5m", "array.members=4", "ssd.geometry.channels=4", "array.stripe_unit_bytes=4096"],
+            "\"block_map\" is not modelled inside one SSD",
+        ),
+        (vec![block_map, "array.level=raid1", "array.members=2", "array.gc_coordination=global"], "have none to force"),
+    ] {
+        let e = refused(&overrides);
+        assert!(e.contains(wanted), "{overrides:?}: {e}");
+    }
     assert!(simulate(config("", &[&fast[..], &["ssd.ftl.log_blocks_per_plane=305", "workload.requests=100"]].concat())).is_ok());
 }
 
-/// RAID-5 and RAID-6 of FAST drives, filled and aged, lose a member and
-/// rebuild it onto a spare, with every byte checked: no mismatch, and the
-/// drives merged.
+/// RAID-5, RAID-6 and RAID-10 of block-mapped drives, filled and aged,
+/// lose a member and rebuild it onto a spare, with every byte checked: no
+/// mismatch, and the drives merged.
 #[test]
-fn arrays_of_fast_drives_fail_and_rebuild_with_every_byte_right() {
-    for (level, members) in [("raid5", "5"), ("raid6", "6")] {
+fn arrays_of_block_mapped_drives_fail_and_rebuild_with_every_byte_right() {
+    for (level, members, scheme) in [("raid5", "5", "fast"), ("raid6", "6", "fast"), ("raid5", "5", "block_map"), ("raid10", "4", "block_map")] {
+        let logs = if scheme == "fast" { "ssd.ftl.log_blocks_per_plane=2" } else { "sim.seed=1" };
         let o = [
             format!("array.level={level}"),
             format!("array.members={members}"),
@@ -108,8 +124,8 @@ fn arrays_of_fast_drives_fail_and_rebuild_with_every_byte_right() {
             "ssd.geometry.channels=2".into(),
             "ssd.geometry.blocks_per_plane=32".into(),
             "ssd.geometry.pages_per_block=16".into(),
-            "ssd.ftl.scheme=fast".into(),
-            "ssd.ftl.log_blocks_per_plane=2".into(),
+            format!("ssd.ftl.scheme={scheme}"),
+            logs.into(),
             "precondition.fill_fraction=0.9".into(),
             "precondition.random_overwrite_factor=1".into(),
             "workload.requests=1500".into(),
@@ -119,12 +135,12 @@ fn arrays_of_fast_drives_fail_and_rebuild_with_every_byte_right() {
         let o: Vec<&str> = o.iter().map(String::as_str).collect();
         let r = simulate(config("", &o)).expect("runs");
         let v = r.verify.expect("verified");
-        assert_eq!(v.mismatches, 0, "{level}");
+        assert_eq!(v.mismatches, 0, "{level} {scheme}");
         assert!(v.sectors_checked_after_run > 0);
         let rebuild = r.rebuild.as_ref().expect("a rebuild");
         assert!(rebuild.data_loss_events.is_empty(), "{level}: lost data");
         assert!(rebuild.failures.iter().all(|f| f.spare.is_some() && f.rebuild_end_ns.is_some()), "{level}: rebuilt onto the spare");
         let full: f64 = r.stats.iter().filter(|s| s.path.ends_with("ftl.merges.full")).map(|s| s.value).sum();
-        assert!(full > 0.0, "{level}: the drives merged");
+        assert!(full > 0.0, "{level} {scheme}: the drives merged");
     }
 }
