@@ -2,7 +2,7 @@
 //! per-member overrides (`array.member_ssd`), spares, and the channels of
 //! one SSD that RAID inside it (`cr5`, `cr5m`) makes its members.
 
-use super::raw::merge_tables;
+use super::raw::{drop_member_dependents, merge_tables};
 use super::*;
 
 /// Each member's config: `[hdd]` for disks; for SSDs `[ssd]`, with
@@ -26,6 +26,7 @@ pub(super) fn resolve_members(config: &Config) -> Result<Vec<MemberConfig>> {
                 return Ok(MemberConfig::Ssd { ssd: config.ssd.clone(), geometry: config.ssd.validate()? });
             };
             let mut table = base.clone();
+            drop_member_dependents(&mut table, over);
             merge_tables(&mut table, over);
             let key = format!("array.member_ssd[{i}]");
             let ssd: SsdConfig = serde_path_to_error::deserialize(toml::Value::Table(table))

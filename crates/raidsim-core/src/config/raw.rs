@@ -260,6 +260,18 @@ const DEPENDENT_KEYS: [Dependents; 3] = [
     (&["ssd"], "write_buffer_bytes", |v| v.as_integer() != Some(0), &["write_buffer_slot_until", "write_buffer_unit", "write_cache"]),
 ];
 
+/// A member's entry (`array.member_ssd[i]`, keys under `[ssd]`) drops the
+/// `[ssd]` keys it makes meaningless, as a layer does: a page-map member
+/// of a DFTL array takes no cache size.
+pub(super) fn drop_member_dependents(ssd: &mut toml::Table, over: &toml::Table) {
+    let wrap = |t: toml::Table| toml::Table::from_iter([("ssd".to_string(), toml::Value::Table(t))]);
+    let mut base = wrap(std::mem::take(ssd));
+    drop_dependents(&mut base, &wrap(over.clone()), &std::collections::BTreeSet::new());
+    if let Some(toml::Value::Table(t)) = base.remove("ssd") {
+        *ssd = t;
+    }
+}
+
 fn drop_dependents(base: &mut toml::Table, incoming: &toml::Table, set_keys: &std::collections::BTreeSet<String>) {
     for (path, key, serves, dependents) in DEPENDENT_KEYS {
         let over = path.iter().try_fold(incoming, |t, p| t.get(*p).and_then(toml::Value::as_table));

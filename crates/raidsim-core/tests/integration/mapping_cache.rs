@@ -156,6 +156,22 @@ fn the_page_map_over_a_dftl_preset_drops_its_cache_size() {
     assert_eq!(r.config.ssd.write_buffer_unit, raidsim_core::config::BufferUnit::Page);
 }
 
+/// A member's own entry that maps by page over a DFTL or FAST `[ssd]`
+/// drops the cache size or log blocks it inherits; the other members keep them.
+#[test]
+fn a_page_map_member_of_a_dftl_or_fast_array_drops_what_it_inherits() {
+    use raidsim_core::config::{FtlScheme, MemberConfig};
+    let member = "array.member_ssd=[{}, {ftl = {scheme = \"page_map\"}}]";
+    for (scheme, setting) in [("dftl", "ssd.ftl.cmt_bytes=65536"), ("fast", "ssd.ftl.log_blocks_per_plane=4")] {
+        let scheme_key = format!("ssd.ftl.scheme={scheme}");
+        let c = config("", &["array.level=raid1", "array.members=2", scheme_key.as_str(), setting, member]);
+        let ssds: Vec<_> = c.members.iter().map(|m| if let MemberConfig::Ssd { ssd, .. } = m { ssd.ftl.clone() } else { panic!("an SSD") }).collect();
+        assert_ne!(ssds[0].scheme, FtlScheme::PageMap, "{scheme}");
+        assert!(ssds[0].cmt_bytes.is_some() || ssds[0].log_blocks_per_plane.is_some(), "{scheme}: member 0 keeps its setting");
+        assert_eq!((ssds[1].scheme, ssds[1].cmt_bytes, ssds[1].log_blocks_per_plane), (FtlScheme::PageMap, None, None), "{scheme}");
+    }
+}
+
 #[test]
 fn the_channels_of_one_drive_share_its_cache() {
     let c = config("cr5-ssd1", &["ssd.ftl.scheme=dftl", "ssd.ftl.cmt_bytes=4096"]);
