@@ -56,3 +56,17 @@ def test_every_preset_cites_its_source():
     for name, text in raidsim.presets().items():
         assert text.startswith("#"), name
         Config.preset(name).resolved()
+
+
+def test_dict_overrides_that_contradict_are_refused_in_either_order():
+    # A dict's keys count as set one by one, as "key=value" overrides do: a
+    # later key may not silently drop an earlier one over mqsim-default.
+    for first, second in (({"ssd.write_cache.capacity_bytes": 8192}, {"ssd.write_buffer_bytes": 0}),
+                          ({"ssd.ftl.cmt_bytes": 4096}, {"ssd.ftl.scheme": "page_map"})):
+        for a, b in ((first, second), (second, first)):
+            with pytest.raises(ConfigError):
+                Config.preset("mqsim-default").with_overrides({**a, **b}).resolved()
+    # Alone, the later key drops what the preset set under it.
+    ssd = Config.preset("mqsim-default").with_overrides({"ssd.write_buffer_bytes": 0}).resolved()["ssd"]
+    assert ssd["write_cache"]["capacity_bytes"] == 0
+    assert "cmt_bytes" not in Config.preset("mqsim-default").with_overrides({"ssd.ftl.scheme": "page_map"}).resolved()["ssd"]["ftl"]

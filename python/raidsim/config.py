@@ -81,7 +81,8 @@ def _json_layer(key: Any, value: Any) -> Layer:
         raise ConfigError(f"config error at `{found[0]}`: {found[1]}")
     table = _nested(key, value)
     try:
-        return ("json", json.dumps(table, allow_nan=False, default=_path_value))
+        # "override": its keys count as set one by one, as a "key=value" override's do.
+        return ("override", json.dumps(table, allow_nan=False, default=_path_value))
     except (TypeError, ValueError) as e:  # e.g. a set or an arbitrary object
         raise ConfigError(f"config key `{key}`: {value!r} is not a TOML value ({e})") from None
 
@@ -97,7 +98,7 @@ def _layer_text(kind: str, text: str) -> str:
         return f"preset {text}"
     if kind == "set":
         return text
-    if kind == "json":
+    if kind in ("json", "override"):
         return ", ".join(f"{k} = {json.dumps(v)}" for k, v in _flat(json.loads(text)))
     if kind == "file":
         return f"file {text}"

@@ -85,6 +85,7 @@ fn interruptible<T: Send>(py: Python<'_>, stop: &StopFlag, work: impl FnOnce() -
 
 /// Builds a raw config from layers applied in order: `("preset", name)`,
 /// `("file", path)`, `("toml", text)`, `("json", text)`, `("set", "k=v")`,
+/// `("override", json)` (a dict override: its keys count as set one by one),
 /// `("workload", json)` (replaces the whole `[workload]` table).
 fn raw_from_layers(layers: &[(String, String)]) -> Result<RawConfig, Error> {
     let mut raw = RawConfig::new();
@@ -96,6 +97,10 @@ fn raw_from_layers(layers: &[(String, String)]) -> Result<RawConfig, Error> {
             "json" => RawConfig::from_json_str(value)?,
             "set" => {
                 raw.set(value)?;
+                continue;
+            }
+            "override" => {
+                raw.merge_as_set(&RawConfig::from_json_str(value)?);
                 continue;
             }
             "workload" => {

@@ -113,6 +113,9 @@ fn channel_members(config: &Config) -> Result<Vec<MemberConfig>> {
             ));
         }
     }
+    if ssd.write_cache.capacity_bytes > 0 {
+        return Err(Error::config("ssd.write_cache.capacity_bytes", format!("a write cache is not modelled inside one SSD ({level})")));
+    }
     if matches!(ssd.ftl.scheme, FtlScheme::Fast | FtlScheme::BlockMap) {
         return Err(Error::config(
             "ssd.ftl.scheme",

@@ -72,6 +72,15 @@ impl RawConfig {
         self.set_keys.extend(other.set_keys.iter().cloned());
     }
 
+    /// Merges `other` as keys set one by one (`set`): each of its values
+    /// counts as set, so a later layer that makes it meaningless is refused
+    /// rather than dropping it (a dict of overrides from Python).
+    pub fn merge_as_set(&mut self, other: &RawConfig) {
+        let mut other = other.clone();
+        leaf_paths(&other.table, "", &mut other.set_keys);
+        self.merge(&other);
+    }
+
     /// Replaces the top-level table `key` by `table` (a workload replaces,
     /// rather than merges with, the one a preset or file set).
     pub fn replace_table(&mut self, key: &str, table: &RawConfig) {
@@ -285,6 +294,19 @@ fn drop_dependents(base: &mut toml::Table, incoming: &toml::Table, set_keys: &st
             // A dependent table is kept if the user set any key inside it.
             if !set_keys.iter().any(|k| *k == key || k.strip_prefix(key.as_str()).is_some_and(|rest| rest.starts_with('.'))) {
                 existing.remove(*dependent);
+            }
+        }
+    }
+}
+
+/// The dotted path of every value in `table` that is not a table.
+fn leaf_paths(table: &toml::Table, prefix: &str, out: &mut std::collections::BTreeSet<String>) {
+    for (key, value) in table {
+        let path = if prefix.is_empty() { key.clone() } else { format!("{prefix}.{key}") };
+        match value {
+            toml::Value::Table(t) => leaf_paths(t, &path, out),
+            _ => {
+                out.insert(path);
             }
         }
     }

@@ -272,6 +272,9 @@ impl Ssd {
                 let mut done = t0;
                 for lpn in first..=last {
                     self.poll_stop(lpn - first)?;
+                    if self.write_cache.as_ref().is_some_and(|c| c.holds(lpn)) {
+                        continue; // served from DRAM
+                    }
                     let (known, write_back) = self.translate(start_ns, lpn, false, t0);
                     done = done.max(self.read_page(start_ns, lpn, in_page(lpn), known, req.cause));
                     self.write_back(start_ns, write_back, known)?;

@@ -31,7 +31,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use super::{BufferSlotUntil, BufferUnit, Ssd};
-use crate::device::DeviceRequest;
+use crate::device::{Cause, DeviceRequest};
 use crate::engine::Ns;
 use crate::error::{Error, Result};
 
@@ -49,54 +49,72 @@ impl Ssd {
         in_page: impl Fn(u64) -> u64 + Copy,
     ) -> Result<Ns> {
         if self.write_cache.is_none() {
-            return self.buffer_pages(start_ns, t0, pages.map(move |lpn| (lpn, in_page(lpn))), req);
+            return self.buffer_pages(start_ns, t0, pages.map(move |lpn| (lpn, in_page(lpn), req.cause)), req);
         }
-        let to_flash = self.cache_pages(t0, pages, req, in_page)?;
+        let (to_flash, evicted) = self.cache_pages(t0, pages, req, in_page)?;
+        let t0 = self.dram_reads_of_evicted(t0, evicted)?;
         self.buffer_pages(start_ns, t0, to_flash.into_iter(), req)
     }
 
-    /// The pages of a write the cache sends to flash: dirty pages it evicts
-    /// for room (their written sectors), and pages not written back lately.
+    /// An evicted page is read out of the drive's one DRAM before the write
+    /// goes on (MQSim): `firmware_write_page_ns` each, one at a time.
+    fn dram_reads_of_evicted(&mut self, t0: Ns, evicted: u64) -> Result<Ns> {
+        let d = evicted
+            .checked_mul(self.timing.firmware_write_page_ns)
+            .filter(|&d| d <= crate::engine::MAX_DURATION_NS)
+            .ok_or_else(|| Error::Device("the write cache's evictions keep the drive's DRAM busy for more than an hour".into()))?;
+        if d == 0 {
+            return Ok(t0);
+        }
+        Ok(self.firmware.book(t0, d) + d)
+    }
+
+    /// The pages of a write the cache sends to flash, `(lpn, bytes, cause)`:
+    /// dirty pages it evicts for room, and pages not written back lately;
+    /// and how many it evicted.
+    #[allow(clippy::type_complexity)]
     fn cache_pages(
         &mut self,
         t0: Ns,
         pages: std::ops::RangeInclusive<u64>,
         req: &DeviceRequest,
         in_page: impl Fn(u64) -> u64,
-    ) -> Result<Vec<(u64, u64)>> {
+    ) -> Result<(Vec<(u64, u64, Cause)>, u64)> {
         let page = self.page_size_bytes;
         let cache = self.write_cache.as_mut().ok_or_else(|| Error::Internal("no write cache".into()))?;
-        let mut to_flash = Vec::new();
+        let bytes = |mask: u64| u64::from(mask.count_ones()) * 512;
+        let (mut to_flash, mut evicted_pages) = (Vec::new(), 0);
         for lpn in pages {
             let from = req.offset_bytes.max(lpn * page) - lpn * page;
-            let w = cache.write(lpn, super::write_cache::sector_mask(from, in_page(lpn)));
-            if let Some((evicted, sectors)) = w.evicted {
-                to_flash.push((evicted, u64::from(sectors.count_ones()) * 512));
+            let w = cache.write(lpn, super::write_cache::sector_mask(from, in_page(lpn)), req.cause);
+            if let Some((evicted, sectors, cause)) = w.evicted {
+                to_flash.push((evicted, bytes(sectors), cause));
+                evicted_pages += 1;
             }
-            if w.to_flash {
-                to_flash.push((lpn, in_page(lpn)));
+            if let Some(sectors) = w.to_flash {
+                to_flash.push((lpn, bytes(sectors).min(page), req.cause));
             }
         }
         cache.request_done(t0);
-        Ok(to_flash)
+        Ok((to_flash, evicted_pages))
     }
 
-    /// Pages `(lpn, bytes)` through the buffer to flash.
-    fn buffer_pages(&mut self, start_ns: Ns, t0: Ns, pages: impl Iterator<Item = (u64, u64)> + Clone, req: &DeviceRequest) -> Result<Ns> {
+    /// Pages `(lpn, bytes, cause)` through the buffer to flash.
+    fn buffer_pages(&mut self, start_ns: Ns, t0: Ns, pages: impl Iterator<Item = (u64, u64, Cause)> + Clone, req: &DeviceRequest) -> Result<Ns> {
         let unit = self.write_buffer_unit;
         let slots_of = move |bytes: u64| match unit {
             BufferUnit::Page => 1,
             BufferUnit::Sector => bytes.div_ceil(512),
         };
-        let slots: u64 = pages.clone().map(|(_, bytes)| slots_of(bytes)).sum();
+        let slots: u64 = pages.clone().map(|(_, bytes, _)| slots_of(bytes)).sum();
         let buffer = self.write_buffer.as_mut().ok_or_else(|| Error::Internal("no write buffer".into()))?;
         let admission = buffer.admit(t0, slots);
         let ready = self.host_link(admission.at_ns, req.len_bytes);
         // Larger than the buffer: its last page has a slot once that many of its own have left.
         let mut own_left = Vec::new();
-        for (nth, (lpn, bytes)) in pages.enumerate() {
+        for (nth, (lpn, bytes, cause)) in pages.enumerate() {
             self.poll_stop(nth as u64)?;
-            let page = self.write_host_page(start_ns, lpn, bytes, ready, req.cause)?;
+            let page = self.write_host_page(start_ns, lpn, bytes, ready, cause)?;
             self.flash_programmed_until_ns = self.flash_programmed_until_ns.max(page.programmed_ns);
             let leaves_ns = match self.write_buffer_slot_until {
                 BufferSlotUntil::Transferred => page.transferred_ns,
@@ -122,6 +140,9 @@ impl Ssd {
 pub struct WriteBuffer {
     capacity_slots: u64,
     held_slots: u64,
+    /// When the last write was admitted: a later one, even one needing no
+    /// room (a write its cache keeps), is not admitted before it.
+    last_admitted_ns: Ns,
     /// When each buffered page leaves for its die, earliest first, and the slots it holds.
     held: BinaryHeap<Reverse<(Ns, u64)>>,
 }
@@ -141,7 +162,7 @@ pub struct Admission {
 impl WriteBuffer {
     /// A buffer of `capacity_slots` slots (at least one).
     pub fn new(capacity_slots: u64) -> Self {
-        Self { capacity_slots, held_slots: 0, held: BinaryHeap::with_capacity(capacity_slots.min(1 << 20) as usize) }
+        Self { capacity_slots, held_slots: 0, last_admitted_ns: 0, held: BinaryHeap::with_capacity(capacity_slots.min(1 << 20) as usize) }
     }
 
     /// Admits a write needing `slots` slots, arriving at `now_ns`.
@@ -149,7 +170,7 @@ impl WriteBuffer {
         while self.held.peek().is_some_and(|&Reverse((t, _))| t <= now_ns) {
             self.release();
         }
-        let mut at_ns = now_ns;
+        let mut at_ns = now_ns.max(self.last_admitted_ns);
         while self.held_slots + slots > self.capacity_slots {
             let Some(&Reverse((t, _))) = self.held.peek() else { break };
             self.release();
@@ -160,6 +181,7 @@ impl WriteBuffer {
                 self.hold(t, rest);
             }
         }
+        self.last_admitted_ns = at_ns;
         Admission { at_ns, own_slots_first: (self.held_slots + slots).saturating_sub(self.capacity_slots) }
     }
 

@@ -1,34 +1,36 @@
 //! The DRAM cache that keeps pages rewritten soon (`[ssd.write_cache]`;
 //! the rule is `config::WriteCacheConfig`'s, MQSim's data cache).
 //!
-//! Each written page is cached, least recently used evicted first. A page
-//! not written back in the current window goes to flash at once; a page
-//! written again while cached and within the window stays in DRAM, dirty,
-//! until it is evicted, when the sectors written since are. What is still
-//! dirty when the run ends is not written back. A read of a cached page is
-//! timed as a flash read, as MQSim's write cache serves none.
+//! A page not written back in the current window goes to flash at once,
+//! and leaves the cache (MQSim frees its slot when the write ends). A page
+//! written again in the same window as its last write-back stays in DRAM,
+//! dirty, holding the sectors of both, until it is evicted (least recently
+//! used first), when they go to flash under the cause that wrote them last.
+//! Reads of a dirty page are served from DRAM. What is still dirty when the
+//! run ends is not written back.
 
 use crate::config::WriteCacheConfig;
+use crate::device::Cause;
 use crate::engine::Ns;
 use lru::LruCache;
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 /// What the cache does with one page written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CachedWrite {
-    /// The page goes to flash now; otherwise it stays in DRAM.
-    pub to_flash: bool,
-    /// A dirty page evicted to make room, and its sectors (a mask) to write back.
-    pub evicted: Option<(u64, u64)>,
+    /// The sectors (a mask) that go to flash now; none when the page stays in DRAM.
+    pub to_flash: Option<u64>,
+    /// A dirty page evicted to make room: its number, sectors and cause.
+    pub evicted: Option<(u64, u64, Cause)>,
 }
 
 /// The cache of one drive.
 pub struct WriteCache {
-    /// Per cached page: the sectors written since it last went to flash (empty when clean).
-    pages: LruCache<u64, u64>,
+    /// The dirty pages: the sectors they hold, and the cause that wrote them last.
+    dirty: LruCache<u64, (u64, Cause)>,
     capacity_pages: usize,
-    /// Pages sent to flash in the current window.
-    written_back: HashSet<u64>,
+    /// Pages sent to flash in the current window, with the sectors sent.
+    written_back: HashMap<u64, u64>,
     recent_ns: Ns,
     window_ends_ns: Ns,
     kept_pages: u64,
@@ -39,9 +41,9 @@ impl WriteCache {
     /// An empty cache of `config.capacity_bytes` in pages of `page_size_bytes`.
     pub fn new(config: &WriteCacheConfig, page_size_bytes: u64) -> Self {
         Self {
-            pages: LruCache::unbounded(),
+            dirty: LruCache::unbounded(),
             capacity_pages: (config.capacity_bytes / page_size_bytes).max(1) as usize,
-            written_back: HashSet::new(),
+            written_back: HashMap::new(),
             recent_ns: config.recent_ns,
             window_ends_ns: 0,
             kept_pages: 0,
@@ -49,28 +51,29 @@ impl WriteCache {
         }
     }
 
-    /// Page `lpn` written, its sectors `sectors` (a mask).
-    pub fn write(&mut self, lpn: u64, sectors: u64) -> CachedWrite {
-        let mut evicted = None;
-        let dirty = match self.pages.get_mut(&lpn) {
-            Some(dirty) => dirty,
-            None => {
-                if self.pages.len() >= self.capacity_pages {
-                    evicted = self.pages.pop_lru().filter(|&(_, dirty)| dirty != 0);
-                    self.evicted_pages += u64::from(evicted.is_some());
-                }
-                self.pages.push(lpn, 0);
-                self.pages.get_mut(&lpn).expect("just cached")
-            }
+    /// Page `lpn` written, its sectors `sectors` (a mask), by `cause`.
+    pub fn write(&mut self, lpn: u64, sectors: u64, cause: Cause) -> CachedWrite {
+        let Some(&sent) = self.written_back.get(&lpn) else {
+            // Dirty sectors still cached go with it.
+            let held = self.dirty.pop(&lpn).map_or(0, |(held, _)| held);
+            self.written_back.insert(lpn, sectors | held);
+            return CachedWrite { to_flash: Some(sectors | held), evicted: None };
         };
-        let to_flash = self.written_back.insert(lpn);
-        if to_flash {
-            *dirty = 0;
-        } else {
-            *dirty |= sectors;
-            self.kept_pages += 1;
+        self.kept_pages += 1;
+        if let Some(entry) = self.dirty.get_mut(&lpn) {
+            *entry = (entry.0 | sectors, cause);
+            return CachedWrite { to_flash: None, evicted: None };
         }
-        CachedWrite { to_flash, evicted }
+        let evicted = if self.dirty.len() >= self.capacity_pages { self.dirty.pop_lru() } else { None };
+        self.evicted_pages += u64::from(evicted.is_some());
+        // The slot of the write-back still holds its sectors, as MQSim's does.
+        self.dirty.push(lpn, (sent | sectors, cause));
+        CachedWrite { to_flash: None, evicted: evicted.map(|(page, (held, by))| (page, held, by)) }
+    }
+
+    /// Whether a read of `lpn` is served from DRAM.
+    pub fn holds(&self, lpn: u64) -> bool {
+        self.dirty.contains(&lpn)
     }
 
     /// After a request's pages: the window restarts at the first write past its end (as MQSim's does).
@@ -104,6 +107,7 @@ mod tests {
     use super::*;
 
     fn cache(pages: u64) -> WriteCache {
+        // 8 KiB pages.
         WriteCache::new(&WriteCacheConfig { capacity_bytes: pages * 8192, recent_ns: 1_000 }, 8192)
     }
 
@@ -112,25 +116,27 @@ mod tests {
     /// again goes to flash again.
     #[test]
     fn a_page_rewritten_within_the_window_stays_in_dram_until_evicted() {
-        let mut c = cache(2);
+        let mut c = cache(1);
+        let user = Cause::User;
         let mut write = |lpn: u64, sectors: u64, at: Ns| {
-            let w = c.write(lpn, sectors);
+            let w = c.write(lpn, sectors, user);
             c.request_done(at);
             w
         };
-        assert_eq!(write(7, sector_mask(0, 4096), 10), CachedWrite { to_flash: true, evicted: None });
-        assert_eq!(write(7, sector_mask(4096, 4096), 20), CachedWrite { to_flash: true, evicted: None });
-        assert_eq!(write(7, sector_mask(4096, 4096), 30), CachedWrite { to_flash: false, evicted: None });
-        assert_eq!(write(8, u64::MAX, 40), CachedWrite { to_flash: true, evicted: None });
-        // A third page evicts the least recently used, 7, dirty in its second half.
-        assert_eq!(write(9, u64::MAX, 50).evicted, Some((7, 0xff00)));
-        // 8 was written back and not rewritten: clean, evicted without a write-back.
-        assert_eq!(write(10, u64::MAX, 60).evicted, None);
-        // The window [10, 1010] ends at the first request past it (1020); then a rewrite goes to flash again.
-        assert!(!write(10, u64::MAX, 1_000).to_flash);
-        assert!(!write(10, u64::MAX, 1_020).to_flash);
-        assert!(write(10, u64::MAX, 1_030).to_flash);
-        assert_eq!(c.counts(), (3, 1));
+        let (low, high) = (sector_mask(0, 4096), sector_mask(4096, 4096));
+        assert_eq!(write(7, low, 10), CachedWrite { to_flash: Some(low), evicted: None });
+        assert_eq!(write(7, high, 20), CachedWrite { to_flash: Some(high), evicted: None });
+        // Kept: the slot holds what went to flash and the new sectors.
+        assert_eq!(write(7, high, 30), CachedWrite { to_flash: None, evicted: None });
+        // Written back: not cached, so not evicted by the next dirty page.
+        assert_eq!(write(8, u64::MAX, 40).to_flash, Some(u64::MAX));
+        assert_eq!(write(8, low, 50), CachedWrite { to_flash: None, evicted: Some((7, high, user)) });
+        // The window [10, 1010] ends at the first request past it (1020); then a rewrite goes to flash
+        // again, with the page's dirty sectors.
+        assert_eq!(write(8, high, 1_000).to_flash, None);
+        assert_eq!(write(8, high, 1_020).to_flash, None);
+        assert_eq!(write(8, sector_mask(0, 512), 1_030).to_flash, Some(u64::MAX));
+        assert_eq!(c.counts(), (4, 1));
     }
 
     #[test]

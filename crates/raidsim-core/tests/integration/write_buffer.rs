@@ -131,26 +131,54 @@ fn a_buffer_counted_in_sectors_holds_two_half_page_writes_per_page() {
 /// MQSim's write cache, by hand on 4 KiB pages with a one-page cache: a
 /// half page goes to flash; the window restarts after the first request
 /// (past its initial end, 0), so the other half does too; rewritten then,
-/// the first half stays in DRAM, dirty, acknowledged once its data has
-/// crossed the host link; a write to another page evicts it, and its half
-/// page is written back before that page goes to flash.
+/// the first half stays in DRAM, dirty with the whole page (the write-back's
+/// slot holds its sectors). Page 1 goes to flash, and written back it takes
+/// no room in the cache; rewritten, it evicts page 0, whose whole page goes
+/// to flash. A read of page 1, dirty, is served from DRAM.
 #[test]
 fn the_write_cache_keeps_a_page_rewritten_soon_until_it_is_evicted() {
     let at = |t: u64, offset: u64| format!("[{t}, \"W\", {offset}, 2048]");
-    let requests = [at(5, 0), at(1_000_000, 2048), at(2_000_000, 0), at(3_000_000, 4096)];
+    let ms = 1_000_000;
+    let mut requests = vec![at(5, 0), at(ms, 2048), at(2 * ms, 0), at(3 * ms, 4096), at(4 * ms, 4096)];
+    requests.push(format!("[{}, \"R\", 4096, 4096]", 5 * ms));
     let cache = ["ssd.write_buffer_bytes=16384", "ssd.write_cache.capacity_bytes=4096"];
     let r = run_requests(&requests, &cache);
     let d = &r.devices[0];
-    assert_eq!(d.pages_written.get("user"), Some(&4), "three writes and one eviction programmed");
+    assert_eq!(d.pages_written.get("user"), Some(&4), "two halves of page 0, page 1, and page 0 evicted");
+    assert_eq!(d.pages_read.get("partial_page_read"), Some(&1), "the second half reads the first; the eviction writes a whole page");
+    assert_eq!(d.pages_read.get("user"), None, "the read is served from DRAM");
     let stat = |path: &str| r.stats.iter().find(|s| s.path == path).map(|s| s.value);
-    assert_eq!((stat("ssd.write_cache.kept_pages"), stat("ssd.write_cache.evicted_pages")), (Some(1.0), Some(1.0)));
-    // Without the cache, all four are programmed, and the rewrite waits for nothing either (the buffer takes it).
+    assert_eq!((stat("ssd.write_cache.kept_pages"), stat("ssd.write_cache.evicted_pages")), (Some(2.0), Some(1.0)));
     let plain = run_requests(&requests, &cache[..1]);
-    assert_eq!(plain.devices[0].pages_written.get("user"), Some(&4));
+    assert_eq!((plain.devices[0].pages_written.get("user"), plain.devices[0].pages_read.get("user")), (Some(&5), Some(&1)));
     // Two rewrites of one half page: the second stays in DRAM.
-    let rewrites = [at(5, 0), at(1_000_000, 0), at(2_000_000, 0)];
+    let rewrites = [at(5, 0), at(ms, 0), at(2 * ms, 0)];
     assert_eq!(run_requests(&rewrites, &cache).devices[0].pages_written.get("user"), Some(&2));
     assert_eq!(run_requests(&rewrites, &cache[..1]).devices[0].pages_written.get("user"), Some(&3));
+}
+
+/// A write the cache keeps needs no room in the buffer, but is admitted
+/// after the writes that arrived before it, as every write is.
+#[test]
+fn a_write_the_cache_keeps_waits_for_the_writes_before_it() {
+    let ms = 1_000_000;
+    let w = |t: u64, offset: u64, len: u64| format!("[{t}, \"W\", {offset}, {len}]");
+    let requests = [w(5, 36864, 4096), w(ms, 0, 2048), w(2 * ms, 4096, 4096), w(2 * ms + 1, 8192, 8192), w(2 * ms + 2, 0, 2048)];
+    let o = [
+        ONE_DIE.as_slice(),
+        &[
+            "ssd.write_buffer_bytes=8192",
+            "ssd.write_buffer_unit=sector",
+            "ssd.write_buffer_slot_until=programmed",
+            "ssd.write_cache.capacity_bytes=8192",
+        ],
+    ]
+    .concat();
+    let wl = format!("workload.requests=[{}]", requests.join(", "));
+    let r = common::responses_in_arrival_order(&[o.as_slice(), &["workload.kind=requests", wl.as_str()]].concat());
+    let done = |i: usize, arrival: u64| arrival + r[i];
+    assert!(r[3] > 100_000, "the full page waits for room: {r:?}");
+    assert!(done(4, 2 * ms + 2) >= done(3, 2 * ms + 1), "the kept rewrite is not acknowledged before it: {r:?}");
 }
 
 #[test]
@@ -161,6 +189,10 @@ fn the_write_cache_is_refused_where_it_cannot_work() {
         (&["ssd.write_cache.recent_ns=5"], "ssd.write_cache.recent_ns"),
         (&["ssd.write_buffer_bytes=65536", "ssd.geometry.page_size_bytes=65536", "ssd.write_cache.capacity_bytes=65536"], "at most 64 sectors"),
         (&["ssd.write_buffer_bytes=8192", "ssd.write_cache.capacity_bytes=8192", "ssd.write_cache.recent_ns=0"], "ssd.write_cache.recent_ns"),
+        (
+            &["ssd.write_buffer_bytes=8192", "ssd.write_cache.capacity_bytes=8192", "array.level=cr5", "array.members=4", "ssd.geometry.channels=4"],
+            "not modelled inside one SSD",
+        ),
     ] {
         let e = common::refused(o);
         assert!(e.contains(key), "{o:?}: {e}");
