@@ -19,9 +19,9 @@
 //!   they are, and its old data block is erased (a **full merge** per
 //!   logical block); then the log block itself is erased. Another random
 //!   log block the merges leave without a valid page keeps its place until
-//!   its turn (then merged with nothing to copy). A random 4 KiB write can so cost
-//!   a block's worth of copies per logical block in the victim, which is
-//!   why these drives wrote small random data so slowly.
+//!   its turn (then merged with nothing to copy). A random 4 KiB write can
+//!   so cost a block's worth of copies per logical block in the victim,
+//!   which is why these drives wrote small random data so slowly.
 //!
 //! Here the log buffer is per plane (merges copy inside a plane, with
 //! copy-back), and a plane's logical blocks are its share of static
@@ -54,11 +54,12 @@ struct SequentialLog {
 /// How many merges of each kind a drive did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MergeCounts {
-    /// A full sequential log block became the data block: one erase.
+    /// A full sequential log block became the data block (the old one, if any, erased).
     pub switch: u64,
     /// A sequential log block was completed by copies, then switched.
     pub partial: u64,
-    /// A logical block was copied whole into a new data block.
+    /// A logical block was copied whole into a new data block (FAST), or
+    /// a data block rewritten because a write could not go in place (the block map).
     pub full: u64,
 }
 
