@@ -17,6 +17,10 @@ requests compare the data path; ``--requests 2000000`` on
 
     python bench/peers/mqsim.py --mqsim PATH [--blocks-per-plane 256] [--requests 20000] [--cases NAME,...] [--json]
 
+``--preset mqsim-fast18`` runs raidsim on the drive of MQSim's fast18
+experiments; give MQSim that drive with ``--source DIR`` whose
+``ssdconfig.xml`` is fast18's ``ssdconfig-backend-contention.xml``.
+
 ``PATH`` is a checkout of github:CMU-SAFARI/MQSim (built here with its own
 ``make`` in a temporary copy) or a built ``MQSim`` binary. MQSim's own
 preconditioning of the full drive (2048 blocks a plane, 512 GiB) takes about
@@ -181,7 +185,7 @@ def run_mqsim(binary: str, work: str, config: str, c: dict, requests: int, seed:
             "wall_s": time.monotonic() - started}
 
 
-def run_raidsim_trace(c: dict, blocks_per_plane: int, traces: str) -> dict:
+def run_raidsim_trace(c: dict, blocks_per_plane: int, traces: str, preset: str = "mqsim-default") -> dict:
     import raidsim
 
     started = time.monotonic()
@@ -189,7 +193,7 @@ def run_raidsim_trace(c: dict, blocks_per_plane: int, traces: str) -> dict:
     stream = raidsim.Workload.trace(os.path.join(traces, c["trace"]), format="mqsim_ascii", out_of_range="wrap",
                                     max_wrapped_fraction=1.0)
     # Fresh drives: MQSim cannot precondition for these traces (see ssd_config's caller).
-    r = raidsim.simulate("mqsim-default", stream, overrides={"ssd.geometry.blocks_per_plane": blocks_per_plane,
+    r = raidsim.simulate(preset, stream, overrides={"ssd.geometry.blocks_per_plane": blocks_per_plane,
                                                              "precondition.fill_fraction": 0.0},
                          progress=False).to_dict()
     return summary(r, started)
@@ -204,14 +208,15 @@ def summary(r: dict, started: float) -> dict:
             "map_reads": dev["pages_read"].get("map_read", 0), "wall_s": time.monotonic() - started}
 
 
-def run_raidsim(c: dict, requests: int, blocks_per_plane: int, seed: int, traces: str = "") -> dict:
+def run_raidsim(c: dict, requests: int, blocks_per_plane: int, seed: int, traces: str = "",
+                preset: str = "mqsim-default") -> dict:
     import raidsim
 
     if "trace" in c:
-        return run_raidsim_trace(c, blocks_per_plane, traces)
+        return run_raidsim_trace(c, blocks_per_plane, traces, preset)
     size = c["size_kib"] * 1024
     started = time.monotonic()
-    probe = raidsim.simulate("mqsim-default", None, overrides={"ssd.geometry.blocks_per_plane": blocks_per_plane,
+    probe = raidsim.simulate(preset, None, overrides={"ssd.geometry.blocks_per_plane": blocks_per_plane,
                                                                "workload.kind": "synthetic", "workload.requests": 1,
                                                                "precondition.fill_fraction": 0.0,
                                                                "precondition.random_overwrite_factor": 0.0},
@@ -226,7 +231,7 @@ def run_raidsim(c: dict, requests: int, blocks_per_plane: int, seed: int, traces
         "workload.alignment_bytes": size, "workload.span_bytes": span,
         "workload.address": "uniform" if c["pattern"] == "random" else "sequential",
     }
-    r = raidsim.simulate("mqsim-default", None, overrides=overrides, progress=False).to_dict()
+    r = raidsim.simulate(preset, None, overrides=overrides, progress=False).to_dict()
     return summary(r, started)
 
 
@@ -234,6 +239,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--mqsim", required=True, help="a checkout of github:CMU-SAFARI/MQSim, or its built binary")
     ap.add_argument("--source", help="the checkout whose ssdconfig.xml to use, when --mqsim is a binary")
+    ap.add_argument("--preset", default="mqsim-default",
+                    help="raidsim's drive: mqsim-fast18 beside a --source directory whose ssdconfig.xml is "
+                         "fast18/backend-contention/ssdconfig-backend-contention.xml")
     ap.add_argument("--blocks-per-plane", type=int, default=256)
     ap.add_argument("--requests", type=int, default=20_000)
     ap.add_argument("--seed", type=int, default=798)
@@ -262,7 +270,7 @@ def main() -> None:
             # so they replay on fresh drives.
             config = ssd_config(source, a.blocks_per_plane, precondition="trace" not in cases[name])
             mq = run_mqsim(binary, tmp, config, cases[name], a.requests, a.seed, os.path.abspath(a.traces))
-            rs = run_raidsim(cases[name], a.requests, a.blocks_per_plane, a.seed, os.path.abspath(a.traces))
+            rs = run_raidsim(cases[name], a.requests, a.blocks_per_plane, a.seed, os.path.abspath(a.traces), a.preset)
             rows[name] = {"mqsim": mq, "raidsim": rs}
             if not a.json:
                 print(f"{name:26} mean {mq['mean_us']:9.1f} {rs['mean_us']:9.1f} us ({rs['mean_us'] / mq['mean_us'] - 1:+6.1%})"

@@ -20,6 +20,7 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("rais-ssd-c", include_str!("../../presets/rais-ssd-c.toml")),
     ("intel-ssdsa2m040g2gc", include_str!("../../presets/intel-ssdsa2m040g2gc.toml")),
     ("mqsim-default", include_str!("../../presets/mqsim-default.toml")),
+    ("mqsim-fast18", include_str!("../../presets/mqsim-fast18.toml")),
     ("hdd-ibm-lightning", include_str!("../../presets/hdd-ibm-lightning.toml")),
     ("hdd-seagate-elite3", include_str!("../../presets/hdd-seagate-elite3.toml")),
     ("hdd-seagate-wren4", include_str!("../../presets/hdd-seagate-wren4.toml")),

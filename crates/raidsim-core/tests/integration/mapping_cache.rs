@@ -172,6 +172,20 @@ fn a_page_map_member_of_a_dftl_or_fast_array_drops_what_it_inherits() {
     }
 }
 
+/// The drive of MQSim's fast18 experiments is its default drive with the
+/// map in DRAM and a DRAM four times as fast with twice the burst: nothing else differs.
+#[test]
+fn mqsims_fast18_drive_is_its_default_with_the_ideal_map_and_a_faster_dram() {
+    let (default, fast18) = (config("mqsim-default", &[]).config.ssd, config("mqsim-fast18", &[]).config.ssd);
+    assert_eq!((fast18.ftl.scheme, fast18.ftl.cmt_bytes), (raidsim_core::config::FtlScheme::PageMap, None));
+    // MQSim's estimate_dram_access_time: tRCD + tCL + 4096 B / 2 B a burst / 2 x (1e9 / 400e6) ns.
+    assert_eq!(fast18.timing.firmware_write_page_ns, 13 + 13 + 4096 / 2 / 2 * 25 / 10);
+    let mut same = fast18.clone();
+    (same.ftl.scheme, same.ftl.cmt_bytes, same.timing.firmware_write_page_ns) =
+        (default.ftl.scheme, default.ftl.cmt_bytes, default.timing.firmware_write_page_ns);
+    assert_eq!(same, default);
+}
+
 #[test]
 fn the_channels_of_one_drive_share_its_cache() {
     let c = config("cr5-ssd1", &["ssd.ftl.scheme=dftl", "ssd.ftl.cmt_bytes=4096"]);
