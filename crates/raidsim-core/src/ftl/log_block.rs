@@ -154,18 +154,18 @@ impl Ftl {
 
     /// A write of `lpn` under FAST (see the module doc) or the block map
     /// ([`super::block_map`]), with the merges it needed.
-    pub(super) fn write_fast(&mut self, lpn: u64, plane: u32, now_ns: Ns) -> Result<WriteOutcome> {
+    pub(super) fn write_by_block_map(&mut self, lpn: u64, plane: u32, now_ns: Ns) -> Result<WriteOutcome> {
         let mut lb = self.log_blocks.take().ok_or_else(|| Error::Internal("a block-mapped write on a drive without a block map".into()))?;
         let out = if lb.next_in_place.is_some() {
             self.write_block_mapped(&mut lb, lpn, plane, now_ns)
         } else {
-            self.write_fast_with(&mut lb, lpn, plane, now_ns)
+            self.write_fast(&mut lb, lpn, plane, now_ns)
         };
         self.log_blocks = Some(lb);
         out
     }
 
-    fn write_fast_with(&mut self, lb: &mut LogBlocks, lpn: u64, plane: u32, now_ns: Ns) -> Result<WriteOutcome> {
+    fn write_fast(&mut self, lb: &mut LogBlocks, lpn: u64, plane: u32, now_ns: Ns) -> Result<WriteOutcome> {
         let (lbn, offset) = self.unmap_for_rewrite(lpn, plane)?;
         let ppb = self.data_pages_per_block;
         let mut gc = GcWork::default();

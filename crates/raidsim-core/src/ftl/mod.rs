@@ -374,7 +374,7 @@ impl Ftl {
     /// its free blocks are below the threshold.
     pub fn write(&mut self, lpn: u64, plane: u32, now_ns: Ns) -> Result<WriteOutcome> {
         if self.log_blocks.is_some() {
-            return self.write_fast(lpn, plane, now_ns);
+            return self.write_by_block_map(lpn, plane, now_ns);
         }
         let old = self.ppn_of(lpn);
         if old != NO_PAGE {
@@ -515,7 +515,7 @@ impl Ftl {
             return differs("erase counts or last writes");
         }
         if self.log_blocks != other.log_blocks {
-            return differs("FAST's block maps or log blocks");
+            return differs("the block maps or log blocks");
         }
         Ok(())
     }

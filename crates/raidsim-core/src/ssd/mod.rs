@@ -307,6 +307,13 @@ impl Ssd {
             Op::Read => Some(t.firmware_read_ns),
             Op::Write => pages.checked_mul(t.firmware_write_page_ns).and_then(|p| p.checked_add(t.firmware_write_ns)),
         };
+        self.book_firmware(now_ns, ready_ns, d, pages)
+    }
+
+    /// When the processor, one thing at a time, has spent `d` ns (for
+    /// `pages` pages) from `ready_ns`, booked at `now_ns`; `None` (an
+    /// overflow) or more than an hour is refused.
+    fn book_firmware(&mut self, now_ns: Ns, ready_ns: Ns, d: Option<Ns>, pages: u64) -> Result<Ns> {
         let d = d.filter(|&d| d <= crate::engine::MAX_DURATION_NS).ok_or_else(|| {
             Error::Device(format!(
                 "a write of {pages} pages keeps the drive's processor busy for more than an hour (ssd.timing.firmware_write_page_ns)"

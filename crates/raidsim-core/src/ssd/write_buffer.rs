@@ -52,21 +52,10 @@ impl Ssd {
             return self.buffer_pages(start_ns, t0, pages.map(move |lpn| (lpn, in_page(lpn), req.cause)), req);
         }
         let (to_flash, evicted) = self.cache_pages(t0, pages, req, in_page)?;
-        let t0 = self.dram_reads_of_evicted(t0, evicted)?;
+        // An evicted page is read out of the drive's one DRAM before the
+        // write goes on (MQSim): `firmware_write_page_ns` each.
+        let t0 = self.book_firmware(start_ns, t0, evicted.checked_mul(self.timing.firmware_write_page_ns), evicted)?;
         self.buffer_pages(start_ns, t0, to_flash.into_iter(), req)
-    }
-
-    /// An evicted page is read out of the drive's one DRAM before the write
-    /// goes on (MQSim): `firmware_write_page_ns` each, one at a time.
-    fn dram_reads_of_evicted(&mut self, t0: Ns, evicted: u64) -> Result<Ns> {
-        let d = evicted
-            .checked_mul(self.timing.firmware_write_page_ns)
-            .filter(|&d| d <= crate::engine::MAX_DURATION_NS)
-            .ok_or_else(|| Error::Device("the write cache's evictions keep the drive's DRAM busy for more than an hour".into()))?;
-        if d == 0 {
-            return Ok(t0);
-        }
-        Ok(self.firmware.book(t0, d) + d)
     }
 
     /// The pages of a write the cache sends to flash, `(lpn, bytes, cause)`:

@@ -95,7 +95,7 @@ impl WriteCache {
     }
 }
 
-/// The sectors of a page of `page_bytes` that `[from, from + len)` (bytes into it) covers, as a mask.
+/// The sectors of a page that `[from, from + len)` (bytes into it) covers, as a mask.
 pub fn sector_mask(from: u64, len: u64) -> u64 {
     let (first, end) = (from / 512, (from + len).div_ceil(512));
     let bits = |n: u64| if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };

@@ -157,6 +157,22 @@ fn the_write_cache_keeps_a_page_rewritten_soon_until_it_is_evicted() {
     assert_eq!(run_requests(&rewrites, &cache[..1]).devices[0].pages_written.get("user"), Some(&3));
 }
 
+/// With a DRAM of 10 us a page (`firmware_write_page_ns`), every write
+/// waits for its own page's DRAM time; the kept write that evicts a dirty
+/// page also waits for that page to be read out of the DRAM: 20 us.
+#[test]
+fn an_eviction_reads_its_page_out_of_the_dram_before_the_write_goes_on() {
+    let ms = 1_000_000;
+    let at = |t: u64, offset: u64| format!("[{t}, \"W\", {offset}, 2048]");
+    // Page 0 half by half (both to flash), page 0 again (kept), page 1 (to flash), page 1 again (kept: evicts page 0).
+    let requests = [at(5, 0), at(ms, 2048), at(2 * ms, 0), at(3 * ms, 4096), at(4 * ms, 6144)];
+    let o = [ONE_DIE.as_slice(), &["ssd.write_buffer_bytes=16384", "ssd.write_cache.capacity_bytes=4096", "ssd.timing.firmware_write_page_ns=10000"]]
+        .concat();
+    let wl = format!("workload.requests=[{}]", requests.join(", "));
+    let r = common::responses_in_arrival_order(&[o.as_slice(), &["workload.kind=requests", wl.as_str()]].concat());
+    assert_eq!(r, vec![10_000, 10_000, 10_000, 10_000, 20_000]);
+}
+
 /// A write the cache keeps needs no room in the buffer, but is admitted
 /// after the writes that arrived before it, as every write is.
 #[test]
