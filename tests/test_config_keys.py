@@ -14,6 +14,7 @@ KEYS = raidsim.keys()
 BY_KEY = {(k.key, k.when): k for k in KEYS}
 TRACE = 'workload.kind = "trace"'
 SYNTHETIC = 'workload.kind = "synthetic"'
+FLOWS = 'workload.kind = "flows"'
 
 
 def _leaves(table, prefix=""):
@@ -35,18 +36,20 @@ def _base(when):
         cfg = cfg.set("member.kind", "hdd")
     if when == TRACE:
         cfg = cfg.set("workload.kind", "trace").set("workload.path", "/any/trace.csv")
+    if when == FLOWS:
+        cfg = cfg.set("workload.kind", "flows").set("workload.flows", [{}, {}])
     return cfg
 
 
 def test_every_resolved_key_is_listed_with_the_resolvers_default():
     # The resolver's own output (the default config, written in full) is the oracle for the defaults.
-    for when in (None, TRACE, HDD):
+    for when in (None, TRACE, HDD, FLOWS):
         resolved = _base(when).resolved()
         resolved.pop("derived")
         listed = {k.key: k for k in KEYS if k.when in {None: (None, SYNTHETIC, SSD), TRACE: (None, TRACE, SSD),
-                                                       HDD: (None, SYNTHETIC, HDD)}[when]}
+                                                       HDD: (None, SYNTHETIC, HDD), FLOWS: (None, FLOWS, SSD)}[when]}
         for key, value in _leaves(resolved):
-            if key in ("workload.kind", "workload.path", "member.kind"):  # what the bases set
+            if key in ("workload.kind", "workload.path", "member.kind", "workload.flows"):  # what the bases set
                 continue
             assert key in listed, f"{key} is in the resolved config but not in raidsim.keys()"
             assert listed[key].default == value, f"{key}: listed default {listed[key].default!r}, resolver {value!r}"
@@ -74,7 +77,7 @@ def test_choices_are_exactly_what_the_resolver_accepts():
 
 def test_tagged_tables_list_each_kinds_keys_once():
     kind = BY_KEY[("workload.kind", None)]
-    assert kind.choices == ("synthetic", "trace", "requests") and kind.default == "synthetic"
+    assert kind.choices == ("synthetic", "trace", "flows", "requests") and kind.default == "synthetic"
     assert BY_KEY[("workload.path", TRACE)].type == "string"
     assert BY_KEY[("workload.format", TRACE)].type == "string or null"
     assert ("workload.path", None) not in BY_KEY

@@ -99,6 +99,19 @@ class Report:
         return [{"class": name, **_latency_ms(h[key])}
                 for name, key in (("all", "response"), ("read", "read_response"), ("write", "write_response"))]
 
+    def flows(self) -> pd.DataFrame:
+        """One row per flow of a flows workload (``Workload.flows``), in their order: requests issued and
+        completed, IOPS, MB/s, the most commands that waited unfetched in its submission queue, and its
+        response times (ms) as :meth:`latency` gives them; empty for a workload of one flow."""
+        import pandas as pd
+
+        return pd.DataFrame(self._flow_rows(), columns=_FLOW_COLUMNS).set_index("flow")
+
+    def _flow_rows(self) -> List[Dict[str, Any]]:
+        return [{"flow": f["name"], "issued": f["issued"], "requests": f["host"]["requests"], "iops": f["host"]["iops"],
+                 "mb_per_s": f["host"]["mb_per_s"], "peak_queued": f["peak_queued"],
+                 **_latency_ms(f["host"]["response"])} for f in self._data.get("flows", [])]
+
     def rebuild(self) -> pd.DataFrame:
         """Response-time summary (ms) by phase of a failure, in the columns of :meth:`latency`.
 
@@ -220,6 +233,7 @@ class Report:
         parts = [
             "Host", _records_text([host], nan="-", width=width), "",
             "Response time", _records_text(self._latency_rows(), index="class", nan="-"), "",
+            *(["Flows", _records_text(self._flow_rows(), index="flow", nan="-", width=width), ""] if self._data.get("flows") else []),
             *self._steadiness_text(),
             # Transposed: a column per device, as there are a few devices and many counters.
             "Devices", _text_table.transposed(self._device_rows(), index="device", width=width), "",
@@ -477,6 +491,11 @@ def plot_rebuild(report: Report, path: str | os.PathLike, *, title: Optional[str
 
 #: The columns summary() adds for a run with a failure (to_text shows them in its rebuild section).
 _SUMMARY_REBUILD_COLUMNS = ("rebuild_s", "recovery_mb_per_s", "mean_ms_during_rebuild", "data_loss_events")
+
+
+#: The columns of :meth:`Report.flows` (an empty frame has them too).
+_FLOW_COLUMNS = ["flow", "issued", "requests", "iops", "mb_per_s", "peak_queued", "count", "mean_ms", "p50_ms", "p90_ms",
+                 "p99_ms", "p99.9_ms", "max_ms"]
 
 
 def _latency_ms(s: Dict[str, Any], empty: float = float("nan")) -> Dict[str, Any]:

@@ -11,7 +11,7 @@ import base64
 import numbers
 import os
 import struct
-from typing import Any, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ._native import WorkloadError
 
@@ -102,6 +102,31 @@ class Workload:
         Open loop unless ``processes > 0`` (closed loop, N outstanding).
         """
         return cls({"kind": "synthetic", **params})
+
+    @classmethod
+    def flows(cls, *flows: "Workload", queue_fetch_size: Optional[int] = None, stop_time_ns: Optional[int] = None,
+              address_space: Optional[str] = None) -> "Workload":
+        """Several synthetic flows at once, each with its own submission queue and report row
+        (``Report.flows()``), as MQSim's multi-queue host runs them.
+
+        Each flow is a :meth:`synthetic` workload. ``address_space`` is ``"partitioned"`` (default: flow
+        i of n addresses the i-th n-th of the device, and its ``start_bytes``/``span_bytes`` lie within
+        that part) or ``"shared"``. ``queue_fetch_size``: how many of one flow's commands the device
+        holds at once (NVMe; default 0, no limit); the rest wait in the flow's queue, and the wait counts
+        in their response time. ``stop_time_ns``: no flow issues after it (a flow's ``requests=0`` then
+        means "until the stop time"). For example ``Workload.flows(Workload.synthetic(processes=2,
+        read_fraction=1), Workload.synthetic(processes=64, read_fraction=1), queue_fetch_size=16)``.
+        """
+        tables = []
+        for i, f in enumerate(flows):
+            t = f.to_dict() if isinstance(f, Workload) else None
+            if t is None or t.get("kind") != "synthetic":
+                raise TypeError(f"flow {i}: expected Workload.synthetic(...), got {f!r}")
+            tables.append({k: v for k, v in t.items() if k != "kind"})
+        table: Dict[str, Any] = {"kind": "flows", "flows": tables}
+        options = dict(queue_fetch_size=queue_fetch_size, stop_time_ns=stop_time_ns, address_space=address_space)
+        table.update({k: v for k, v in options.items() if v is not None})
+        return cls(table)
 
     @classmethod
     def requests(cls, requests: Iterable[Sequence[Any]]) -> "Workload":

@@ -196,6 +196,34 @@ pub struct Report {
     pub verify: Option<VerifyReport>,
     /// Performance and capacity per dollar (absent when nothing is priced).
     pub cost: Option<CostReport>,
+    /// Each flow of a flows workload (absent for one workload).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub flows: Vec<FlowReport>,
+}
+
+/// One flow's figures (`workload.kind = "flows"`).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct FlowReport {
+    /// `flow-1`, `flow-2`, ... in the order of `[[workload.flows]]`.
+    pub name: String,
+    /// Requests the flow issued (warm-up included).
+    pub issued: u64,
+    /// Most of its commands waiting in its submission queue at once, unfetched.
+    pub peak_queued: u64,
+    /// Its requests as the host saw them: response times from the instant each was queued.
+    pub host: HostReport,
+}
+
+impl Report {
+    /// Adds each flow's section, and its figures as `flows.<name>.*` stats.
+    pub fn set_flows(&mut self, flows: Vec<FlowReport>) {
+        for f in &flows {
+            let prefix = format!("flows.{}.", f.name);
+            self.stats
+                .extend(host_stats(&f.host).into_iter().map(|st| Stat { path: format!("{prefix}{}", st.path.trim_start_matches("host.")), ..st }));
+        }
+        self.flows = flows;
+    }
 }
 
 /// Cost efficiency, the RAIS paper's §5.4 (Kim et al., ORNL 2010): IOPS and
@@ -475,7 +503,7 @@ impl Report {
         if let Some(c) = &cost {
             c.stats(&mut stats);
         }
-        Self { host, devices, workload, time_series, stats, array, stop, warnings, rebuild: None, verify: None, cost }
+        Self { host, devices, workload, time_series, stats, array, stop, warnings, rebuild: None, verify: None, cost, flows: Vec::new() }
     }
 
     /// Adds the failures-and-rebuild section (and its statistics).

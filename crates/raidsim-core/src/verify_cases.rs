@@ -96,19 +96,23 @@ pub fn scenario(seed: u64, case: u64) -> Vec<String> {
     }
     o.push(format!("array.stripe_order=\"{}\"", ["parallel", "sequential"].choose(&mut rng).unwrap_or(&"parallel")));
     let requests: u64 = rng.gen_range(100..=400);
-    o.push(format!("workload.requests={requests}"));
-    o.push(format!("workload.read_fraction={:.2}", rng.gen_range(0.2..0.8)));
-    o.push(format!("workload.mean_interarrival_ns={}", rng.gen_range(20_000..400_000)));
     // Most cases crowd their requests into the first MiBs so that writes
     // overwrite each other; a quarter address the whole array, so that its
     // last stripes are exercised too.
     let span = if rng.gen_bool(0.25) { 0 } else { rng.gen_range(1u64..=8) * 262_144 };
-    o.push(format!("workload.span_bytes={span}"));
-    o.push("workload.alignment_bytes=512".into());
-    o.push("workload.size.kind=\"uniform\"".into());
-    o.push("workload.size.min_bytes=512".into());
-    o.push(format!("workload.size.max_bytes={}", 512 * rng.gen_range(1u64..=96)));
-    o.push("workload.size.quantum_bytes=512".into());
+    if rng.gen_bool(0.2) {
+        o.extend(flows_workload(&mut rng, requests, span));
+    } else {
+        o.push(format!("workload.requests={requests}"));
+        o.push(format!("workload.read_fraction={:.2}", rng.gen_range(0.2..0.8)));
+        o.push(format!("workload.mean_interarrival_ns={}", rng.gen_range(20_000..400_000)));
+        o.push(format!("workload.span_bytes={span}"));
+        o.push("workload.alignment_bytes=512".into());
+        o.push("workload.size.kind=\"uniform\"".into());
+        o.push("workload.size.min_bytes=512".into());
+        o.push(format!("workload.size.max_bytes={}", 512 * rng.gen_range(1u64..=96)));
+        o.push("workload.size.quantum_bytes=512".into());
+    }
     // One or two failures within tolerance, at random requests; spares for some.
     let failures = rng.gen_range(0..=tolerated.min(2));
     let mut victims: Vec<u32> = (0..members).collect();
@@ -266,4 +270,33 @@ pub fn run_case(seed: u64, case: u64, fault: bool) -> Result<CaseOutcome> {
         sectors_checked: v.sectors_checked_on_reads + v.sectors_checked_after_run + v.redundancy_checked_after_run,
         first_mismatches: v.first_mismatches,
     })
+}
+
+/// Two or three flows of `requests` in all over `span` bytes (0: all of
+/// it), each open or closed loop, sharing the address space (so that their
+/// writes meet in the same stripes) or each on its part, with or without a
+/// fetch limit: their interleaving must leave the bytes as one stream would.
+fn flows_workload(rng: &mut Xoshiro256PlusPlus, requests: u64, span: u64) -> Vec<String> {
+    let n = rng.gen_range(2u64..=3);
+    let shared = rng.gen_bool(0.6);
+    let flows: Vec<String> = (0..n)
+        .map(|_| {
+            let closed = if rng.gen_bool(0.5) { format!("processes = {}, ", rng.gen_range(1..=8)) } else { String::new() };
+            format!(
+                "{{ requests = {}, {closed}read_fraction = {:.2}, mean_interarrival_ns = {}, span_bytes = {}, alignment_bytes = 512, \
+                 size = {{ kind = \"uniform\", min_bytes = 512, max_bytes = {}, quantum_bytes = 512 }} }}",
+                requests / n,
+                rng.gen_range(0.2..0.8),
+                rng.gen_range(20_000..400_000),
+                if shared { span } else { 0 },
+                512 * rng.gen_range(1u64..=96)
+            )
+        })
+        .collect();
+    vec![
+        "workload.kind=\"flows\"".into(),
+        format!("workload.flows=[{}]", flows.join(", ")),
+        format!("workload.address_space=\"{}\"", if shared { "shared" } else { "partitioned" }),
+        format!("workload.queue_fetch_size={}", rng.gen_range(0..=4)),
+    ]
 }

@@ -285,6 +285,14 @@ def _disk_validation(ctx: RunContext) -> Outcome:
     return Outcome([row(**args) for args in dv.row_args(result)], dv.plot(result, ctx.out_dir), result["notes"])
 
 
+def _mqsim_fast18(ctx: RunContext) -> Outcome:
+    from . import mqsim_fast18 as mf
+
+    result = mf.run(quick=ctx.quick)
+    notes = [f"each flow ran {result['stop_time_ns'] / 1e9:g} s of simulated time (MQSim's: 10 s)"]
+    return Outcome([row(**args) for args in mf.row_args(result)], mf.plot(result, ctx.out_dir), notes)
+
+
 def _with_traces(module: Any, ctx: RunContext, entry: str) -> Dict[str, Any]:
     return module.run(ctx.out_dir, quick=ctx.quick, traces_dir=ctx.traces_dir, workers=ctx.workers,
                       progress=ctx.progress, given=ctx.given_traces(entry))
@@ -431,6 +439,7 @@ RUNNERS: Dict[str, Callable[[RunContext], Outcome]] = {
     "erasure-code-updates": _erasure_code_updates,
     "erasure-code-tables": _erasure_code_tables,
     "erasure-code-study": _erasure_code_study,
+    "mqsim-fast18": _mqsim_fast18,
 }
 
 # Units of the module rows' metrics (cr5m, erasure-code-study, rais), by name: first match wins; a name
@@ -464,7 +473,7 @@ def module_unit(metric: str) -> str:
 # --- running ----------------------------------------------------------------------------------------
 
 #: The entries whose --quick runs a smaller grid, into a directory of its own; the others run the same either way.
-QUICK_MODES = {"striping-coefficients", "cr5m", "rais", "erasure-code-study", "disk-validation"}
+QUICK_MODES = {"striping-coefficients", "cr5m", "rais", "erasure-code-study", "disk-validation", "mqsim-fast18"}
 
 
 def entry_dir(out: str, name: str, quick: bool) -> str:

@@ -52,6 +52,7 @@ pub fn estimate_bytes(r: &ResolvedConfig) -> u64 {
         .fold(0u64, u64::saturating_add);
     let processes = match &r.config.workload {
         WorkloadConfig::Synthetic(s) => u64::from(s.processes),
+        WorkloadConfig::Flows(f) => f.flows.iter().map(|s| u64::from(s.processes)).sum(),
         _ => 0,
     };
     let histogram = u64::from(r.config.metrics.erase_histogram_bins).saturating_mul(8);
@@ -77,9 +78,11 @@ fn verified_bytes(r: &ResolvedConfig) -> u64 {
     }
     let member = r.member_capacity_bytes();
     let rebuilt = a.failures.iter().filter(|f| f.chip.is_none()).count().min(a.spares as usize) as u64;
+    let written = |s: &crate::config::SyntheticConfig| s.requests as f64 * (1.0 - s.read_fraction) * s.size.mean_bytes.max(s.size.min_bytes) as f64;
     let host_written = match &r.config.workload {
-        WorkloadConfig::Synthetic(s) => s.requests as f64 * (1.0 - s.read_fraction) * s.size.mean_bytes.max(s.size.min_bytes) as f64,
+        WorkloadConfig::Synthetic(s) => written(s),
         WorkloadConfig::Requests { requests, .. } => requests.iter().filter(|q| q.1 == "W").map(|q| q.3 as f64).sum(),
+        WorkloadConfig::Flows(f) => f.flows.iter().map(written).sum(),
         WorkloadConfig::Trace(_) => 0.0,
     };
     // Each host byte reaches this many member bytes: the copies, or the stripe's members per data unit.
@@ -102,6 +105,7 @@ fn request_log_bytes(r: &ResolvedConfig) -> u64 {
     let rows = match &r.config.workload {
         WorkloadConfig::Synthetic(s) => s.requests,
         WorkloadConfig::Requests { requests, packed } => requests.len() as u64 + packed.len() as u64 * 3 / 4 / 25,
+        WorkloadConfig::Flows(f) => f.requests().unwrap_or(0),
         WorkloadConfig::Trace(_) => 0,
     };
     rows.saturating_mul(REQUEST_LOG_BYTES_PER_ROW)

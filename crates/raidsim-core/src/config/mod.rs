@@ -14,6 +14,7 @@ mod array;
 mod array_geometry;
 mod cost;
 mod erase_suspend;
+mod flows;
 mod hdd;
 mod log_blocks;
 mod mapping_cache;
@@ -35,6 +36,7 @@ pub use array::{
 pub use array_geometry::{ArrayGeometry, UnitCopy};
 pub use cost::Prices;
 pub use erase_suspend::{EraseSuspendConfig, SuspendingOps};
+pub use flows::{within_flow, FlowAddressSpace, FlowsConfig, MAX_FLOWS};
 pub use hdd::{
     fit_seek_curve, seek_moments, seek_moments_closed_form, seek_table_ns, HddCacheConfig, HddCommandOverhead, HddConfig, HddGeometry, HddZone,
     QueuePolicy, ReadAheadUntil,
@@ -423,6 +425,7 @@ impl ResolvedConfig {
                 s.span_within(capacity_bytes)?;
             }
             WorkloadConfig::Requests { requests, packed } => run_checks::listed_requests(requests, packed, capacity_bytes, config.sim.verify)?,
+            WorkloadConfig::Flows(f) => f.check_spans(capacity_bytes)?,
             WorkloadConfig::Trace(_) => {}
         }
         run_checks::request_log(&config.metrics.request_log)?;
@@ -502,6 +505,7 @@ fn validate_warmup(config: &Config) -> Result<()> {
         WorkloadConfig::Synthetic(s) => Some(s.requests),
         WorkloadConfig::Requests { requests, packed } if packed.is_empty() => Some(requests.len() as u64),
         WorkloadConfig::Requests { requests, packed } => Some((requests.len() + workload::unpack_requests(packed)?.len()) as u64),
+        WorkloadConfig::Flows(f) => f.requests(),
         WorkloadConfig::Trace(_) => None,
     };
     let limit = [issued, (config.sim.max_requests > 0).then_some(config.sim.max_requests)].into_iter().flatten().min();

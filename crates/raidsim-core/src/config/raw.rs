@@ -175,10 +175,15 @@ fn check_workload_paths(table: &toml::Table) -> Result<()> {
         Some(toml::Value::String(kind)) => match kind.as_str() {
             "synthetic" => check::<SyntheticConfig>(without_kind()),
             "trace" => check::<TraceConfig>(without_kind()),
+            "flows" => check::<super::FlowsConfig>(without_kind()),
             "requests" => Ok(()),
-            other => Err(Error::config("workload.kind", format!("unknown kind `{other}`, expected one of `synthetic`, `trace`, `requests`"))),
+            other => {
+                Err(Error::config("workload.kind", format!("unknown kind `{other}`, expected one of `synthetic`, `trace`, `flows`, `requests`")))
+            }
         },
-        Some(other) => Err(Error::config("workload.kind", format!("`{other}` is not a string; expected `synthetic`, `trace` or `requests`"))),
+        Some(other) => {
+            Err(Error::config("workload.kind", format!("`{other}` is not a string; expected `synthetic`, `trace`, `flows` or `requests`")))
+        }
         None => Ok(()),
     }
 }

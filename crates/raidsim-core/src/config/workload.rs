@@ -12,6 +12,9 @@ pub enum WorkloadConfig {
     Synthetic(SyntheticConfig),
     /// Replay of a block trace file.
     Trace(TraceConfig),
+    /// Several synthetic flows at once, each with its own queue and report
+    /// section (`[[workload.flows]]`).
+    Flows(super::FlowsConfig),
     /// An explicit list of requests, readable (`requests`) or compact
     /// (`packed`); both may be given and are taken together.
     Requests {
@@ -389,6 +392,7 @@ impl WorkloadConfig {
         match self {
             WorkloadConfig::Synthetic(s) => s.validate(),
             WorkloadConfig::Trace(t) => t.validate(),
+            WorkloadConfig::Flows(f) => f.validate(),
             WorkloadConfig::Requests { requests, packed } => {
                 unpack_requests(packed)?;
                 for (i, (t, op, _, len)) in requests.iter().enumerate() {
@@ -420,7 +424,7 @@ fn fraction(key: &str, v: f64) -> Result<()> {
 }
 
 impl SyntheticConfig {
-    fn validate(&self) -> Result<()> {
+    pub(super) fn validate(&self) -> Result<()> {
         fraction("workload.read_fraction", self.read_fraction)?;
         super::ssd::at_most_an_hour("workload.mean_interarrival_ns", self.mean_interarrival_ns)?;
         super::ssd::at_most_an_hour("workload.think_time_ns", self.think_time_ns)?;

@@ -3,6 +3,8 @@
 //! study's counts), through the same planner as a timed run.
 
 use super::*;
+use crate::config::WorkloadConfig;
+use crate::workload::{build_source, RequestSource};
 
 /// Counting mode: the planner over the workload with no timing; exact page
 /// counts per member and cause. Arrival times are ignored; failures apply
@@ -90,6 +92,13 @@ impl Counting {
                     array.level.tolerates(array.members, array.copies),
                     if array.level == RaidLevel::Raid10 { " of each unit's copies" } else { "" }
                 ),
+            ));
+        }
+        if matches!(cfg.workload, WorkloadConfig::Flows(_)) {
+            return Err(Error::config(
+                "workload.kind",
+                "counting mode counts one stream of requests without time, and how flows interleave is a matter of time (their \
+                 queues, processes and stop time): count each flow as a synthetic workload of its own",
             ));
         }
         Ok(Self {

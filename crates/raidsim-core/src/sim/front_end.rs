@@ -45,6 +45,9 @@ impl FrontEnd {
     }
 }
 
+/// The flow of the controller's own reads ahead: none of the host's.
+const READ_AHEAD_FLOW: u16 = u16::MAX;
+
 /// The controller's read-ahead data, when `array.controller.read_ahead` is on.
 pub(super) fn read_ahead_cache(resolved: &ResolvedConfig, controller: Option<&ArrayController>) -> Option<ReadAheadCache> {
     let c = &resolved.config.array.controller;
@@ -165,6 +168,7 @@ impl Simulation {
             kind: JobKind::ReadAhead,
             measured: false,
             read_ahead_hit: false,
+            flow: READ_AHEAD_FLOW,
         });
         ra.reading(start, bytes, job);
         (self.read_ahead_reads, self.read_ahead_bytes) = (self.read_ahead_reads + 1, self.read_ahead_bytes + bytes);

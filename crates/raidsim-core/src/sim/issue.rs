@@ -1,7 +1,8 @@
 //! How the host issues its requests: open loop at their arrival instants,
 //! closed loop by processes that each wait a think time after a completion,
 //! or a trace replayed one request at a time, each the trace's idle time
-//! after the previous one completes (DiskSim's validation mode).
+//! after the previous one completes (DiskSim's validation mode). Each flow
+//! (`sim::flows`) issues in its own way.
 
 use super::*;
 
@@ -17,30 +18,87 @@ pub(super) enum Issue {
 }
 
 impl Simulation {
-    /// After a host request ends: a closed loop issues its next.
-    pub(super) fn issue_next_after(&mut self, now: Ns) -> Result<()> {
-        match self.issue {
-            Issue::Open => Ok(()),
-            Issue::Processes { think_ns } => {
-                self.queue.schedule(now + think_ns, Event::ProcessIssue);
-                Ok(())
+    /// Starts every flow: its processes at time 0, or its first arrival.
+    pub(super) fn start_flows(&mut self) -> Result<()> {
+        for flow in 0..self.flows.list.len() {
+            let f = &self.flows.list[flow];
+            match f.issue {
+                Issue::Processes { .. } => (0..f.processes).for_each(|_| self.queue.schedule(0, Event::ProcessIssue { flow: flow as u32 })),
+                Issue::Open | Issue::ClosedTrace => self.schedule_next_arrival(0, flow)?,
             }
-            Issue::ClosedTrace => self.schedule_next_arrival(now),
+        }
+        Ok(())
+    }
+
+    /// Flow `flow`'s next request, unless the run has stopped issuing.
+    fn next_request(&mut self, flow: usize) -> Result<Option<HostRequest>> {
+        if self.stopped || (self.max_requests > 0 && self.issued >= self.max_requests) {
+            return Ok(None);
+        }
+        let Some(f) = self.flows.list.get_mut(flow) else { return Err(Error::Internal(format!("flow {flow} does not exist"))) };
+        let r = f.source.next_request()?;
+        self.issued += u64::from(r.is_some());
+        Ok(r)
+    }
+
+    /// Flow `flow`'s scheduled request arrives; an open-loop flow schedules its next.
+    pub(super) fn arrival(&mut self, now: Ns, flow: usize) -> Result<()> {
+        let Some(f) = self.flows.list.get_mut(flow) else { return Err(Error::Internal(format!("flow {flow} does not exist"))) };
+        let (pending, issue) = (f.next_arrival.take(), f.issue);
+        if let Some(r) = pending {
+            self.issue(now, flow, r)?;
+        }
+        if issue == Issue::Open {
+            self.schedule_next_arrival(now, flow)?;
+        }
+        Ok(())
+    }
+
+    /// A closed-loop process of flow `flow` issues its next request, unless the flows have stopped.
+    pub(super) fn process_issue(&mut self, now: Ns, flow: usize) -> Result<()> {
+        if !self.flows.open_at(now) {
+            return Ok(());
+        }
+        match self.next_request(flow)? {
+            Some(r) => self.issue(now, flow, r),
+            None => Ok(()),
         }
     }
 
-    /// Fetches the next request and schedules its arrival: at its arrival
-    /// instant (open loop), or, for a closed-loop trace, its think time
-    /// after `now`, when the previous one completed.
-    pub(super) fn schedule_next_arrival(&mut self, now: Ns) -> Result<()> {
-        if let Some(r) = self.next_request()? {
+    /// One of flow `flow`'s commands ended for the host at `now`: the device fetches the next one waiting in its queue.
+    pub(super) fn command_done(&mut self, now: Ns, flow: u16) -> Result<()> {
+        match self.flows.completed(usize::from(flow)) {
+            Some(job) => self.dispatch(now, job),
+            None => Ok(()),
+        }
+    }
+
+    /// After one of flow `flow`'s requests ends: a closed loop issues its next.
+    pub(super) fn issue_next_after(&mut self, now: Ns, flow: u16) -> Result<()> {
+        let Some(f) = self.flows.list.get(usize::from(flow)) else { return Ok(()) };
+        match f.issue {
+            Issue::Open => Ok(()),
+            Issue::Processes { think_ns } => {
+                self.queue.schedule(now + think_ns, Event::ProcessIssue { flow: u32::from(flow) });
+                Ok(())
+            }
+            Issue::ClosedTrace => self.schedule_next_arrival(now, usize::from(flow)),
+        }
+    }
+
+    /// Fetches flow `flow`'s next request and schedules its arrival: at its
+    /// arrival instant (open loop), or, for a closed-loop trace, its think
+    /// time after `now`, when the previous one completed.
+    pub(super) fn schedule_next_arrival(&mut self, now: Ns, flow: usize) -> Result<()> {
+        if let Some(r) = self.next_request(flow)? {
             self.prefetch_ahead(&r);
-            let at = match self.issue {
+            let Some(f) = self.flows.list.get_mut(flow) else { return Err(Error::Internal(format!("flow {flow} does not exist"))) };
+            let at = match f.issue {
                 Issue::ClosedTrace => after_think(now, &r)?,
                 Issue::Open | Issue::Processes { .. } => r.arrival_ns.max(now),
             };
-            self.next_arrival = Some(r);
-            self.queue.schedule(at, Event::Arrival);
+            f.next_arrival = Some(r);
+            self.queue.schedule(at, Event::Arrival { flow: flow as u32 });
         }
         Ok(())
     }

@@ -17,6 +17,7 @@
 //! ```
 
 mod counting;
+mod flows;
 mod front_end;
 mod issue;
 mod port;
@@ -24,15 +25,15 @@ mod precondition;
 mod reporting;
 
 pub use counting::{count, Counting};
+use flows::Flows;
 use front_end::{read_ahead_cache, FrontEnd};
-use issue::Issue;
 use port::SimPort;
 use precondition::{build_cost_pages, Preconditioning};
 
 use crate::array::cache::Admission;
 use crate::array::read_ahead::{Lookup, ReadAheadCache};
 use crate::array::{ArrayController, ArrayGeometry, ArrayPhase, ArrayPort, ArrayState, Planner, StripePlan};
-use crate::config::{CacheMode, GcCoordination, RaidLevel, ReadAheadPolicy, ResolvedConfig, TraceReplay, WorkloadConfig};
+use crate::config::{CacheMode, GcCoordination, RaidLevel, ReadAheadPolicy, ResolvedConfig};
 use crate::device::{Cause, DeviceRequest, MemberDevice, Op};
 use crate::engine::Timeline;
 use crate::engine::{EventQueue, Ns, Slab, StopFlag};
@@ -41,7 +42,7 @@ use crate::member::Member;
 use crate::metrics::{HostMetrics, RequestLog};
 use crate::report::Report;
 use crate::ssd::PreconditionPlan;
-use crate::workload::{build_source, HostRequest, RequestSource};
+use crate::workload::HostRequest;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -71,10 +72,10 @@ pub fn failure_time_ns(f: &crate::config::MemberFailure, i: usize, seed: u64) ->
 /// The events of a simulation.
 #[derive(Clone, Copy, Debug)]
 enum Event {
-    /// The pending request (`Simulation::next_arrival`) arrives.
-    Arrival,
-    /// A closed-loop process issues its next request.
-    ProcessIssue,
+    /// Flow `flow`'s pending request (its `next_arrival`) arrives.
+    Arrival { flow: u32 },
+    /// A closed-loop process of flow `flow` issues its next request.
+    ProcessIssue { flow: u32 },
     /// Host job `job` has crossed the array's front end (controller
     /// overhead, and for a write its data over the host link).
     ControllerDone { job: u32 },
@@ -114,6 +115,8 @@ struct HostJob {
     measured: bool,
     /// A host read answered from data read ahead (counted when it completes).
     read_ahead_hit: bool,
+    /// The flow that issued it.
+    flow: u16,
 }
 
 /// Progress of a run, for progress bars.
@@ -146,17 +149,14 @@ pub struct Simulation {
     stop_rule: Option<crate::metrics::BatchMeans>,
     /// The stopping rule has ended issuing.
     stopped: bool,
-    source: Box<dyn RequestSource>,
+    /// Where requests come from, and their submission queues.
+    flows: Flows,
     host: HostMetrics,
     /// `metrics.request_log`: a row per measured host request.
     request_log: Option<RequestLog>,
     /// The drives' garbage-collection runs the time series has counted.
     gc_runs_counted: u64,
     jobs: Slab<HostJob>,
-    /// The one request scheduled to arrive (open loop, or a closed-loop
-    /// trace's next); kept out of the event queue so events stay small.
-    next_arrival: Option<HostRequest>,
-    issue: Issue,
     /// Asked to stop from outside the run (Ctrl-C); see [`Simulation::stop_flag`].
     stop: StopFlag,
     max_requests: u64,
@@ -221,12 +221,7 @@ impl Simulation {
             ArrayController::new(&cfg.array, &cfg.rebuild, capacity, page, cfg.sim.verify, cr5m_data_chips)
         });
         let mut controller = controller.transpose()?;
-        let source = build_source(&cfg.workload, resolved.capacity_bytes, cfg.sim.seed)?;
-        let (issue, processes) = match &cfg.workload {
-            WorkloadConfig::Synthetic(s) if s.processes > 0 => (Issue::Processes { think_ns: s.think_time_ns }, s.processes),
-            WorkloadConfig::Trace(t) if t.replay == TraceReplay::Closed => (Issue::ClosedTrace, 0),
-            _ => (Issue::Open, 0),
-        };
+        let flows = Flows::new(&cfg.workload, resolved.capacity_bytes, cfg.sim.seed, cfg.metrics.interval_ns)?;
         let (overhead_ns, link_bytes_per_s) = resolved.array_front_end();
         let read_ahead = read_ahead_cache(&resolved, controller.as_ref());
         if let Some(c) = controller.as_mut().filter(|_| read_ahead.is_some()) {
@@ -250,13 +245,11 @@ impl Simulation {
             array_members,
             stop_rule: (cfg.sim.stop.relative_half_width > 0.0).then(|| crate::metrics::BatchMeans::new(&cfg.sim.stop)),
             stopped: false,
-            source,
+            flows,
             host: HostMetrics::new(cfg.metrics.interval_ns),
             jobs: Slab::default(),
             request_log: (!cfg.metrics.request_log.0.as_os_str().is_empty()).then(RequestLog::default),
             gc_runs_counted: 0,
-            next_arrival: None,
-            issue,
             stop: StopFlag::default(),
             max_requests: cfg.sim.max_requests,
             issued: 0,
@@ -285,10 +278,7 @@ impl Simulation {
         if !sim.resolved.config.array.failures.is_empty() {
             sim.host.set_phase(ArrayPhase::Healthy);
         }
-        match issue {
-            Issue::Processes { .. } => (0..processes).for_each(|_| sim.queue.schedule(0, Event::ProcessIssue)),
-            Issue::Open | Issue::ClosedTrace => sim.schedule_next_arrival(0)?,
-        }
+        sim.start_flows()?;
         Ok(sim)
     }
 
@@ -302,16 +292,8 @@ impl Simulation {
         &self.members
     }
 
-    fn next_request(&mut self) -> Result<Option<HostRequest>> {
-        if self.stopped || (self.max_requests > 0 && self.issued >= self.max_requests) {
-            return Ok(None);
-        }
-        let r = self.source.next_request()?;
-        self.issued += u64::from(r.is_some());
-        Ok(r)
-    }
-
-    fn issue(&mut self, now: Ns, r: HostRequest) -> Result<()> {
+    /// Request `r` of flow `flow` reaches the host's queue at `now`.
+    fn issue(&mut self, now: Ns, flow: usize, r: HostRequest) -> Result<()> {
         let limit = self.resolved.config.sim.max_outstanding_requests;
         if self.host.outstanding() >= limit {
             return Err(Error::Workload(format!(
@@ -329,6 +311,9 @@ impl Simulation {
         }
         if measured {
             self.host.arrived(now);
+            if let Some(m) = self.flows.list.get_mut(flow).and_then(|f| f.metrics.as_mut()) {
+                m.arrived(now);
+            }
         }
         let job = self.jobs.insert(HostJob {
             arrival_ns: now,
@@ -338,7 +323,17 @@ impl Simulation {
             kind: JobKind::Host,
             measured,
             read_ahead_hit: false,
+            flow: flow as u16,
         });
+        if self.flows.fetch_or_queue(flow, job) {
+            self.dispatch(now, job)?;
+        }
+        Ok(())
+    }
+
+    /// The device fetches host job `job` at `now`: it goes to the drive, or to the array's front end.
+    fn dispatch(&mut self, now: Ns, job: u32) -> Result<()> {
+        let Some(r) = self.jobs.get(job) else { return Err(Error::Internal(format!("host job {job} is not in flight"))) };
         match &self.controller {
             None => {
                 let req = DeviceRequest { token: u64::from(job), op: r.op, offset_bytes: r.offset_bytes, len_bytes: r.len_bytes, cause: Cause::User };
@@ -419,12 +414,17 @@ impl Simulation {
         if self.warmup_ended < self.resolved.config.sim.warmup_requests {
             return;
         }
-        let mut host = HostMetrics::starting_at(self.resolved.config.metrics.interval_ns, now);
+        let interval_ns = self.resolved.config.metrics.interval_ns;
+        let mut host = HostMetrics::starting_at(interval_ns, now);
         host.take_phase_from(&self.host);
+        self.flows.restart_metrics(interval_ns, now);
         // Writes already acknowledged from the write-back cache are done for the host.
         for j in self.jobs.iter_mut().filter(|j| j.kind == JobKind::Host) {
             j.measured = true;
             host.arrived(now);
+            if let Some(m) = self.flows.list.get_mut(usize::from(j.flow)).and_then(|f| f.metrics.as_mut()) {
+                m.arrived(now);
+            }
         }
         self.host = host;
         self.members.iter_mut().for_each(Member::restart_counters);
@@ -439,9 +439,13 @@ impl Simulation {
 
     /// The host learns that `j` is done: its response time ends now.
     fn acknowledge(&mut self, now: Ns, j: &HostJob) -> Result<()> {
+        self.command_done(now, j.flow)?;
         if j.measured {
             self.read_ahead_hits += u64::from(j.read_ahead_hit);
             self.host.completed(now, j.arrival_ns, j.op, j.len_bytes);
+            if let Some(m) = self.flows.list.get_mut(usize::from(j.flow)).and_then(|f| f.metrics.as_mut()) {
+                m.completed(now, j.arrival_ns, j.op, j.len_bytes);
+            }
             self.log_request(j, now, true);
             self.count_gc_runs(now);
             if let Some(rule) = self.stop_rule.as_mut() {
@@ -450,20 +454,23 @@ impl Simulation {
         } else {
             self.warmup_request_ended(now);
         }
-        self.issue_next_after(now)
+        self.issue_next_after(now, j.flow)
     }
 
     /// Host job `job` touched lost data: it fails, untimed.
     fn fail_host(&mut self, now: Ns, job: u32) -> Result<()> {
-        match self.jobs.remove(job) {
-            Some(j) if j.measured => {
-                self.host.failed(now, j.op);
-                self.log_request(&j, now, false);
+        let Some(j) = self.jobs.remove(job) else { return Ok(()) };
+        self.command_done(now, j.flow)?;
+        if j.measured {
+            self.host.failed(now, j.op);
+            if let Some(m) = self.flows.list.get_mut(usize::from(j.flow)).and_then(|f| f.metrics.as_mut()) {
+                m.failed(now, j.op);
             }
-            Some(_) => self.warmup_request_ended(now),
-            None => {}
+            self.log_request(&j, now, false);
+        } else {
+            self.warmup_request_ended(now);
         }
-        self.issue_next_after(now)
+        self.issue_next_after(now, j.flow)
     }
 
     /// Member `member` (or its chip `chip`) fails at `now`.
@@ -495,19 +502,8 @@ impl Simulation {
 
     fn handle(&mut self, now: Ns, event: Event) -> Result<()> {
         match event {
-            Event::Arrival => {
-                if let Some(r) = self.next_arrival.take() {
-                    self.issue(now, r)?;
-                }
-                if self.issue == Issue::Open {
-                    self.schedule_next_arrival(now)?;
-                }
-            }
-            Event::ProcessIssue => {
-                if let Some(r) = self.next_request()? {
-                    self.issue(now, r)?;
-                }
-            }
+            Event::Arrival { flow } => self.arrival(now, flow as usize)?,
+            Event::ProcessIssue { flow } => self.process_issue(now, flow as usize)?,
             Event::ControllerDone { job } => self.admit(now, job)?,
             Event::HostLinkDone { job } => self.complete_host(now, job)?,
             Event::MemberDone { member, token } => self.member_done(now, member, token)?,
@@ -539,7 +535,7 @@ impl Simulation {
                 None => {
                     self.finished = true;
                     // However the workload ended (its end, sim.max_requests, the stop rule).
-                    self.source.finish()?;
+                    self.flows.list.iter().try_for_each(|f| f.source.finish())?;
                     if !self.measuring {
                         return Err(Error::Workload(format!(
                             "sim.warmup_requests = {} but the workload issued {} requests: none was measured",
@@ -550,7 +546,7 @@ impl Simulation {
                 }
             }
         }
-        Ok(Progress { completed: self.host.completed_count(), fraction: self.source.progress(), finished: self.finished })
+        Ok(Progress { completed: self.host.completed_count(), fraction: self.flows.progress(self.queue.now_ns()), finished: self.finished })
     }
 
     /// An event scheduled in the past is a bug in a model, never a result.
@@ -623,7 +619,7 @@ mod tests {
         sim.step(500).expect("steps");
         let now = sim.queue.now_ns();
         assert!(now > 0);
-        sim.queue.schedule(now - 1, Event::Arrival);
+        sim.queue.schedule(now - 1, Event::Arrival { flow: 0 });
         match sim.step(10) {
             Err(Error::Internal(m)) => assert!(m.contains("scheduled before the current instant"), "{m}"),
             other => panic!("expected an internal error, got {other:?}"),

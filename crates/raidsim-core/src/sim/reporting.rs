@@ -77,7 +77,8 @@ impl Simulation {
     /// The report of what has run so far.
     pub fn report(&self) -> Report {
         let stop = self.stop_rule.as_ref().map(crate::metrics::BatchMeans::report);
-        let mut report = Report::new(&self.resolved, &self.host, &self.members, self.source.report(), stop);
+        let mut report = Report::new(&self.resolved, &self.host, &self.members, self.flows.workload_report(), stop);
+        report.set_flows(self.flows.reports());
         if let Some(c) = self.controller.as_ref().filter(|_| !self.resolved.config.array.failures.is_empty()) {
             report.set_rebuild(crate::report::RebuildReport::new(c, &self.host, &self.resolved));
         }

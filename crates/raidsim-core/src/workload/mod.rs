@@ -3,15 +3,18 @@
 //! A [`RequestSource`] yields [`HostRequest`]s one at a time, in arrival
 //! order, so a trace of any length streams through constant memory. Sources:
 //! trace replay ([`TraceSource`]), the open- or closed-loop synthetic
-//! generator ([`SyntheticSource`]), and an explicit list ([`ListSource`]).
+//! generator ([`SyntheticSource`]), an explicit list ([`ListSource`]), and
+//! one generator per flow of a flows workload ([`FlowSource`]).
 //! Every request is fitted to the simulated capacity here: wrapped modulo
 //! the capacity (and counted) or refused with an error naming its origin.
 
+mod flows;
 mod size;
 mod stats;
 mod synthetic;
 pub mod trace;
 
+pub use flows::FlowSource;
 pub use size::SizeSampler;
 pub use stats::{OpStats, TraceStats};
 pub use synthetic::SyntheticSource;
@@ -283,6 +286,7 @@ pub fn build_source(config: &WorkloadConfig, capacity_bytes: u64, seed: u64) -> 
         WorkloadConfig::Trace(t) => Box::new(TraceSource::new(t, capacity_bytes)?),
         WorkloadConfig::Synthetic(s) => Box::new(SyntheticSource::new(s, capacity_bytes, seed)?),
         WorkloadConfig::Requests { requests, packed } => Box::new(ListSource::new(requests, packed, capacity_bytes)?),
+        WorkloadConfig::Flows(_) => return Err(Error::Internal("a flows workload has a source per flow (FlowSource::all)".into())),
     })
 }
 

@@ -1,0 +1,86 @@
+"""Flows from Python and the command line: `Workload.flows`, `Report.flows()`, the text's Flows table, and
+`raidsim reproduce mqsim-fast18` against MQSim's recorded figures."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+import raidsim
+from raidsim import Workload
+from raidsim.papers import mqsim_fast18
+
+# A fresh one-channel drive: every read goes to its page's static place, 25 us of sensing and 102.4 us of
+# transfer, one at a time on its one die.
+ONE_DIE = {"ssd.geometry.channels": 1, "ssd.geometry.chips_per_channel": 1, "ssd.geometry.dies_per_chip": 1,
+           "ssd.geometry.planes_per_die": 1, "ssd.geometry.blocks_per_plane": 64, "ssd.timing.t_command_ns": 0,
+           "ssd.timing.t_read_ns": 25_000, "ssd.timing.channel_bandwidth_bytes_per_s": 40_000_000,
+           "ssd.timing.host_link_bandwidth_bytes_per_s": 0, "ssd.timing.controller_overhead_ns": 0,
+           "ssd.geometry.spare_bytes_per_sector": 0, "precondition.fill_fraction": 0.0,
+           "precondition.random_overwrite_factor": 0.0}
+T_MS = (25_000 + 102_400) / 1e6
+
+
+def reader(**kw):
+    return Workload.synthetic(read_fraction=1.0, size={"kind": "fixed", "mean_bytes": 4096}, **kw)
+
+
+def test_two_closed_flows_on_one_die_share_it_evenly():
+    # One die serves one read at a time; two flows of one process each alternate, so each read waits for
+    # the other flow's: 2 T each after the first.
+    mix = Workload.flows(reader(requests=50, processes=1), reader(requests=50, processes=1))
+    r = raidsim.simulate(None, mix, overrides=ONE_DIE, progress=False)
+    flows = r.flows()
+    assert list(flows.index) == ["flow-1", "flow-2"]
+    assert list(flows["requests"]) == [50, 50]
+    assert flows.loc["flow-1", "max_ms"] == pytest.approx(2 * T_MS)
+    assert flows.loc["flow-2", "mean_ms"] == pytest.approx(2 * T_MS)
+    assert "Flows" in r.to_text() and "flow-2" in r.to_text()
+
+
+def test_one_workload_has_an_empty_flows_frame_and_no_flows_table():
+    r = raidsim.simulate(None, reader(requests=20), overrides=ONE_DIE, progress=False)
+    assert r.flows().empty and "peak_queued" in r.flows().columns
+    assert "Flows" not in r.to_text()
+    assert "flows" not in r.to_dict()
+
+
+def test_workload_flows_takes_synthetic_flows_only():
+    with pytest.raises(TypeError, match="flow 1: expected Workload.synthetic"):
+        Workload.flows(reader(), Workload.trace("/no/such.trace"))
+    w = Workload.flows(reader(requests=0), queue_fetch_size=8, stop_time_ns=10**6, address_space="shared")
+    t = w.to_dict()
+    assert (t["kind"], t["queue_fetch_size"], t["stop_time_ns"], t["address_space"]) == ("flows", 8, 10**6, "shared")
+    assert "kind" not in t["flows"][0]
+
+
+def test_a_bad_flow_is_refused_naming_it():
+    with pytest.raises(raidsim.ConfigError, match=r"workload\.flows\[1\]\.read_fraction"):
+        raidsim.simulate(None, Workload.flows(reader(), Workload.synthetic(read_fraction=1.5)), progress=False)
+
+
+def test_slowdown_and_fairness():
+    assert mqsim_fast18.slowdowns({"alone_us": [100, 200], "shared_us": [300, 300]}) == [3.0, 1.5]
+    assert mqsim_fast18.fairness([3.0, 1.5]) == 0.5
+
+
+def test_reproduce_mqsim_fast18_quick_sets_ours_beside_mqsims(tmp_path):
+    p = subprocess.run([sys.executable, "-m", "raidsim.cli", "reproduce", "mqsim-fast18", "--quick", "--json",
+                        "--out", str(tmp_path)], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    rows = json.loads(p.stdout)
+    spec = mqsim_fast18.spec()
+    # Three scenarios an experiment, five rows each, every one judged against MQSim's recorded figure.
+    assert len(rows) == len(spec["experiments"]) * 3 * 5
+    recorded = {(e["name"], tuple(s["depths"])): s for e in spec["experiments"] for s in e["scenarios"]}
+    for r in rows:
+        name, depths = r["figure"], r["case"].split("queue depths ")[1].split(" + ")
+        s = recorded[(name, (int(depths[0]), int(depths[1])))]
+        if r["metric"] == "flow-2 shared response":
+            assert r["published"] == s["shared_us"][1]
+        assert r["verdict"] == "pass", r
+    # The fetch limit shields the shallow flow: with 16, flow 1 slows far less at depth 256 than with 1024.
+    slow = {(r["figure"], r["case"].split(" + ")[1]): r["raidsim"] for r in rows if r["metric"] == "flow-1 slowdown"}
+    assert slow[("queue-fetch-size-16", "256")] * 4 < slow[("queue-fetch-size-1024", "256")]
+    assert (tmp_path / "mqsim-fast18-slowdown.png").is_file()
