@@ -100,15 +100,16 @@ class Report:
                 for name, key in (("all", "response"), ("read", "read_response"), ("write", "write_response"))]
 
     def flows(self) -> pd.DataFrame:
-        """One row per flow of a flows workload (``Workload.flows``), in their order: requests issued and
-        completed, IOPS, MB/s, the most commands that waited unfetched in its submission queue, and its
+        """One row per flow of a flows workload (``Workload.flows``), in their order: requests issued,
+        completed and failed (on lost data), IOPS, MB/s, the most commands that waited unfetched in its submission queue, and its
         response times (ms) as :meth:`latency` gives them; empty for a workload of one flow."""
         import pandas as pd
 
         return pd.DataFrame(self._flow_rows(), columns=_FLOW_COLUMNS).set_index("flow")
 
     def _flow_rows(self) -> List[Dict[str, Any]]:
-        return [{"flow": f["name"], "issued": f["issued"], "requests": f["host"]["requests"], "iops": f["host"]["iops"],
+        return [{"flow": f["name"], "issued": f["issued"], "requests": f["host"]["requests"],
+                 "failed": f["failed_reads"] + f["failed_writes"], "iops": f["host"]["iops"],
                  "mb_per_s": f["host"]["mb_per_s"], "peak_queued": f["peak_queued"],
                  **_latency_ms(f["host"]["response"])} for f in self._data.get("flows", [])]
 
@@ -494,7 +495,7 @@ _SUMMARY_REBUILD_COLUMNS = ("rebuild_s", "recovery_mb_per_s", "mean_ms_during_re
 
 
 #: The columns of :meth:`Report.flows` (an empty frame has them too).
-_FLOW_COLUMNS = ["flow", "issued", "requests", "iops", "mb_per_s", "peak_queued", "count", "mean_ms", "p50_ms", "p90_ms",
+_FLOW_COLUMNS = ["flow", "issued", "requests", "failed", "iops", "mb_per_s", "peak_queued", "count", "mean_ms", "p50_ms", "p90_ms",
                  "p99_ms", "p99.9_ms", "max_ms"]
 
 

@@ -210,6 +210,10 @@ pub struct FlowReport {
     pub issued: u64,
     /// Most of its commands waiting in its submission queue at once, unfetched.
     pub peak_queued: u64,
+    /// Its reads that failed on lost data (untimed, not in `host`).
+    pub failed_reads: u64,
+    /// Its writes that failed on lost data.
+    pub failed_writes: u64,
     /// Its requests as the host saw them: response times from the instant each was queued.
     pub host: HostReport,
 }

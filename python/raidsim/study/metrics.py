@@ -138,13 +138,22 @@ def _probe_configs(study: Study, points: Sequence[Point]) -> Iterator[Config]:
     yield from (study.config(p) for p in firsts.values())
 
 
+def _probe_workload(cfg: Config) -> Workload:
+    """The probe's requests: two listed ones, or, for flows, one request a flow (so the report has a row for each)."""
+    w = cfg.resolved()["workload"]
+    if w["kind"] != "flows":
+        return _PROBE_WORKLOAD
+    one = Workload.synthetic(requests=1, processes=1, size={"kind": "fixed", "mean_bytes": 4096})
+    return Workload.flows(*[one] * len(w["flows"]), address_space=w["address_space"])
+
+
 def _probe_report(cfg: Config) -> Optional[Dict[str, Any]]:
     try:
         # The probe's two requests must be measured: no warm-up. No preconditioning either (it would take
         # as long as the point): overwrites need a fill, so they go too, or the probe would be refused.
         probe = cfg.with_overrides({"precondition.fill_fraction": 0.0, "precondition.random_overwrite_factor": 0.0,
                                     "precondition.sequential_overwrite_factor": 0.0, "sim.warmup_requests": 0})
-        probe = probe.with_workload(_PROBE_WORKLOAD)
+        probe = probe.with_workload(_probe_workload(probe))
         return api.simulate(probe, progress=False).to_dict()
     except _native.RaidsimError:
         return None

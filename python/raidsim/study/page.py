@@ -266,7 +266,23 @@ def describe_workload(w: Mapping[str, Any]) -> str:
                 f"requests beyond the capacity: {w['out_of_range']}.")
     if kind == "requests":
         return "Listed requests (workload.requests)."
+    if kind == "flows":
+        fetch = f"a queue fetch size of {w['queue_fetch_size']:,}" if w["queue_fetch_size"] else "no queue fetch limit"
+        stop = f"issuing for {w['stop_time_ns'] / 1e9:g} s" if w["stop_time_ns"] else "each to its request count"
+        flows = " ".join(f"Flow {i + 1}: " + _flow_sentence(f, w["address_space"]) for i, f in enumerate(w["flows"]))
+        return (f"{len(w['flows'])} flows at once ({w['address_space']} address space, {fetch}, {stop}). {flows}")
     raise ValueError(f"a resolved workload of unknown kind {kind!r} (a raidsim bug)")
+
+
+def _flow_sentence(f: Mapping[str, Any], address_space: str) -> str:
+    """A flow's sentence: the synthetic one, its count and span said as a flow's."""
+    text = describe_workload({**f, "kind": "synthetic"})
+    if f["requests"] == 0:
+        text = text.replace("Synthetic, 0 requests,", "Synthetic, requests until the stop time,", 1)
+    if address_space == "partitioned":
+        text = text.replace("over the whole device", "over its whole part of the device").replace(
+            " from byte ", " from byte (of its part) ")
+    return text
 
 
 def _bytes(n: Any) -> str:

@@ -275,6 +275,8 @@ def _workload(study: Any, trace: Optional[str], requests: Optional[int]) -> Tupl
         return f"up to the first {n:,} requests of {path}", "workload.max_requests", n
     if kind == "synthetic":
         return f"{n:,} requests of the config's synthetic workload", "workload.requests", n
+    if kind == "flows":
+        return f"the first {n:,} requests of the config's {len(workload['flows'])} flows", "sim.max_requests", n
     if requests is not None:
         raise AdviseError("--requests: the config lists its requests explicitly ([workload] kind = \"requests\"); "
                           "all of them run")

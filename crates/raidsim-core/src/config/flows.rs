@@ -27,17 +27,20 @@ pub enum FlowAddressSpace {
 pub struct FlowsConfig {
     /// The flows, each a synthetic generator's table (`[[workload.flows]]`),
     /// named `flow-1`, `flow-2`, ... in the report. A flow's `requests = 0`
-    /// issues until `stop_time_ns`.
+    /// issues until `stop_time_ns`; with `address_space = "partitioned"`,
+    /// its `start_bytes` and `span_bytes` (0: to the end) lie within its part.
     pub flows: Vec<SyntheticConfig>,
-    /// Where each flow's addresses lie.
+    /// Where each flow's addresses lie: "partitioned" (flow i of n on the
+    /// i-th n-th of the capacity, MQSim's) or "shared" (every flow on all of it).
     pub address_space: FlowAddressSpace,
     /// NVMe: how many commands of one flow's submission queue the device
     /// holds at once (MQSim's `Queue_Fetch_Size`); the rest wait in the
     /// queue, and that wait is part of their response time. 0: no limit.
     pub queue_fetch_size: u32,
-    /// Simulated time after which no flow issues, ns (MQSim's `Stop_Time`):
+    /// Simulated time from which no flow issues, ns (MQSim's `Stop_Time`):
     /// every flow runs for the same time, so each meets the others all
-    /// along. 0: each flow stops at its `requests`.
+    /// along; a flow stops earlier at its `requests` when that is not 0.
+    /// 0: each flow stops at its `requests`.
     pub stop_time_ns: u64,
 }
 
@@ -106,9 +109,25 @@ impl FlowsConfig {
     pub fn check_spans(&self, capacity_bytes: u64) -> Result<()> {
         for (i, f) in self.flows.iter().enumerate() {
             let (_, part) = self.part_of(i, capacity_bytes);
-            f.span_within(part).map_err(|e| within_flow(e, i))?;
+            f.span_within(part).map_err(|e| self.in_part(within_flow(e, i), i, capacity_bytes))?;
         }
         Ok(())
+    }
+
+    /// A span error of flow `i` says, under partitioning, that the bytes it names are the flow's part.
+    fn in_part(&self, e: Error, i: usize, capacity_bytes: u64) -> Error {
+        match e {
+            Error::Config { key, message } if self.address_space == FlowAddressSpace::Partitioned => {
+                let (start, _) = self.part_of(i, capacity_bytes);
+                let whose = format!(
+                    "-byte part of flow {} (bytes {start}.. of the {capacity_bytes}-byte device, workload.address_space = \"partitioned\"; \
+                     start_bytes and span_bytes count from the part's start)",
+                    i + 1
+                );
+                Error::Config { key, message: message.replace("-byte device", &whose) }
+            }
+            other => other,
+        }
     }
 
     /// Requests the flows issue at most, when every flow has a count (`None`: one runs until the stop time).

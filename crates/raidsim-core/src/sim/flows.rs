@@ -141,11 +141,16 @@ impl Flows {
     pub(super) fn reports(&self) -> Vec<FlowReport> {
         let named = self.list.iter().enumerate().filter_map(|(i, f)| Some((i, f, f.metrics.as_ref()?)));
         named
-            .map(|(i, f, m)| FlowReport {
-                name: format!("flow-{}", i + 1),
-                issued: f.source.report().requests,
-                peak_queued: f.peak_queued,
-                host: m.report(),
+            .map(|(i, f, m)| {
+                let (failed_reads, failed_writes) = m.failed_counts();
+                FlowReport {
+                    name: format!("flow-{}", i + 1),
+                    issued: f.source.report().requests,
+                    peak_queued: f.peak_queued,
+                    failed_reads,
+                    failed_writes,
+                    host: m.report(),
+                }
             })
             .collect()
     }

@@ -132,6 +132,19 @@ fn the_flows_add_up_to_the_host() {
 }
 
 #[test]
+fn requests_that_meet_lost_data_fail_in_their_flow() {
+    // RAID-0 of two drives loses a member at the 50th request: from then on, requests touching it fail.
+    let flows = format!("workload.flows=[{{ requests = 150, processes = 2, {READER} }}, {{ requests = 150, processes = 3 }}]");
+    let r = run(&four_dies(&[&flows, "array.level=raid0", "array.members=2", "array.failures=[{ member = 1, at_request = 50 }]"]));
+    let rebuild = r.rebuild.as_ref().expect("a failure section");
+    let failed: u64 = r.flows.iter().map(|f| f.failed_reads + f.failed_writes).sum();
+    assert!(failed > 0);
+    assert_eq!(failed, rebuild.failed_reads + rebuild.failed_writes);
+    assert_eq!(r.flows.iter().map(|f| f.failed_writes).sum::<u64>(), rebuild.failed_writes);
+    assert_eq!(r.flows[0].failed_writes, 0, "flow 1 only reads");
+}
+
+#[test]
 fn one_workload_has_no_flow_section() {
     let r = simulate(config("", &ONE_DIE)).expect("runs");
     assert!(r.flows.is_empty());
@@ -150,8 +163,8 @@ fn bad_flows_are_refused_by_key() {
     assert!(e.contains("workload.flows[0].requests") && e.contains("stop_time_ns"), "{e}");
     let e = with("workload.flows=[{ colour = 1 }]");
     assert!(e.contains("workload.flows[0]") && e.contains("colour"), "{e}");
-    let e = with("workload.flows=[{ span_bytes = 1099511627776 }]");
-    assert!(e.contains("workload.flows[0].span_bytes"), "{e}");
+    let e = with("workload.flows=[{ span_bytes = 1099511627776 }, {}]");
+    assert!(e.contains("workload.flows[0].span_bytes") && e.contains("part of flow 1"), "{e}");
     let e = refused(&["workload.kind=flows", "workload.flows=[{}]", "workload.stop_time_ns=4611686018427387905"]);
     assert!(e.contains("workload.stop_time_ns"), "{e}");
 }
