@@ -25,6 +25,7 @@ from .api import presets, simulate, trace_stats
 from .config import Config
 from .config_keys import keys
 from .counting import CountReport, count
+from .reliability import ReliabilityReport, reliability
 from .report import Report, plot_rebuild
 from .timeline import plot_timeline, read_request_log
 from .workload import Workload
@@ -39,6 +40,7 @@ __all__ = [
     "InputError",
     "InternalError",
     "RaidsimError",
+    "ReliabilityReport",
     "Report",
     "TraceError",
     "Workload",
@@ -46,6 +48,7 @@ __all__ = [
     "plot_rebuild",
     "plot_timeline",
     "read_request_log",
+    "reliability",
     "presets",
     "simulate",
     "trace_stats",

@@ -23,7 +23,8 @@
 //! [`ftl`] (mapping and garbage collection), [`ssd`] (timing of one drive),
 //! [`device`] (the member interface and I/O causes), [`workload`] (traces
 //! and generators), [`metrics`] and [`report`], [`analytic`] (closed forms),
-//! [`sim`] (a run).
+//! [`sim`] (a run), [`reliability`] (the probability of losing data over an
+//! array's life).
 //!
 //! ```
 //! use raidsim_core::config::RawConfig;
@@ -46,6 +47,7 @@ pub mod hdd;
 pub mod member;
 pub mod metrics;
 mod prefetch;
+pub mod reliability;
 pub mod report;
 pub mod sim;
 pub mod ssd;

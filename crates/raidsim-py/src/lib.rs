@@ -252,6 +252,43 @@ impl Counting {
     }
 }
 
+/// A reliability study stepped from Python: lifetimes in slices, so a
+/// progress bar can follow and Ctrl-C is taken between them.
+#[pyclass(module = "raidsim._native")]
+struct ReliabilityStudy {
+    inner: raidsim_core::reliability::Reliability,
+}
+
+#[pymethods]
+impl ReliabilityStudy {
+    /// A study from JSON text (its keys as `raidsim reliability --keys` lists them).
+    #[new]
+    fn new(json_text: &str) -> PyResult<Self> {
+        let config = raidsim_core::reliability::config_from_json(json_text, "the reliability study").map_err(to_py_err)?;
+        Ok(Self { inner: raidsim_core::reliability::Reliability::new(config).map_err(to_py_err)? })
+    }
+
+    /// Runs up to `lifetimes` more; returns the fraction done.
+    fn step(&mut self, py: Python<'_>, lifetimes: u64) -> PyResult<f64> {
+        let inner = &mut self.inner;
+        py.allow_threads(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| inner.step(lifetimes)))).map_err(|p| to_py_err(panicked(&*p)))
+    }
+
+    /// The report so far (running the MTTDL lifetimes, if asked for), as JSON text.
+    fn report_json(&mut self, py: Python<'_>) -> PyResult<String> {
+        let inner = &mut self.inner;
+        let report =
+            py.allow_threads(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| inner.report()))).map_err(|p| to_py_err(panicked(&*p)))?;
+        serde_json::to_string(&report).map_err(|e| InternalError::new_err(format!("the reliability report does not serialise: {e}")))
+    }
+}
+
+/// The JSON Schema of a reliability study's keys.
+#[pyfunction]
+fn reliability_schema() -> PyResult<String> {
+    raidsim_core::reliability::schema_json().map_err(to_py_err)
+}
+
 /// Counting mode: exact page counts per member and cause, as JSON text.
 #[pyfunction]
 fn count(py: Python<'_>, layers: Vec<(String, String)>) -> PyResult<String> {
@@ -399,5 +436,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(stripe_unit_equations, m)?)?;
     m.add_function(wrap_pyfunction!(disk_parameters, m)?)?;
     m.add_class::<Simulation>()?;
+    m.add_class::<ReliabilityStudy>()?;
+    m.add_function(wrap_pyfunction!(reliability_schema, m)?)?;
     Ok(())
 }

@@ -15,7 +15,7 @@ from typing import List, Optional
 from .. import _native
 # A study's errors alone: the sweep machinery would slow every command.
 from ..study.errors import AnotherStudysResults, StudyError, SweepError
-from . import advise, endurance, info, reproduce, run, studies, verify
+from . import advise, endurance, info, reliability, reproduce, run, studies, verify
 from ._common import (DEFAULT_OUT, EXIT_CODES, EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_PIPE, EXIT_SWEEP,
                       EXIT_USAGE, HelpFormatter, UsageError, VersionAction, error, stdout_closed)
 from .reproduce import REPRODUCE_OPTIONS as _REPRODUCE_OPTIONS
@@ -28,8 +28,9 @@ DESCRIPTION = (
     "EVENODD or RDP codes) across drives, or RAID-5 across the channels inside one SSD (CR5, CR5M); flash "
     "translation, garbage collection and wear, disk seeks and rotation; member failures, degraded service and "
     "rebuilds onto spares. Replay a trace or a synthetic workload (run, count), sweep a study across "
-    "configurations (sweep, demo, advise), project wear-out (endurance), check that no write is lost "
-    "(verify), and reproduce the papers' tables and figures (reproduce).")
+    "configurations (sweep, demo, advise), project wear-out (endurance), estimate the probability of data "
+    "loss over the array's life (reliability), check that no write is lost (verify), and reproduce the papers' "
+    "tables and figures (reproduce).")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -37,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
                                      formatter_class=HelpFormatter)
     parser.add_argument("--version", action=VersionAction, help="show program's version number and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (run, studies, reproduce, verify, info, advise, endurance):
+    for module in (run, studies, reproduce, verify, info, advise, endurance, reliability):
         module.register(sub)
     return parser
 

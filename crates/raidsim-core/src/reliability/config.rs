@@ -1,0 +1,237 @@
+//! The parameters of a reliability study: the array's redundancy, how its
+//! members fail, how long a rebuild takes, unrecoverable read errors, and
+//! the Monte Carlo's size. Every key is declared once, with its unit.
+
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+
+/// The redundancy of the array, as loss is concerned.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ReliabilityLevel {
+    /// Striping only: any failure loses data.
+    Raid0,
+    /// Every member a copy of the others: data is lost when all fail.
+    Raid1,
+    /// One parity (RAID-4 or RAID-5): two members failed at once lose data.
+    Raid5,
+    /// Two parities (Reed-Solomon, EVENODD, RDP: any code of distance 3).
+    Raid6,
+    /// Mirrored groups of `copies` members, striped: data is lost when every
+    /// member of one group has failed.
+    Raid10,
+}
+
+/// How long a member lives.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, Default, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LifeDistribution {
+    /// Exponential with mean `mttf_hours`: a constant failure rate.
+    #[default]
+    Exponential,
+    /// Weibull with `weibull_shape` and `weibull_scale_hours` (shape > 1:
+    /// wear-out, the rate grows with age; < 1: infant mortality).
+    Weibull,
+}
+
+/// How long a rebuild takes.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, Default, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RebuildDistribution {
+    /// Exponential with mean `rebuild_hours` (the Markov models' assumption).
+    #[default]
+    Exponential,
+    /// Always `rebuild_hours`.
+    Fixed,
+}
+
+/// A reliability study (`raidsim reliability`).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct ReliabilityConfig {
+    /// The array's redundancy.
+    pub level: ReliabilityLevel,
+    /// Members of the array (hot spares not included).
+    pub members: u32,
+    /// RAID-10: members in each mirrored group (the array has
+    /// `members / copies` groups).
+    pub copies: u32,
+    /// Bytes each member holds: what a rebuild reads from each survivor.
+    pub member_capacity_bytes: u64,
+    /// Hot spares on hand at the start: a rebuild onto one starts at once.
+    pub spares: u32,
+    /// When a rebuild needs a drive and no spare is on hand, the wait for a
+    /// new one, hours; a spare used is also replenished after this long.
+    pub replacement_hours: f64,
+    /// The members' life distribution.
+    pub life: LifeDistribution,
+    /// Exponential life: the mean time to failure, hours.
+    pub mttf_hours: f64,
+    /// Weibull life: the shape (> 0).
+    pub weibull_shape: f64,
+    /// Weibull life: the scale, hours (> 0).
+    pub weibull_scale_hours: f64,
+    /// The rebuild's duration distribution.
+    pub rebuild: RebuildDistribution,
+    /// The mean (exponential) or the (fixed) rebuild duration, hours: from
+    /// a member's failure (or a replacement's arrival) to its redundancy
+    /// restored. Each failed member is rebuilt on its own, at once.
+    pub rebuild_hours: f64,
+    /// Unrecoverable bit errors per bit read (0: none); a rebuild that
+    /// reads the survivors without redundancy left loses a sector per error.
+    pub uber: f64,
+    /// Bytes one unrecoverable error loses.
+    pub sector_bytes: u64,
+    /// The service life simulated, years (of 8,766 hours).
+    pub mission_years: u32,
+    /// Array lifetimes simulated.
+    pub lifetimes: u64,
+    /// Lifetimes run to the array's loss, without a mission bound, to
+    /// estimate the mean time to data loss (0: none).
+    pub mttdl_lifetimes: u64,
+    /// Importance sampling: while a member is being rebuilt, the chance
+    /// given to the next event being a failure (balanced failure biasing,
+    /// each lifetime weighted by its likelihood ratio), so that rare losses
+    /// are seen often; 0: off. Exponential life and rebuild, no
+    /// replacement wait, no spares limit.
+    pub failure_biasing: f64,
+    /// Seed of the random streams.
+    pub seed: u64,
+}
+
+impl Default for ReliabilityConfig {
+    fn default() -> Self {
+        Self {
+            level: ReliabilityLevel::Raid5,
+            members: 8,
+            copies: 2,
+            member_capacity_bytes: 4_000_000_000_000,
+            spares: 0,
+            replacement_hours: 0.0,
+            life: LifeDistribution::Exponential,
+            mttf_hours: 1_500_000.0,
+            weibull_shape: 1.0,
+            weibull_scale_hours: 1_500_000.0,
+            rebuild: RebuildDistribution::Exponential,
+            rebuild_hours: 24.0,
+            uber: 1e-17,
+            sector_bytes: 4096,
+            mission_years: 5,
+            lifetimes: 1_000_000,
+            mttdl_lifetimes: 0,
+            failure_biasing: 0.0,
+            seed: 1,
+        }
+    }
+}
+
+/// Hours in a year of 365.25 days.
+pub const HOURS_PER_YEAR: f64 = 8_766.0;
+
+/// The most lifetimes one study runs: a run past it would take hours.
+pub const MAX_LIFETIMES: u64 = 1_000_000_000;
+
+fn positive(key: &str, v: f64) -> Result<()> {
+    if v > 0.0 && v.is_finite() {
+        Ok(())
+    } else {
+        Err(Error::config(key, format!("{v} must be a finite number > 0")))
+    }
+}
+
+impl ReliabilityConfig {
+    /// Checks every parameter, naming the key of the first that is wrong.
+    pub fn validate(&self) -> Result<()> {
+        self.validate_array()?;
+        match self.life {
+            LifeDistribution::Exponential => positive("mttf_hours", self.mttf_hours)?,
+            LifeDistribution::Weibull => {
+                positive("weibull_shape", self.weibull_shape)?;
+                positive("weibull_scale_hours", self.weibull_scale_hours)?;
+            }
+        }
+        positive("rebuild_hours", self.rebuild_hours)?;
+        if !(self.replacement_hours >= 0.0 && self.replacement_hours.is_finite()) {
+            return Err(Error::config("replacement_hours", format!("{} must be a finite number >= 0", self.replacement_hours)));
+        }
+        if !(0.0..1.0).contains(&self.uber) {
+            return Err(Error::config("uber", format!("{} must lie in [0, 1): errors per bit read", self.uber)));
+        }
+        if self.sector_bytes == 0 {
+            return Err(Error::config("sector_bytes", "must be at least 1"));
+        }
+        if self.mission_years == 0 || self.mission_years > 100 {
+            return Err(Error::config("mission_years", format!("{} must lie in 1..=100", self.mission_years)));
+        }
+        if self.lifetimes == 0 || self.lifetimes > MAX_LIFETIMES || self.mttdl_lifetimes > MAX_LIFETIMES {
+            return Err(Error::config("lifetimes", format!("lifetimes must lie in 1..={MAX_LIFETIMES}, mttdl_lifetimes in 0..={MAX_LIFETIMES}")));
+        }
+        self.validate_biasing()
+    }
+
+    fn validate_array(&self) -> Result<()> {
+        let least = match self.level {
+            ReliabilityLevel::Raid0 => 1,
+            ReliabilityLevel::Raid1 | ReliabilityLevel::Raid5 => 2,
+            ReliabilityLevel::Raid6 => 3,
+            ReliabilityLevel::Raid10 => 2,
+        };
+        if self.members < least || self.members > 4096 {
+            return Err(Error::config("members", format!("{} members: {:?} needs {least} to 4096", self.members, self.level)));
+        }
+        if self.level == ReliabilityLevel::Raid10 && (self.copies < 2 || self.members % self.copies != 0) {
+            return Err(Error::config("copies", format!("{} copies: RAID-10 needs at least 2, dividing members ({})", self.copies, self.members)));
+        }
+        if self.member_capacity_bytes == 0 {
+            return Err(Error::config("member_capacity_bytes", "must be at least 1"));
+        }
+        Ok(())
+    }
+
+    fn validate_biasing(&self) -> Result<()> {
+        if self.failure_biasing == 0.0 {
+            return Ok(());
+        }
+        if !(self.failure_biasing > 0.0 && self.failure_biasing < 1.0) {
+            return Err(Error::config("failure_biasing", format!("{} must lie in (0, 1), or be 0 (off)", self.failure_biasing)));
+        }
+        let why = if self.life != LifeDistribution::Exponential {
+            Some("life = \"exponential\"")
+        } else if self.rebuild != RebuildDistribution::Exponential {
+            Some("rebuild = \"exponential\"")
+        } else if self.replacement_hours > 0.0 {
+            Some("replacement_hours = 0")
+        } else {
+            None
+        };
+        match why {
+            Some(need) => Err(Error::config(
+                "failure_biasing",
+                format!("weights a Markov chain's transitions, so it needs {need}; set failure_biasing = 0 to simulate this array as it is"),
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// The mirrored groups (or the one group) the members form: how many, of
+    /// how many members, each surviving how many failures.
+    pub fn groups(&self) -> (u32, u32, u32) {
+        match self.level {
+            ReliabilityLevel::Raid0 => (1, self.members, 0),
+            ReliabilityLevel::Raid1 => (1, self.members, self.members - 1),
+            ReliabilityLevel::Raid5 => (1, self.members, 1),
+            ReliabilityLevel::Raid6 => (1, self.members, 2),
+            ReliabilityLevel::Raid10 => (self.members / self.copies, self.copies, self.copies - 1),
+        }
+    }
+
+    /// Bytes of user data the array holds: what losing it loses.
+    pub fn data_bytes(&self) -> f64 {
+        let (groups, size, tolerance) = self.groups();
+        let data_members = match self.level {
+            ReliabilityLevel::Raid1 | ReliabilityLevel::Raid10 => groups,
+            _ => size - tolerance,
+        };
+        f64::from(data_members) * self.member_capacity_bytes as f64
+    }
+}

@@ -1,0 +1,295 @@
+//! How likely an array is to lose data over its service life: a seeded
+//! Monte Carlo of array lifetimes.
+//!
+//! Redundancy is bought for one number, the probability of losing data over
+//! the array's life, and three things decide it: how members fail, how long
+//! the array runs without its redundancy while a failed member is rebuilt,
+//! and whether that rebuild can read every survivor (an unrecoverable read
+//! error, UBER per bit read, loses the sector when no redundancy is left:
+//! with UBER 10^-15, reading 7 × 4 TB meets one with probability
+//! 1 - exp(-10^-15 × 2.24·10^14) = 20 %).
+//!
+//! Each lifetime draws every member's failure from its life distribution
+//! (exponential, or Weibull for wear-out), rebuilds each failed member for a
+//! drawn duration (onto a hot spare at once, or after a replacement's
+//! arrival), checks the survivors' reads when a rebuild has no redundancy
+//! left, and ends when more members of a group have failed than it
+//! tolerates (RAID-5: 2 of its N; RAID-6: 3; RAID-10: a whole mirrored
+//! group) or at the end of the mission. The estimates are the fraction of
+//! lifetimes that lost data by each year, with a 95 % interval; the bytes
+//! lost; the causes; and, on request, the mean time to data loss (MTTDL)
+//! from lifetimes run to the array's loss, beside the Markov chain's exact
+//! value when lives and rebuilds are exponential ([`markov`]). Rare losses
+//! are estimated by importance sampling (`failure_biasing`, [`markov`]).
+//!
+//! Field studies say why MTTDL alone misleads: failures within a RAID group
+//! are correlated and error rates grow with wear (Schroeder et al., FAST'16;
+//! Maneas et al., FAST'20), and MTTDL formulas misjudge double failures by
+//! large factors (Elerath & Pecht, IEEE Trans. Computers 2009).
+
+mod config;
+mod lifetime;
+pub mod markov;
+
+pub use config::{LifeDistribution, RebuildDistribution, ReliabilityConfig, ReliabilityLevel, HOURS_PER_YEAR, MAX_LIFETIMES};
+pub use lifetime::{Outcome, Shape};
+
+#[cfg(test)]
+mod tests;
+
+use crate::error::{Error, Result};
+use lifetime::{Draws, Lifetime};
+use markov::BiasedLifetime;
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use serde::Serialize;
+
+/// The probability of an event, estimated, with its 95 % interval.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq)]
+pub struct Probability {
+    /// The estimate.
+    pub p: f64,
+    /// The 95 % interval's lower end.
+    pub low: f64,
+    /// Its upper end.
+    pub high: f64,
+}
+
+/// The estimates at the end of one year of the mission.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct YearEstimate {
+    /// Years since the array was new.
+    pub year: u32,
+    /// Data lost by then, of any cause.
+    pub loss: Probability,
+    /// The array lost by then (failures beyond its tolerance).
+    pub array_loss: Probability,
+}
+
+/// A mean estimated from lifetimes, with its 95 % interval.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq)]
+pub struct MeanEstimate {
+    /// The estimate.
+    pub mean: f64,
+    /// The 95 % interval's lower end.
+    pub low: f64,
+    /// Its upper end.
+    pub high: f64,
+    /// Lifetimes it is estimated from.
+    pub lifetimes: u64,
+}
+
+/// What a reliability study found.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ReliabilityReport {
+    /// Lifetimes simulated over the mission.
+    pub lifetimes: u64,
+    /// Each year's estimates.
+    pub by_year: Vec<YearEstimate>,
+    /// Bytes lost over the mission, expected (read errors' sectors, and the
+    /// whole array's data when it is lost).
+    pub expected_bytes_lost: f64,
+    /// Expected rebuilds per lifetime that met an unrecoverable read error.
+    pub read_error_losses_per_lifetime: f64,
+    /// Member failures per lifetime, mean.
+    pub failures_per_lifetime: f64,
+    /// The probability that one rebuild with no redundancy left meets an
+    /// unrecoverable read error: 1 - exp(-UBER × bits it reads).
+    pub rebuild_read_error_probability: f64,
+    /// Mean time to the array's loss, hours, from `mttdl_lifetimes`
+    /// lifetimes run to it (absent when none were asked for).
+    pub mttdl_hours: Option<MeanEstimate>,
+    /// The Markov chain's exact mean time to the array's loss, hours, when
+    /// lives and rebuilds are exponential and no replacement is awaited.
+    pub markov_mttdl_hours: Option<f64>,
+    /// Lifetimes were weighted by importance sampling (`failure_biasing`).
+    pub importance_sampling: bool,
+    /// What a reader of these figures must know.
+    pub warnings: Vec<String>,
+}
+
+/// A reliability study, run in slices of lifetimes (for progress bars).
+pub struct Reliability {
+    config: ReliabilityConfig,
+    draws: Draws,
+    shape: Shape,
+    rng: Xoshiro256PlusPlus,
+    plain: Lifetime,
+    biased: Option<BiasedLifetime>,
+    done: u64,
+    /// Per year: weighted sums of first-loss and array-loss indicators, and of their squares.
+    loss: Vec<[f64; 4]>,
+    bytes_lost: f64,
+    error_losses: f64,
+    failures: f64,
+}
+
+/// Stream id of the lifetimes' random numbers.
+const RELIABILITY_STREAM: u64 = 0x5245_4c49_4142_0000;
+
+impl Reliability {
+    /// A study of `config`, checked.
+    pub fn new(config: ReliabilityConfig) -> Result<Self> {
+        config.validate()?;
+        let draws = Draws::new(&config).ok_or_else(|| Error::Internal("a validated life or rebuild distribution was refused".into()))?;
+        let (groups, size, tolerance) = config.groups();
+        let shape = Shape { groups, size, tolerance, spares: config.spares };
+        let biased = (config.failure_biasing > 0.0)
+            .then(|| BiasedLifetime::new(shape, 1.0 / config.mttf_hours, 1.0 / config.rebuild_hours, config.failure_biasing));
+        Ok(Self {
+            rng: Xoshiro256PlusPlus::seed_from_u64(config.seed ^ RELIABILITY_STREAM),
+            plain: Lifetime::new(shape),
+            loss: vec![[0.0; 4]; config.mission_years as usize],
+            draws,
+            shape,
+            biased,
+            config,
+            done: 0,
+            bytes_lost: 0.0,
+            error_losses: 0.0,
+            failures: 0.0,
+        })
+    }
+
+    /// Runs up to `n` more lifetimes of the mission; returns the fraction done.
+    pub fn step(&mut self, n: u64) -> f64 {
+        let horizon = f64::from(self.config.mission_years) * HOURS_PER_YEAR;
+        let todo = n.min(self.config.lifetimes - self.done);
+        for _ in 0..todo {
+            let out = match self.biased.as_mut() {
+                Some(b) => b.run(&self.draws, horizon, &mut self.rng),
+                None => self.plain.run(&self.draws, horizon, &mut self.rng),
+            };
+            self.record(&out);
+        }
+        self.done += todo;
+        self.done as f64 / self.config.lifetimes as f64
+    }
+
+    fn record(&mut self, out: &Outcome) {
+        for (year, sums) in self.loss.iter_mut().enumerate() {
+            let by = (year + 1) as f64 * HOURS_PER_YEAR;
+            for (slot, event) in [(0, out.first_loss), (2, out.array_loss)] {
+                if let Some((_, w)) = event.filter(|&(t, _)| t <= by) {
+                    sums[slot] += w;
+                    sums[slot + 1] += w * w;
+                }
+            }
+        }
+        self.bytes_lost += out.bytes_lost;
+        self.error_losses += out.error_losses;
+        self.failures += out.failures;
+    }
+
+    /// The report of the lifetimes run so far, and of the MTTDL lifetimes (run now).
+    pub fn report(&mut self) -> ReliabilityReport {
+        let n = self.done.max(1) as f64;
+        let weighted = self.biased.is_some();
+        let by_year = self
+            .loss
+            .iter()
+            .enumerate()
+            .map(|(i, s)| YearEstimate {
+                year: i as u32 + 1,
+                loss: probability(s[0], s[1], n, weighted),
+                array_loss: probability(s[2], s[3], n, weighted),
+            })
+            .collect();
+        let c = &self.config;
+        let bits = f64::from(self.shape.size - self.shape.tolerance.max(1).min(self.shape.size)) * c.member_capacity_bytes as f64 * 8.0;
+        let exponential = c.life == LifeDistribution::Exponential && c.rebuild == RebuildDistribution::Exponential && c.replacement_hours == 0.0;
+        let markov_mttdl_hours = exponential.then(|| markov::mttdl_hours(self.shape, 1.0 / c.mttf_hours, 1.0 / c.rebuild_hours)).flatten();
+        let mut report = ReliabilityReport {
+            lifetimes: self.done,
+            by_year,
+            expected_bytes_lost: self.bytes_lost / n,
+            read_error_losses_per_lifetime: self.error_losses / n,
+            failures_per_lifetime: self.failures / n,
+            rebuild_read_error_probability: if self.shape.tolerance == 0 { 0.0 } else { -(-c.uber * bits).exp_m1() },
+            mttdl_hours: None,
+            markov_mttdl_hours,
+            importance_sampling: weighted,
+            warnings: Vec::new(),
+        };
+        report.mttdl_hours = (c.mttdl_lifetimes > 0).then(|| self.mttdl());
+        self.warn(&mut report);
+        report
+    }
+
+    /// The mean time to the array's loss over `mttdl_lifetimes` lifetimes run to it.
+    fn mttdl(&mut self) -> MeanEstimate {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(self.config.seed ^ RELIABILITY_STREAM ^ 0x4d54_5444_4c00);
+        let (mut sum, mut squares) = (0.0, 0.0);
+        let n = self.config.mttdl_lifetimes;
+        for _ in 0..n {
+            let t = self.plain.run(&self.draws, f64::INFINITY, &mut rng).array_loss.map_or(f64::INFINITY, |(t, _)| t);
+            sum += t;
+            squares += t * t;
+        }
+        let mean = sum / n as f64;
+        let half = 1.96 * ((squares / n as f64 - mean * mean).max(0.0) / n as f64).sqrt();
+        MeanEstimate { mean, low: mean - half, high: mean + half, lifetimes: n }
+    }
+
+    fn warn(&self, report: &mut ReliabilityReport) {
+        let last = report.by_year.last().map(|y| y.loss);
+        if let Some(p) = last.filter(|p| p.p == 0.0 && !report.importance_sampling) {
+            report.warnings.push(format!(
+                "no lifetime of {} lost data: the probability is below about {:.1e} (the interval's upper end); set failure_biasing \
+                 (for example 0.5) to estimate it",
+                report.lifetimes, p.high
+            ));
+        }
+    }
+}
+
+/// A probability from weighted indicator sums: the Wilson interval for
+/// plain counts (exact at 0 and 1 hits, where the normal one collapses),
+/// the normal one for likelihood-ratio weights.
+fn probability(sum: f64, squares: f64, n: f64, weighted: bool) -> Probability {
+    let z = 1.96;
+    let p = sum / n;
+    if weighted {
+        let half = z * ((squares / n - p * p).max(0.0) / n).sqrt();
+        return Probability { p, low: (p - half).max(0.0), high: (p + half).min(1.0) };
+    }
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+    Probability { p, low: (centre - half).max(0.0), high: (centre + half).min(1.0) }
+}
+
+/// Runs a study to the end.
+pub fn reliability(config: ReliabilityConfig) -> Result<ReliabilityReport> {
+    let mut study = Reliability::new(config)?;
+    while study.step(1 << 20) < 1.0 {}
+    Ok(study.report())
+}
+
+/// The JSON Schema of [`ReliabilityConfig`]: the keys a study takes, from
+/// their declarations (type, default, doc comment).
+pub fn schema_json() -> Result<String> {
+    serde_json::to_string(&schemars::schema_for!(ReliabilityConfig))
+        .map_err(|e| Error::Internal(format!("the reliability schema does not serialise: {e}")))
+}
+
+/// Parses a study from JSON text, every key checked (`what` names the source in errors); a key the
+/// study's other settings leave without effect (a Weibull shape for an exponential life) is refused.
+pub fn config_from_json(text: &str, what: &str) -> Result<ReliabilityConfig> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let config: ReliabilityConfig = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let key = e.path().to_string();
+        Error::config(if key == "." { what.to_string() } else { key }, e.into_inner().to_string())
+    })?;
+    let given: serde_json::Value = serde_json::from_str(text).map_err(|e| Error::config(what, e.to_string()))?;
+    let set = |key: &str| given.get(key).is_some();
+    let idle = [
+        ("weibull_shape", config.life != LifeDistribution::Weibull, "life = \"weibull\""),
+        ("weibull_scale_hours", config.life != LifeDistribution::Weibull, "life = \"weibull\""),
+        ("mttf_hours", config.life != LifeDistribution::Exponential, "life = \"exponential\""),
+        ("copies", config.level != ReliabilityLevel::Raid10, "level = \"raid10\""),
+    ];
+    match idle.iter().find(|(key, unused, _)| *unused && set(key)) {
+        Some((key, _, needs)) => Err(Error::config(*key, format!("has no effect unless {needs}: remove it, or set that too"))),
+        None => Ok(config),
+    }
+}

@@ -1,0 +1,145 @@
+"""`raidsim.reliability` and `raidsim reliability` against Markov chains built here, independently of the
+core's: RAID-6's (three failures lose it) and RAID-10's, solved with numpy for the MTTDL and with the matrix
+exponential for the probability of loss within the mission; and the read-error closed form."""
+
+import json
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from scipy.linalg import expm
+
+import raidsim
+
+HOURS_PER_YEAR = 8766
+
+
+def generator_raid6(n, lam, mu):
+    """States 0, 1, 2 members failed, 3 = lost (absorbing); each failed member rebuilt on its own."""
+    q = np.zeros((4, 4))
+    for k in range(3):
+        q[k, k + 1] = (n - k) * lam
+        if k:
+            q[k, k - 1] = k * mu
+    np.fill_diagonal(q, -q.sum(axis=1))
+    return q
+
+
+def generator_raid10(groups, lam, mu):
+    """Mirrored pairs: state = pairs with one member failed (0..groups), plus lost; a pair's survivor failing
+    loses the array."""
+    size = groups + 2
+    q = np.zeros((size, size))
+    lost = groups + 1
+    for d in range(groups + 1):
+        if d < groups:
+            q[d, d + 1] = 2 * (groups - d) * lam
+        q[d, lost] = d * lam
+        if d:
+            q[d, d - 1] = d * mu
+    np.fill_diagonal(q, -q.sum(axis=1))
+    return q
+
+
+def mttdl(q):
+    transient = q[:-1, :-1]
+    return float(np.linalg.solve(-transient, np.ones(len(transient)))[0])
+
+
+def p_lost_by(q, hours):
+    return float(expm(q * hours)[0, -1])
+
+
+@pytest.mark.parametrize("members, mttf, rebuild", [(6, 1e4, 100.0), (8, 1e5, 24.0), (12, 5e5, 48.0)])
+def test_raid6_mttdl_is_the_chains(members, mttf, rebuild):
+    r = raidsim.reliability(level="raid6", members=members, mttf_hours=mttf, rebuild_hours=rebuild, lifetimes=1,
+                            uber=0, progress=False)
+    assert r.summary()["markov_mttdl_hours"] == pytest.approx(mttdl(generator_raid6(members, 1 / mttf, 1 / rebuild)),
+                                                             rel=1e-9)
+
+
+def test_raid6_loss_within_the_mission_is_the_chains_by_plain_and_by_weighted_lifetimes():
+    members, mttf, rebuild = 8, 2e4, 200.0
+    q = generator_raid6(members, 1 / mttf, 1 / rebuild)
+    for params in ({"lifetimes": 400_000}, {"lifetimes": 20_000, "failure_biasing": 0.5}):
+        r = raidsim.reliability(level="raid6", members=members, mttf_hours=mttf, rebuild_hours=rebuild, uber=0,
+                                progress=False, **params)
+        years = r.by_year()
+        for year in (1, 5):
+            exact = p_lost_by(q, year * HOURS_PER_YEAR)
+            row = years.loc[year]
+            assert row["array_loss_low"] <= exact <= row["array_loss_high"], (params, year, exact, dict(row))
+
+
+def test_a_rare_loss_gets_a_tight_interval_by_importance_sampling():
+    members, mttf, rebuild = 8, 1e6, 24.0
+    exact = p_lost_by(generator_raid6(members, 1 / mttf, 1 / rebuild), 5 * HOURS_PER_YEAR)
+    assert exact < 1e-8
+    r = raidsim.reliability(level="raid6", members=members, mttf_hours=mttf, rebuild_hours=rebuild, uber=0,
+                            lifetimes=50_000, failure_biasing=0.5, progress=False)
+    row = r.by_year().loc[5]
+    assert row["array_loss_low"] <= exact <= row["array_loss_high"]
+    assert (row["array_loss_high"] - row["array_loss_low"]) / exact < 0.1
+
+
+def test_raid10_mttdl_is_the_chains():
+    r = raidsim.reliability(level="raid10", members=12, copies=2, mttf_hours=1e5, rebuild_hours=24, lifetimes=1,
+                            uber=0, progress=False)
+    assert r.summary()["markov_mttdl_hours"] == pytest.approx(mttdl(generator_raid10(6, 1e-5, 1 / 24)), rel=1e-9)
+
+
+def test_one_rebuild_in_five_meets_a_read_error_at_uber_1e_15_on_eight_4_tb_drives():
+    r = raidsim.reliability(members=8, member_capacity_bytes=4 * 10**12, uber=1e-15, lifetimes=1, progress=False)
+    bits = 7 * 4e12 * 8
+    assert r.summary()["rebuild_read_error_probability"] == pytest.approx(-math.expm1(-1e-15 * bits), rel=1e-12)
+    assert 0.19 < r.summary()["rebuild_read_error_probability"] < 0.21
+
+
+def test_the_same_seed_gives_the_same_report_and_another_seed_another():
+    a = raidsim.reliability(mttf_hours=1e5, lifetimes=20_000, seed=3, progress=False).to_dict()
+    b = raidsim.reliability(mttf_hours=1e5, lifetimes=20_000, seed=3, progress=False).to_dict()
+    c = raidsim.reliability(mttf_hours=1e5, lifetimes=20_000, seed=4, progress=False).to_dict()
+    assert a == b and a != c
+
+
+def run_cli(*args):
+    return subprocess.run([sys.executable, "-m", "raidsim.cli", "reliability", *args], capture_output=True, text=True)
+
+
+def test_cli_prints_the_study_and_its_figure(tmp_path):
+    p = run_cli("--set", "level=raid6", "--set", "lifetimes=2000", "--set", "failure_biasing=0.5", "--no-progress",
+                "--out", str(tmp_path))
+    assert p.returncode == 0, p.stderr
+    assert "RAID6 of 8 members" in p.stdout and "year  5" in p.stdout
+    assert (tmp_path / "reliability.png").is_file()
+    p = run_cli("--set", "lifetimes=1000", "--json", "--no-progress")
+    assert json.loads(p.stdout)["lifetimes"] == 1000
+
+
+@pytest.mark.parametrize("settings, key", [(["mttf_hours=0"], "mttf_hours"), (["uber=1.5"], "uber"),
+                                           (["uber=-1e-15"], "uber"),
+                                           (["life=weibull", "weibull_shape=0"], "weibull_shape"),
+                                           (["weibull_shape=2"], "weibull_shape"), (["colour=red"], "colour"),
+                                           (["level=raid6", "members=2"], "members")])
+def test_cli_refuses_bad_input_by_key(settings, key):
+    p = run_cli(*[a for s in settings for a in ("--set", s)], "--no-progress")
+    assert p.returncode == 1
+    assert f"`{key}`" in p.stderr, p.stderr
+
+
+def test_cli_lists_the_keys():
+    p = run_cli("--keys")
+    assert p.returncode == 0
+    assert "mttf_hours (number) = 1500000.0" in p.stdout and "one of: raid0, raid1, raid5, raid6, raid10" in p.stdout
+
+
+def test_cli_reads_a_study_file_and_sets_over_it(tmp_path):
+    study = tmp_path / "study.toml"
+    study.write_text('level = "raid10"\nmembers = 6\ncopies = 3\nlifetimes = 500\n')
+    p = run_cli(str(study), "--set", "lifetimes=700", "--json", "--no-progress")
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["lifetimes"] == 700
+    p = run_cli(str(tmp_path / "missing.toml"), "--no-progress")
+    assert p.returncode == 2 and "missing.toml" in p.stderr
