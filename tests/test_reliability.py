@@ -60,10 +60,12 @@ def test_raid6_mttdl_is_the_chains(members, mttf, rebuild):
                                                              rel=1e-9)
 
 
-def test_raid6_loss_within_the_mission_is_the_chains_by_plain_and_by_weighted_lifetimes():
-    members, mttf, rebuild = 8, 2e4, 200.0
+@pytest.mark.parametrize("mttf, params", [(2e4, {"lifetimes": 400_000}),
+                                          (4e5, {"lifetimes": 40_000, "failure_biasing": 0.5})])
+def test_raid6_loss_within_the_mission_is_the_chains(mttf, params):
+    members, rebuild = 8, 200.0
     q = generator_raid6(members, 1 / mttf, 1 / rebuild)
-    for params in ({"lifetimes": 400_000}, {"lifetimes": 20_000, "failure_biasing": 0.5}):
+    if True:
         r = raidsim.reliability(level="raid6", members=members, mttf_hours=mttf, rebuild_hours=rebuild, uber=0,
                                 progress=False, **params)
         years = r.by_year()
@@ -143,3 +145,48 @@ def test_cli_reads_a_study_file_and_sets_over_it(tmp_path):
     assert json.loads(p.stdout)["lifetimes"] == 700
     p = run_cli(str(tmp_path / "missing.toml"), "--no-progress")
     assert p.returncode == 2 and "missing.toml" in p.stderr
+
+
+def test_wear_out_hours_come_from_a_runs_erases(tmp_path):
+    # A small RAID-4 that collects: the parity member erases most, so it wears out first.
+    one_die = {f"ssd.geometry.{k}": 1 for k in ("channels", "chips_per_channel", "dies_per_chip", "planes_per_die")}
+    report = raidsim.simulate("stripe-unit-table5", raidsim.Workload.synthetic(requests=20000, read_fraction=0.0,
+                                                                               size={"kind": "fixed", "mean_bytes": 4096}),
+                              overrides={"array.level": "raid4", "array.members": 4, "ssd.geometry.blocks_per_plane": 64,
+                                         "precondition.fill_fraction": 0.9, **one_die}, progress=False).to_dict()
+    (tmp_path / "r.json").write_text(json.dumps(report))
+    p = run_cli("--from-run", str(tmp_path / "r.json"), "--pe-cycles", "3000", "--duty-cycle", "0.5",
+                "--set", "lifetimes=200", "--json", "--no-progress")
+    assert p.returncode == 0, p.stderr
+    seconds = report["host"]["duration_ns"] / 1e9
+    expected = []
+    for d in report["devices"]:
+        blocks = sum(d["erase_count"]["histogram"]["counts"])
+        # pe cycles x blocks / erases per second, in hours, over the duty cycle.
+        expected.append(3000 * blocks * seconds / d["erases"] / 3600 / 0.5)
+    from raidsim.tools.endurance import reliability_inputs
+
+    inputs = reliability_inputs(report, 3000, 0.5)
+    assert inputs["wear_out_hours"] == pytest.approx(expected, rel=1e-12)
+    assert (inputs["level"], inputs["members"]) == ("raid5", 4)
+    assert inputs["member_capacity_bytes"] == report["devices"][0]["capacity_bytes"]
+    assert min(expected) == expected[3] and expected[3] < 0.7 * expected[0], "the parity member wears first"
+    out = json.loads(p.stdout)
+    assert out["lifetimes"] == 200 and "wear_outs_per_lifetime" in out
+    p = run_cli("--from-run", str(tmp_path / "r.json"), "--no-progress")
+    assert p.returncode == 2 and "--pe-cycles" in p.stderr
+
+
+def test_python_values_are_checked_by_key(tmp_path):
+    import numpy
+
+    r = raidsim.reliability(members=numpy.int64(6), mttf_hours=numpy.float64(1e5), lifetimes=100, progress=False)
+    assert r.params["members"] == 6
+    with pytest.raises(raidsim.ConfigError, match="`mttf_hours`.*finite"):
+        raidsim.reliability(mttf_hours=float("nan"), progress=False)
+    with pytest.raises(raidsim.ConfigError, match=r"`wear_out_hours\[1\]`.*finite"):
+        raidsim.reliability(members=2, level="raid1", wear_out_hours=[1.0, float("inf")], progress=False)
+    bad = tmp_path / "bad.toml"
+    bad.write_text("members = \n")
+    with pytest.raises(raidsim.ConfigError, match="bad.toml: not TOML"):
+        raidsim.reliability(file=bad, progress=False)

@@ -20,6 +20,7 @@ The keys, with their units and defaults: ``raidsim reliability --keys``, or :fun
 from __future__ import annotations
 
 import json
+import math
 import os
 import time
 import tomllib
@@ -139,10 +140,16 @@ def reliability(params: Optional[Mapping[str, Any]] = None, *, file: Union[str, 
     naming it."""
     merged: Dict[str, Any] = {}
     if file is not None:
-        with open(file, "rb") as f:
-            merged.update(tomllib.load(f))
+        try:
+            with open(file, "rb") as f:
+                merged.update(tomllib.load(f))
+        except OSError as e:
+            raise _native.InputError(f"{os.fspath(file)}: {e.strerror}") from None
+        except tomllib.TOMLDecodeError as e:
+            raise _native.ConfigError(f"{os.fspath(file)}: not TOML: {e}") from None
     merged.update(params or {})
     merged.update(keys)
+    merged = {k: _plain(k, v) for k, v in merged.items()}
     started = time.monotonic()
     study = _native.ReliabilityStudy(json.dumps(merged))
 
@@ -152,6 +159,20 @@ def reliability(params: Optional[Mapping[str, Any]] = None, *, file: Union[str, 
 
     run_in_slices(step, "lifetimes", progress, started)
     return ReliabilityReport(json.loads(study.report_json()), merged)
+
+
+def _plain(key: str, value: Any) -> Any:
+    """A value as JSON carries it: a numpy number as Python's, a non-finite one refused by key (JSON has none)."""
+    if isinstance(value, (list, tuple)):
+        return [_plain(f"{key}[{i}]", v) for i, v in enumerate(value)]
+    if hasattr(value, "item") and callable(value.item) and not isinstance(value, (str, bytes, dict)):
+        value = value.item()  # numpy.int64(8) -> 8
+    if isinstance(value, float) and not math.isfinite(value):
+        raise _native.ConfigError(f"config error at `{key}`: {value} is not a finite number")
+    if not isinstance(value, (bool, int, float, str, type(None), list, dict)):
+        raise _native.ConfigError(f"config error at `{key}`: {value!r} ({type(value).__name__}) is not a number, "
+                                  "text or list")
+    return value
 
 
 def reliability_keys() -> List[Dict[str, Any]]:

@@ -135,6 +135,12 @@ def add_set(p: argparse.ArgumentParser, scope: str = "", *, dest: str = "overrid
                         "`raidsim keys` lists them)")
 
 
+def add_pe_cycles(p: argparse.ArgumentParser, when: str) -> None:
+    """``--pe-cycles N``: the flash's rated program/erase cycles per block; ``when`` says when it is required."""
+    p.add_argument("--pe-cycles", type=POSITIVE_COUNT,
+                   help=f"rated program/erase cycles per block (the datasheet's); {when}")
+
+
 def add_out(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument("--out", type=out_dir, help=what)
 

@@ -6,7 +6,7 @@ import argparse
 import json
 
 from ..api import simulate
-from ._common import POSITIVE_COUNT, UsageError, add_command, add_json, add_no_progress, progress, refuse_empty
+from ._common import UsageError, add_command, add_json, add_no_progress, add_pe_cycles, progress, refuse_empty
 from .run import TRACE_OPTIONS, add_config_options, config
 
 
@@ -19,9 +19,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "or runs a config as `raidsim run` does."))
     p.add_argument("report", nargs="?", help="a finished run's JSON report; without it, the config given is run")
     add_config_options(p)
-    p.add_argument("--pe-cycles", type=POSITIVE_COUNT,
-                   help="rated program/erase cycles per block (the datasheet's); required unless the preset's "
-                        "flash is known (rais-ssd-a, -b, -c)")
+    add_pe_cycles(p, "required unless the preset's flash is known (rais-ssd-a, -b, -c)")
     add_json(p, "print the projection as JSON")
     add_no_progress(p)
 

@@ -8,8 +8,8 @@ import os
 import tomllib
 from typing import Any, Dict
 
-from ._common import (DEFAULT_OUT, UsageError, add_command, add_json, add_no_progress, add_out, add_set, progress,
-                      refuse_out_file)
+from ._common import (DEFAULT_OUT, UsageError, add_command, add_json, add_no_progress, add_out, add_pe_cycles, add_set,
+                      progress, refuse_out_file)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -23,6 +23,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("study", nargs="?", metavar="STUDY", help="a TOML file of the study's keys (`--keys` lists them); "
                                                           "--set overrides it")
     add_set(p, " of the study, e.g. --set level=raid6 --set members=12", dest="overrides")
+    p.add_argument("--from-run", metavar="REPORT",
+                   help="a finished run's JSON report (raidsim run ... --json > r.json): the array's level, members and "
+                        "capacity, each member's hours to its rated P/E cycles (wear_out_hours) and, when the run "
+                        "rebuilt a member, the rebuild's hours; needs --pe-cycles; --set overrides any of them")
+    add_pe_cycles(p, "required with --from-run")
+    p.add_argument("--duty-cycle", type=float, metavar="F",
+                   help="--from-run: the share of the time the run's workload runs (default 1: back to back)")
     p.add_argument("--keys", action="store_true", help="list the study's keys with their types, defaults and meaning")
     add_json(p, "print the report as JSON")
     add_out(p, f"where the figure goes (default {DEFAULT_OUT}/reliability)")
@@ -47,6 +54,15 @@ def _params(args: argparse.Namespace) -> Dict[str, Any]:
             raise UsageError(f"{args.study}: {e.strerror}") from None
         except tomllib.TOMLDecodeError as e:
             raise UsageError(f"{args.study}: not TOML: {e}") from None
+    if args.from_run:
+        from ..tools import endurance
+
+        if args.pe_cycles is None:
+            raise UsageError("--from-run needs --pe-cycles N, the flash's rated program/erase cycles (a datasheet's)")
+        params.update(endurance.reliability_inputs(endurance.load_report(args.from_run), args.pe_cycles,
+                                                   args.duty_cycle or 1.0, origin=args.from_run))
+    elif args.pe_cycles is not None or args.duty_cycle is not None:
+        raise UsageError("--pe-cycles and --duty-cycle go with --from-run REPORT")
     for item in args.overrides:
         key, _, value = item.partition("=")
         params[key.strip()] = _value(value.strip())

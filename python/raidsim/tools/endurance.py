@@ -360,6 +360,44 @@ def _rebuild_seconds(report: Mapping[str, Any]) -> Optional[float]:
     return None if ns is None else ns / 1e9
 
 
+# --- the reliability study's inputs ----------------------------------------------------------
+
+#: The array levels a reliability study takes, by the report's name.
+_RELIABILITY_LEVELS = {"raid0": "raid0", "raid1": "raid1", "raid4": "raid5", "raid5": "raid5", "raid6": "raid6",
+                       "raid10": "raid10"}
+
+
+def reliability_inputs(report: Mapping[str, Any], pe_cycles: int, duty_cycle: float = 1.0,
+                       copies: Optional[int] = None, *, origin: str = "the report") -> Dict[str, Any]:
+    """A reliability study's keys from a run: the level, the members and their capacity, each member's hours
+    to its rated P/E cycles (``wear_out_hours``, the projection above, the workload running ``duty_cycle``
+    of the time), and, when the run rebuilt a member, the rebuild's hours. Members that erased nothing do
+    not wear (0)."""
+    if not 0 < duty_cycle <= 1:
+        raise ConfigError(f"config error at `duty_cycle`: {duty_cycle} must lie in (0, 1]")
+    result = project(report, pe_cycles, copies=copies, origin=origin)
+    level = _RELIABILITY_LEVELS.get(result["level"])
+    if level is None:
+        raise InputError(f"{origin}: a {result['level']} run; a reliability study takes RAID-0, 1, 4, 5, 6 or 10 "
+                         "of drives (one drive, or RAID inside one SSD, is not modelled)")
+    devices = [d for d in report["devices"] if not str(d["name"]).startswith("spare[")]
+    params: Dict[str, Any] = {
+        "level": level, "members": len(result["members"]),
+        "member_capacity_bytes": int(min(d["capacity_bytes"] for d in devices)),
+        "wear_out_hours": [0.0 if m["years_to_limit"] is None else m["years_to_limit"] * HOURS_PER_YEAR / duty_cycle
+                           for m in result["members"]],
+    }
+    if level == "raid10":
+        params["copies"] = (result["tolerated_failures"] or 1) + 1
+    if result["rebuild_seconds"]:
+        params["rebuild_hours"] = result["rebuild_seconds"] / 3600
+    return params
+
+
+#: Hours in a year of 365.25 days (the reliability study's year).
+HOURS_PER_YEAR = DAYS_PER_YEAR * 24
+
+
 # --- text --------------------------------------------------------------------------------------
 
 def text(result: Mapping[str, Any]) -> str:

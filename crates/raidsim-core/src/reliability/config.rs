@@ -71,6 +71,16 @@ pub struct ReliabilityConfig {
     pub weibull_shape: f64,
     /// Weibull life: the scale, hours (> 0).
     pub weibull_scale_hours: f64,
+    /// Wear-out: each member's hours from new to its rated P/E cycles
+    /// under the workload (`raidsim endurance` projects them from a run;
+    /// `raidsim reliability --from-run` reads them off one), one per member
+    /// in member order, 0 for a member that does not wear; empty: no
+    /// wear-out. A member fails at the earlier of its random life and its
+    /// wear-out; its replacement starts new, in the same place.
+    pub wear_out_hours: Vec<f64>,
+    /// Wear-out is no sharp instant: each member's is drawn uniformly
+    /// within ± this fraction of its `wear_out_hours` (0: exactly then).
+    pub wear_out_spread: f64,
     /// The rebuild's duration distribution.
     pub rebuild: RebuildDistribution,
     /// The mean (exponential) or the (fixed) rebuild duration, hours: from
@@ -112,6 +122,8 @@ impl Default for ReliabilityConfig {
             mttf_hours: 1_500_000.0,
             weibull_shape: 1.0,
             weibull_scale_hours: 1_500_000.0,
+            wear_out_hours: Vec::new(),
+            wear_out_spread: 0.1,
             rebuild: RebuildDistribution::Exponential,
             rebuild_hours: 24.0,
             uber: 1e-17,
@@ -127,6 +139,10 @@ impl Default for ReliabilityConfig {
 
 /// Hours in a year of 365.25 days.
 pub const HOURS_PER_YEAR: f64 = 8_766.0;
+
+/// The most member failures a lifetime may expect for importance sampling
+/// to be offered (see `validate_biasing`).
+pub const MAX_BIASED_FAILURES: f64 = 1.0;
 
 /// The most lifetimes one study runs: a run past it would take hours.
 pub const MAX_LIFETIMES: u64 = 1_000_000_000;
@@ -151,6 +167,7 @@ impl ReliabilityConfig {
             }
         }
         positive("rebuild_hours", self.rebuild_hours)?;
+        self.validate_wear_out()?;
         if !(self.replacement_hours >= 0.0 && self.replacement_hours.is_finite()) {
             return Err(Error::config("replacement_hours", format!("{} must be a finite number >= 0", self.replacement_hours)));
         }
@@ -163,8 +180,14 @@ impl ReliabilityConfig {
         if self.mission_years == 0 || self.mission_years > 100 {
             return Err(Error::config("mission_years", format!("{} must lie in 1..=100", self.mission_years)));
         }
-        if self.lifetimes == 0 || self.lifetimes > MAX_LIFETIMES || self.mttdl_lifetimes > MAX_LIFETIMES {
-            return Err(Error::config("lifetimes", format!("lifetimes must lie in 1..={MAX_LIFETIMES}, mttdl_lifetimes in 0..={MAX_LIFETIMES}")));
+        if self.lifetimes == 0 || self.lifetimes > MAX_LIFETIMES {
+            return Err(Error::config("lifetimes", format!("{} must lie in 1..={MAX_LIFETIMES}", self.lifetimes)));
+        }
+        if self.mttdl_lifetimes == 1 || self.mttdl_lifetimes > MAX_LIFETIMES {
+            return Err(Error::config(
+                "mttdl_lifetimes",
+                format!("{} must be 0 (none) or lie in 2..={MAX_LIFETIMES}: an interval needs two lifetimes", self.mttdl_lifetimes),
+            ));
         }
         self.validate_biasing()
     }
@@ -188,6 +211,25 @@ impl ReliabilityConfig {
         Ok(())
     }
 
+    fn validate_wear_out(&self) -> Result<()> {
+        if !(0.0..1.0).contains(&self.wear_out_spread) {
+            return Err(Error::config("wear_out_spread", format!("{} must lie in [0, 1)", self.wear_out_spread)));
+        }
+        if self.wear_out_hours.is_empty() {
+            return Ok(());
+        }
+        if self.wear_out_hours.len() != self.members as usize {
+            return Err(Error::config(
+                "wear_out_hours",
+                format!("{} values for {} members: give one per member (0 for a member that does not wear)", self.wear_out_hours.len(), self.members),
+            ));
+        }
+        match self.wear_out_hours.iter().position(|h| !(*h >= 0.0 && h.is_finite())) {
+            Some(i) => Err(Error::config(format!("wear_out_hours[{i}]"), format!("{} must be a finite number >= 0", self.wear_out_hours[i]))),
+            None => Ok(()),
+        }
+    }
+
     fn validate_biasing(&self) -> Result<()> {
         if self.failure_biasing == 0.0 {
             return Ok(());
@@ -201,16 +243,32 @@ impl ReliabilityConfig {
             Some("rebuild = \"exponential\"")
         } else if self.replacement_hours > 0.0 {
             Some("replacement_hours = 0")
+        } else if !self.wear_out_hours.is_empty() {
+            Some("no wear_out_hours")
         } else {
             None
         };
-        match why {
-            Some(need) => Err(Error::config(
+        if let Some(need) = why {
+            return Err(Error::config(
                 "failure_biasing",
                 format!("weights a Markov chain's transitions, so it needs {need}; set failure_biasing = 0 to simulate this array as it is"),
-            )),
-            None => Ok(()),
+            ));
         }
+        // Every rebuild under biasing multiplies a lifetime's weight by about 1 / (1 - failure_biasing): over
+        // lifetimes with many failures the weights scatter over orders of magnitude and the estimate, though
+        // unbiased, is mostly far too low with an interval that does not know it.
+        let failures = f64::from(self.members) * f64::from(self.mission_years) * HOURS_PER_YEAR / self.mttf_hours;
+        if failures > MAX_BIASED_FAILURES {
+            return Err(Error::config(
+                "failure_biasing",
+                format!(
+                    "each lifetime sees about {failures:.1} member failures (members × mission / mttf_hours), and biasing \
+                     weights every rebuild, so the weights would scatter and the estimate mislead; losses this frequent \
+                     need no biasing: set failure_biasing = 0"
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// The mirrored groups (or the one group) the members form: how many, of

@@ -4,6 +4,7 @@
 //! read the survivors with no redundancy left.
 
 use super::config::{LifeDistribution, RebuildDistribution, ReliabilityConfig};
+use rand::Rng;
 use rand_distr::{Distribution, Exp, Poisson, Weibull};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -22,6 +23,13 @@ pub struct Outcome {
     pub bytes_lost: f64,
     /// Member failures, weighted by the lifetime's likelihood ratio at its end.
     pub failures: f64,
+    /// Of those, wear-outs.
+    pub wear_outs: f64,
+    /// The failure that lost the array was a wear-out.
+    pub lost_to_wear_out: bool,
+    /// The likelihood ratio at the lifetime's end (1 without importance
+    /// sampling): its mean over lifetimes is 1 when the weights behave.
+    pub final_weight: f64,
 }
 
 impl Outcome {
@@ -47,6 +55,9 @@ impl Outcome {
 /// The random draws of a lifetime, built once per study.
 pub(super) struct Draws {
     life: Life,
+    /// Each member's wear-out instant from new, hours (infinite: never), and the spread around it.
+    wear_out_hours: Vec<f64>,
+    wear_out_spread: f64,
     rebuild: Rebuild,
     replacement_hours: f64,
     /// Expected read errors when a rebuild reads one survivor whole.
@@ -75,8 +86,15 @@ impl Draws {
             RebuildDistribution::Exponential => Rebuild::Exponential(Exp::new(1.0 / c.rebuild_hours).ok()?),
             RebuildDistribution::Fixed => Rebuild::Fixed(c.rebuild_hours),
         };
+        let members = (c.members as usize).max(1);
+        let wear_out_hours = match c.wear_out_hours.as_slice() {
+            [] => vec![f64::INFINITY; members],
+            given => given.iter().map(|&h| if h > 0.0 { h } else { f64::INFINITY }).collect(),
+        };
         Some(Self {
             life,
+            wear_out_hours,
+            wear_out_spread: c.wear_out_spread,
             rebuild,
             replacement_hours: c.replacement_hours,
             errors_per_survivor: c.uber * c.member_capacity_bytes as f64 * 8.0,
@@ -85,10 +103,22 @@ impl Draws {
         })
     }
 
-    fn life(&self, rng: &mut Xoshiro256PlusPlus) -> f64 {
-        match &self.life {
+    /// Member `m`'s life from new: its random failure, or its wear-out if
+    /// sooner; and whether it wore out.
+    fn life(&self, m: usize, rng: &mut Xoshiro256PlusPlus) -> (f64, bool) {
+        let random = match &self.life {
             Life::Exponential(e) => e.sample(rng),
             Life::Weibull(w) => w.sample(rng),
+        };
+        let at = self.wear_out_hours[m];
+        if !at.is_finite() {
+            return (random, false);
+        }
+        let worn = at * (1.0 + self.wear_out_spread * (2.0 * rng.gen::<f64>() - 1.0));
+        if worn < random {
+            (worn, true)
+        } else {
+            (random, false)
         }
     }
 
@@ -128,6 +158,8 @@ pub(super) struct Lifetime {
     shape: Shape,
     /// Each member's next failure, hours (infinite while it is failed).
     fails_at: Vec<f64>,
+    /// Whether that failure is its wear-out.
+    wears_out: Vec<bool>,
     /// Each failed member's rebuild end, hours (infinite while healthy).
     rebuilt_at: Vec<f64>,
     failed_in_group: Vec<u32>,
@@ -141,6 +173,7 @@ impl Lifetime {
         Self {
             shape,
             fails_at: vec![0.0; n],
+            wears_out: vec![false; n],
             rebuilt_at: vec![f64::INFINITY; n],
             failed_in_group: vec![0; shape.groups as usize],
             restocks: Vec::new(),
@@ -149,19 +182,20 @@ impl Lifetime {
 
     /// Runs one lifetime up to `horizon_hours` (infinite: to the array's loss).
     pub(super) fn run(&mut self, d: &Draws, horizon_hours: f64, rng: &mut Xoshiro256PlusPlus) -> Outcome {
-        for f in self.fails_at.iter_mut() {
-            *f = d.life(rng);
+        for m in 0..self.fails_at.len() {
+            (self.fails_at[m], self.wears_out[m]) = d.life(m, rng);
         }
         self.rebuilt_at.fill(f64::INFINITY);
         self.failed_in_group.fill(0);
         self.restocks.clear();
         let mut spares = self.shape.spares;
-        let mut out = Outcome::default();
+        let mut out = Outcome { final_weight: 1.0, ..Outcome::default() };
         loop {
             let (fail_at, failing) = min_at(&self.fails_at);
             let (rebuilt_at, rebuilt) = min_at(&self.rebuilt_at);
             let now = fail_at.min(rebuilt_at);
-            if now > horizon_hours {
+            // Infinite: nothing will ever happen (every life drawn past f64's range), even without a horizon.
+            if now > horizon_hours || now.is_infinite() {
                 return out;
             }
             // Spares that arrived by now are on hand again.
@@ -182,7 +216,8 @@ impl Lifetime {
     fn rebuilt(&mut self, m: usize, now: f64, d: &Draws, rng: &mut Xoshiro256PlusPlus) {
         self.rebuilt_at[m] = f64::INFINITY;
         self.failed_in_group[m / self.shape.size as usize] -= 1;
-        self.fails_at[m] = now + d.life(rng);
+        let (life, wears_out) = d.life(m, rng);
+        (self.fails_at[m], self.wears_out[m]) = (now + life, wears_out);
     }
 
     /// Member `m` fails at `now`: true when the array is lost.
@@ -190,17 +225,24 @@ impl Lifetime {
         let g = m / self.shape.size as usize;
         self.fails_at[m] = f64::INFINITY;
         self.failed_in_group[g] += 1;
+        out.wear_outs += f64::from(u8::from(self.wears_out[m]));
         let failed = self.failed_in_group[g];
         if failed > self.shape.tolerance {
             out.array_lost(now, 1.0, d.data_bytes);
+            out.lost_to_wear_out = self.wears_out[m];
             return true;
         }
+        // Each failure orders a drive, which arrives `replacement_hours` later. A spare on hand starts the
+        // rebuild now, and the order restocks the spares; without one, the rebuild waits for the first
+        // drive to arrive, this order or an earlier one (which then leaves this order to restock).
+        self.restocks.push(now + d.replacement_hours);
         let start = if *spares > 0 {
             *spares -= 1;
-            self.restocks.push(now + d.replacement_hours);
             now
         } else {
-            now + d.replacement_hours
+            let (first, at) = min_at(&self.restocks);
+            self.restocks.swap_remove(at);
+            first
         };
         self.rebuilt_at[m] = start + d.rebuild(rng);
         if failed == self.shape.tolerance {
@@ -213,4 +255,37 @@ impl Lifetime {
 /// The smallest value and its index.
 fn min_at(v: &[f64]) -> (f64, usize) {
     v.iter().enumerate().fold((f64::INFINITY, 0), |(best, at), (i, &x)| if x < best { (x, i) } else { (best, at) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reliability::{LifeDistribution, RebuildDistribution, ReliabilityConfig, ReliabilityLevel};
+    use rand::SeedableRng;
+
+    #[test]
+    fn a_waiting_failure_takes_the_first_drive_to_arrive() {
+        // RAID-1 of 3, one spare, drives a week (168 h) away, 1-hour rebuilds. Member 0 fails at 0 and
+        // takes the spare (its order restocks at 168); member 1 fails at 10 with none on hand: it takes
+        // that restock at 168, not its own drive at 178.
+        let c = ReliabilityConfig {
+            level: ReliabilityLevel::Raid1,
+            members: 3,
+            spares: 1,
+            replacement_hours: 168.0,
+            life: LifeDistribution::Exponential,
+            rebuild: RebuildDistribution::Fixed,
+            rebuild_hours: 1.0,
+            ..ReliabilityConfig::default()
+        };
+        let d = Draws::new(&c).expect("valid");
+        let mut life = Lifetime::new(Shape { groups: 1, size: 3, tolerance: 2, spares: 1 });
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+        let (mut spares, mut out) = (1, Outcome::default());
+        assert!(!life.failed(0, 0.0, &d, &mut spares, &mut rng, &mut out));
+        assert_eq!((spares, life.rebuilt_at[0]), (0, 1.0), "the spare: rebuilt an hour later");
+        assert!(!life.failed(1, 10.0, &d, &mut spares, &mut rng, &mut out));
+        assert_eq!(life.rebuilt_at[1], 169.0, "the restock arriving at 168, then an hour");
+        assert_eq!(life.restocks, vec![178.0], "its own drive restocks the spares");
+    }
 }

@@ -24,10 +24,17 @@ use std::collections::HashMap;
 
 /// The most chain states [`mttdl_hours`] solves (a dense solve of this
 /// many takes about a second).
-const MAX_STATES: usize = 600;
+pub const MAX_STATES: usize = 600;
 
 /// The chain's mean time to the array's loss from all members healthy,
 /// hours; `None` when the chain has more than [`MAX_STATES`] states.
+///
+/// Solved by state reduction in the manner of Grassmann, Taksar & Heyman
+/// (GTH): each state is removed in turn and its rates folded into its
+/// neighbours', and a state's total outflow is always summed from its
+/// rates, never found by subtraction, so a chain whose rebuilds are a
+/// million times faster than its failures keeps its digits (Gaussian
+/// elimination on the generator subtracts nearly equal numbers there).
 pub fn mttdl_hours(shape: Shape, lambda: f64, mu: f64) -> Option<f64> {
     let states = compositions(shape.groups, shape.tolerance + 1);
     if states.len() > MAX_STATES {
@@ -35,33 +42,59 @@ pub fn mttdl_hours(shape: Shape, lambda: f64, mu: f64) -> Option<f64> {
     }
     let index: HashMap<&Vec<u32>, usize> = states.iter().enumerate().map(|(i, s)| (s, i)).collect();
     let n = states.len();
-    // Rows: -Q_TT t = 1, the expected time to absorption from each transient state.
-    let mut a = vec![vec![0.0; n + 1]; n];
+    let mut rate = vec![vec![0.0; n]; n];
+    let mut exit = vec![0.0; n];
     for (i, s) in states.iter().enumerate() {
-        a[i][n] = 1.0;
         for k in 0..s.len() {
             if s[k] == 0 {
                 continue;
             }
             let groups = f64::from(s[k]);
             let fail = groups * f64::from(shape.size - k as u32) * lambda;
-            let repair = groups * k as f64 * mu;
-            a[i][i] += fail + repair;
             if k + 1 < s.len() {
-                a[i][index[&moved(s, k, k + 1)]] -= fail;
+                rate[i][index[&moved(s, k, k + 1)]] += fail;
+            } else {
+                exit[i] += fail;
             }
             if k > 0 {
-                a[i][index[&moved(s, k, k - 1)]] -= repair;
+                rate[i][index[&moved(s, k, k - 1)]] += groups * k as f64 * mu;
             }
         }
     }
-    let t = solve(a)?;
     let healthy = index[&{
         let mut h = vec![0; (shape.tolerance + 1) as usize];
         h[0] = shape.groups;
         h
     }];
-    Some(t[healthy])
+    Some(reduce(rate, exit, healthy))
+}
+
+/// Expected time to absorption from `keep`: with `out_i T_i = b_i + sum_j rate_ij T_j` (b = 1 at
+/// first), removing state k adds `f = rate_ik / out_k` of k's equation to each i that leads to k.
+fn reduce(mut rate: Vec<Vec<f64>>, mut exit: Vec<f64>, keep: usize) -> f64 {
+    let n = exit.len();
+    let mut b = vec![1.0; n];
+    let mut alive = vec![true; n];
+    for k in (0..n).filter(|&k| k != keep) {
+        alive[k] = false;
+        let out_k: f64 = (0..n).filter(|&j| alive[j]).map(|j| rate[k][j]).sum::<f64>() + exit[k];
+        for i in 0..n {
+            if !alive[i] || rate[i][k] <= 0.0 {
+                continue;
+            }
+            let f = rate[i][k] / out_k;
+            rate[i][k] = 0.0;
+            b[i] += f * b[k];
+            exit[i] += f * exit[k];
+            for j in 0..n {
+                if alive[j] && j != i {
+                    let via = f * rate[k][j];
+                    rate[i][j] += via;
+                }
+            }
+        }
+    }
+    b[keep] / exit[keep]
 }
 
 /// Every way to place `groups` groups in `parts` bins (groups with 0, 1, ... failed).
@@ -88,28 +121,6 @@ fn moved(s: &[u32], from: usize, to: usize) -> Vec<u32> {
     m[from] -= 1;
     m[to] += 1;
     m
-}
-
-/// Gaussian elimination with partial pivoting on an augmented matrix.
-fn solve(mut a: Vec<Vec<f64>>) -> Option<Vec<f64>> {
-    let n = a.len();
-    for col in 0..n {
-        let pivot = (col..n).max_by(|&x, &y| a[x][col].abs().total_cmp(&a[y][col].abs()))?;
-        if a[pivot][col] == 0.0 {
-            return None;
-        }
-        a.swap(col, pivot);
-        let pivot_row = a[col].clone();
-        for (row, r) in a.iter_mut().enumerate() {
-            if row != col && r[col] != 0.0 {
-                let f = r[col] / pivot_row[col];
-                for (x, p) in r[col..].iter_mut().zip(&pivot_row[col..]) {
-                    *x -= f * p;
-                }
-            }
-        }
-    }
-    Some((0..n).map(|i| a[i][n] / a[i][i]).collect())
 }
 
 /// One lifetime of the chain, with failures biased while a rebuild runs.
@@ -140,7 +151,7 @@ impl BiasedLifetime {
             let total = fail_rate + repair_rate;
             now += Exp::new(total).map(|e| e.sample(rng)).unwrap_or(f64::INFINITY);
             if now > horizon_hours {
-                out.failures = failures * weight;
+                (out.failures, out.final_weight) = (failures * weight, weight);
                 return out;
             }
             let natural = fail_rate / total;
@@ -158,7 +169,7 @@ impl BiasedLifetime {
             failed_total += 1;
             let failed = self.failed_in_group[g];
             if failed > self.shape.tolerance {
-                out.failures = failures * weight;
+                (out.failures, out.final_weight) = (failures * weight, weight);
                 out.array_lost(now, weight, d.data_bytes);
                 return out;
             }

@@ -93,6 +93,11 @@ pub struct ReliabilityReport {
     pub read_error_losses_per_lifetime: f64,
     /// Member failures per lifetime, mean.
     pub failures_per_lifetime: f64,
+    /// Of those, wear-outs (`wear_out_hours`).
+    pub wear_outs_per_lifetime: f64,
+    /// The probability that the array is lost within the mission by a
+    /// failure that was a wear-out (part of the last year's `array_loss`).
+    pub array_loss_by_wear_out: f64,
     /// The probability that one rebuild with no redundancy left meets an
     /// unrecoverable read error: 1 - exp(-UBER × bits it reads).
     pub rebuild_read_error_probability: f64,
@@ -122,10 +127,19 @@ pub struct Reliability {
     bytes_lost: f64,
     error_losses: f64,
     failures: f64,
+    wear_outs: f64,
+    lost_to_wear_out: f64,
+    /// Sum of the lifetimes' final likelihood ratios, and of their squares.
+    final_weights: (f64, f64),
+    /// Lifetimes run to the array's loss so far, the sum of their loss times and of their squares.
+    mttdl: (u64, f64, f64),
+    mttdl_rng: Xoshiro256PlusPlus,
 }
 
 /// Stream id of the lifetimes' random numbers.
 const RELIABILITY_STREAM: u64 = 0x5245_4c49_4142_0000;
+/// Mixed in for the lifetimes run to the array's loss.
+const MTTDL_STREAM: u64 = 0x4d54_5444_4c00;
 
 impl Reliability {
     /// A study of `config`, checked.
@@ -138,6 +152,7 @@ impl Reliability {
             .then(|| BiasedLifetime::new(shape, 1.0 / config.mttf_hours, 1.0 / config.rebuild_hours, config.failure_biasing));
         Ok(Self {
             rng: Xoshiro256PlusPlus::seed_from_u64(config.seed ^ RELIABILITY_STREAM),
+            mttdl_rng: Xoshiro256PlusPlus::seed_from_u64(config.seed ^ RELIABILITY_STREAM ^ MTTDL_STREAM),
             plain: Lifetime::new(shape),
             loss: vec![[0.0; 4]; config.mission_years as usize],
             draws,
@@ -148,10 +163,15 @@ impl Reliability {
             bytes_lost: 0.0,
             error_losses: 0.0,
             failures: 0.0,
+            wear_outs: 0.0,
+            lost_to_wear_out: 0.0,
+            final_weights: (0.0, 0.0),
+            mttdl: (0, 0.0, 0.0),
         })
     }
 
-    /// Runs up to `n` more lifetimes of the mission; returns the fraction done.
+    /// Runs up to `n` more lifetimes (those of the mission, then those run
+    /// to the array's loss); returns the fraction done.
     pub fn step(&mut self, n: u64) -> f64 {
         let horizon = f64::from(self.config.mission_years) * HOURS_PER_YEAR;
         let todo = n.min(self.config.lifetimes - self.done);
@@ -163,7 +183,13 @@ impl Reliability {
             self.record(&out);
         }
         self.done += todo;
-        self.done as f64 / self.config.lifetimes as f64
+        let to_loss = (n - todo).min(self.config.mttdl_lifetimes - self.mttdl.0);
+        for _ in 0..to_loss {
+            let t = self.plain.run(&self.draws, f64::INFINITY, &mut self.mttdl_rng).array_loss.map_or(f64::INFINITY, |(t, _)| t);
+            self.mttdl = (self.mttdl.0 + 1, self.mttdl.1 + t, self.mttdl.2 + t * t);
+        }
+        let total = self.config.lifetimes + self.config.mttdl_lifetimes;
+        (self.done + self.mttdl.0) as f64 / total as f64
     }
 
     fn record(&mut self, out: &Outcome) {
@@ -179,10 +205,15 @@ impl Reliability {
         self.bytes_lost += out.bytes_lost;
         self.error_losses += out.error_losses;
         self.failures += out.failures;
+        self.final_weights = (self.final_weights.0 + out.final_weight, self.final_weights.1 + out.final_weight * out.final_weight);
+        self.wear_outs += out.wear_outs;
+        if out.lost_to_wear_out {
+            self.lost_to_wear_out += out.array_loss.map_or(0.0, |(_, w)| w);
+        }
     }
 
-    /// The report of the lifetimes run so far, and of the MTTDL lifetimes (run now).
-    pub fn report(&mut self) -> ReliabilityReport {
+    /// The report of the lifetimes run so far.
+    pub fn report(&self) -> ReliabilityReport {
         let n = self.done.max(1) as f64;
         let weighted = self.biased.is_some();
         let by_year = self
@@ -197,7 +228,10 @@ impl Reliability {
             .collect();
         let c = &self.config;
         let bits = f64::from(self.shape.size - self.shape.tolerance.max(1).min(self.shape.size)) * c.member_capacity_bytes as f64 * 8.0;
-        let exponential = c.life == LifeDistribution::Exponential && c.rebuild == RebuildDistribution::Exponential && c.replacement_hours == 0.0;
+        let exponential = c.life == LifeDistribution::Exponential
+            && c.rebuild == RebuildDistribution::Exponential
+            && c.replacement_hours == 0.0
+            && c.wear_out_hours.is_empty();
         let markov_mttdl_hours = exponential.then(|| markov::mttdl_hours(self.shape, 1.0 / c.mttf_hours, 1.0 / c.rebuild_hours)).flatten();
         let mut report = ReliabilityReport {
             lifetimes: self.done,
@@ -205,39 +239,56 @@ impl Reliability {
             expected_bytes_lost: self.bytes_lost / n,
             read_error_losses_per_lifetime: self.error_losses / n,
             failures_per_lifetime: self.failures / n,
+            wear_outs_per_lifetime: self.wear_outs / n,
+            array_loss_by_wear_out: self.lost_to_wear_out / n,
             rebuild_read_error_probability: if self.shape.tolerance == 0 { 0.0 } else { -(-c.uber * bits).exp_m1() },
             mttdl_hours: None,
             markov_mttdl_hours,
             importance_sampling: weighted,
             warnings: Vec::new(),
         };
-        report.mttdl_hours = (c.mttdl_lifetimes > 0).then(|| self.mttdl());
-        self.warn(&mut report);
+        report.mttdl_hours = (self.mttdl.0 > 1).then(|| {
+            let (n, sum, squares) = (self.mttdl.0 as f64, self.mttdl.1, self.mttdl.2);
+            let mean = sum / n;
+            let half = 1.96 * ((squares / n - mean * mean).max(0.0) / (n - 1.0)).sqrt();
+            MeanEstimate { mean, low: mean - half, high: mean + half, lifetimes: self.mttdl.0 }
+        });
+        self.warn(&mut report, exponential);
         report
     }
 
-    /// The mean time to the array's loss over `mttdl_lifetimes` lifetimes run to it.
-    fn mttdl(&mut self) -> MeanEstimate {
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(self.config.seed ^ RELIABILITY_STREAM ^ 0x4d54_5444_4c00);
-        let (mut sum, mut squares) = (0.0, 0.0);
-        let n = self.config.mttdl_lifetimes;
-        for _ in 0..n {
-            let t = self.plain.run(&self.draws, f64::INFINITY, &mut rng).array_loss.map_or(f64::INFINITY, |(t, _)| t);
-            sum += t;
-            squares += t * t;
-        }
-        let mean = sum / n as f64;
-        let half = 1.96 * ((squares / n as f64 - mean * mean).max(0.0) / n as f64).sqrt();
-        MeanEstimate { mean, low: mean - half, high: mean + half, lifetimes: n }
-    }
-
-    fn warn(&self, report: &mut ReliabilityReport) {
+    fn warn(&self, report: &mut ReliabilityReport, exponential: bool) {
         let last = report.by_year.last().map(|y| y.loss);
-        if let Some(p) = last.filter(|p| p.p == 0.0 && !report.importance_sampling) {
+        if let Some(p) = last.filter(|p| p.p == 0.0) {
+            report.warnings.push(if report.importance_sampling {
+                format!("no weighted lifetime of {} lost data: its interval [0, 0] says nothing; run more lifetimes", report.lifetimes)
+            } else {
+                format!(
+                    "no lifetime of {} lost data: the probability is below about {:.1e} (the interval's upper end); set \
+                     failure_biasing (for example 0.5) to estimate it",
+                    report.lifetimes, p.high
+                )
+            });
+        }
+        if report.importance_sampling && self.done > 1 {
+            // The likelihood ratio's mean is 1 in expectation: far from it, the weights are too scattered to trust.
+            let n = self.done as f64;
+            let mean = self.final_weights.0 / n;
+            let half = 1.96 * ((self.final_weights.1 / n - mean * mean).max(0.0) / n).sqrt();
+            if !(mean - half <= 1.0 && 1.0 <= mean + half) {
+                report.warnings.push(format!(
+                    "the lifetimes' likelihood ratios average {mean:.3} [{:.3}, {:.3}] where they should average 1: the \
+                     weights are too scattered for the estimate to be trusted; run more lifetimes, or set failure_biasing = 0",
+                    mean - half,
+                    mean + half
+                ));
+            }
+        }
+        if exponential && report.markov_mttdl_hours.is_none() {
             report.warnings.push(format!(
-                "no lifetime of {} lost data: the probability is below about {:.1e} (the interval's upper end); set failure_biasing \
-                 (for example 0.5) to estimate it",
-                report.lifetimes, p.high
+                "the Markov chain's MTTDL is not computed: the chain of these {} groups has more than {} states",
+                self.shape.groups,
+                markov::MAX_STATES
             ));
         }
     }
@@ -287,6 +338,8 @@ pub fn config_from_json(text: &str, what: &str) -> Result<ReliabilityConfig> {
         ("weibull_scale_hours", config.life != LifeDistribution::Weibull, "life = \"weibull\""),
         ("mttf_hours", config.life != LifeDistribution::Exponential, "life = \"exponential\""),
         ("copies", config.level != ReliabilityLevel::Raid10, "level = \"raid10\""),
+        ("spares", config.replacement_hours == 0.0, "replacement_hours > 0 (a replacement then arrives at once)"),
+        ("sector_bytes", config.uber == 0.0, "uber > 0"),
     ];
     match idle.iter().find(|(key, unused, _)| *unused && set(key)) {
         Some((key, _, needs)) => Err(Error::config(*key, format!("has no effect unless {needs}: remove it, or set that too"))),

@@ -98,14 +98,15 @@ fn a_weibull_of_shape_one_is_the_exponential() {
 
 #[test]
 fn importance_sampling_agrees_with_plain_sampling_and_narrows_the_interval() {
-    let plain = ReliabilityConfig { members: 8, mttf_hours: 100_000.0, rebuild_hours: 100.0, lifetimes: 200_000, ..ReliabilityConfig::default() };
+    // RAID-5 of 4, MTTF 300,000 h, 500-hour rebuilds: 0.58 failures a lifetime, P(loss in 5 years) about 0.3 %.
+    let plain = ReliabilityConfig { members: 4, mttf_hours: 300_000.0, rebuild_hours: 500.0, lifetimes: 200_000, ..ReliabilityConfig::default() };
     let biased = ReliabilityConfig { failure_biasing: 0.5, lifetimes: 20_000, seed: 5, ..plain.clone() };
     let (a, b) = (reliability(plain).expect("runs"), reliability(biased).expect("runs"));
     assert!(b.importance_sampling && !a.importance_sampling);
     let (x, y) = (a.by_year[4].array_loss, b.by_year[4].array_loss);
     assert!(x.low <= y.high && y.low <= x.high, "{x:?} against {y:?}");
     assert!((y.high - y.low) < (x.high - x.low), "a tenth of the lifetimes, a narrower interval: {y:?} against {x:?}");
-    // Failures counted along biased paths are weighted back: about 8 × 43,830 h / 100,000 h, as without bias.
+    // Failures counted along biased paths are weighted back: about 4 × 43,830 h / 300,000 h, as without bias.
     assert!(
         (b.failures_per_lifetime / a.failures_per_lifetime - 1.0).abs() < 0.05,
         "{} against {}",
@@ -156,6 +157,16 @@ fn bad_input_is_refused_by_key() {
     assert!(refused(ReliabilityConfig { level: ReliabilityLevel::Raid10, members: 7, ..d() }).contains("copies"));
     assert!(refused(ReliabilityConfig { failure_biasing: 0.5, rebuild: RebuildDistribution::Fixed, ..d() }).contains("failure_biasing"));
     assert!(refused(ReliabilityConfig { lifetimes: 0, ..d() }).contains("lifetimes"));
+    assert!(refused(ReliabilityConfig { wear_out_hours: vec![1.0; 3], ..d() }).contains("wear_out_hours"));
+    assert!(refused(ReliabilityConfig { wear_out_hours: vec![f64::NAN; 8], ..d() }).contains("wear_out_hours[0]"));
+    assert!(refused(ReliabilityConfig { wear_out_spread: 1.0, ..d() }).contains("wear_out_spread"));
+    assert!(refused(ReliabilityConfig { wear_out_hours: vec![1.0; 8], failure_biasing: 0.5, ..d() }).contains("failure_biasing"));
+    // Biasing over lifetimes with many failures: refused, naming how many.
+    let e = refused(ReliabilityConfig { members: 48, level: ReliabilityLevel::Raid10, mttf_hours: 100_000.0, failure_biasing: 0.5, ..d() });
+    assert!(e.contains("failure_biasing") && e.contains("21.0 member failures"), "{e}");
+    assert!(refused(ReliabilityConfig { mttdl_lifetimes: 1, ..d() }).contains("mttdl_lifetimes"));
+    let e = config_from_json(r#"{"spares": 2}"#, "the study").expect_err("no effect");
+    assert!(e.to_string().contains("`spares`"), "{e}");
     let e = config_from_json(r#"{"members": 8, "colour": 1}"#, "the study").expect_err("unknown key");
     assert!(e.to_string().contains("colour"), "{e}");
     let e = config_from_json(r#"{"weibull_shape": 2.0}"#, "the study").expect_err("no effect");
@@ -165,4 +176,92 @@ fn bad_input_is_refused_by_key() {
     let e = config_from_json(r#"{"copies": 3}"#, "the study").expect_err("no effect");
     assert!(e.to_string().contains("`copies`"), "{e}");
     assert!(config_from_json(r#"{"level": "raid10", "members": 9, "copies": 3}"#, "the study").is_ok());
+}
+
+#[test]
+fn a_mirror_whose_two_members_wear_out_together_is_lost_when_the_second_goes_during_the_first_rebuild() {
+    // Both wear out at 10,000 h ± 10 % (uniform over 2,000 h), random failures almost never; a fixed
+    // 100-hour rebuild gives the first's replacement its redundancy back. Loss: the two wear-out instants
+    // within 100 h of each other, P = 1 - (1 - 100 / 2000)^2 = 0.0975.
+    let c = ReliabilityConfig {
+        level: ReliabilityLevel::Raid1,
+        members: 2,
+        mttf_hours: 1e15,
+        wear_out_hours: vec![10_000.0, 10_000.0],
+        wear_out_spread: 0.1,
+        rebuild: RebuildDistribution::Fixed,
+        rebuild_hours: 100.0,
+        uber: 0.0,
+        mission_years: 2,
+        lifetimes: 200_000,
+        ..ReliabilityConfig::default()
+    };
+    let r = reliability(c).expect("runs");
+    let exact = 1.0 - (1.0 - 100.0 / 2_000.0f64).powi(2);
+    let y = r.by_year[1].array_loss;
+    assert!(y.low <= exact && exact <= y.high, "{exact} outside {y:?}");
+    assert_eq!(r.by_year[0].array_loss.p, 0.0, "nothing wears out in the first 8,766 h but below 9,000 h");
+    assert!((r.array_loss_by_wear_out - y.p).abs() < 1e-12, "every loss was a wear-out");
+    assert!(r.wear_outs_per_lifetime > 1.9, "both members wear out within the two years");
+}
+
+#[test]
+fn a_member_that_wears_faster_fails_alone_and_the_window_stays_open() {
+    // RAID-4's parity member wearing out at half the data members' hours: its wear-out and theirs never
+    // meet within a rebuild, so wear-out alone loses nothing.
+    let c = ReliabilityConfig {
+        members: 4,
+        mttf_hours: 1e15,
+        wear_out_hours: vec![20_000.0, 20_000.0, 20_000.0, 10_000.0],
+        wear_out_spread: 0.0,
+        rebuild: RebuildDistribution::Fixed,
+        rebuild_hours: 24.0,
+        uber: 0.0,
+        mission_years: 2,
+        lifetimes: 1_000,
+        ..ReliabilityConfig::default()
+    };
+    let r = reliability(c.clone()).expect("runs");
+    assert_eq!(r.by_year[1].array_loss.p, 0.0);
+    assert!((r.wear_outs_per_lifetime - 1.0).abs() < 1e-12, "only the parity member wore out by 17,532 h");
+    // Every member at the same hours, exactly: they fail together, and the array is lost at once.
+    let together = ReliabilityConfig { wear_out_hours: vec![15_000.0; 4], ..c };
+    assert_eq!(reliability(together).expect("runs").by_year[1].array_loss.p, 1.0);
+}
+
+#[test]
+fn lives_past_f64s_range_end_the_lifetime_quietly() {
+    // RAID-0 of one whose life is never drawn within f64's range: nothing ever happens, even without a horizon.
+    let c = ReliabilityConfig {
+        level: ReliabilityLevel::Raid0,
+        members: 1,
+        mttf_hours: 1e308,
+        mttdl_lifetimes: 3,
+        lifetimes: 2,
+        ..ReliabilityConfig::default()
+    };
+    let r = reliability(c).expect("runs");
+    assert_eq!(r.by_year[4].loss.p, 0.0);
+}
+
+#[test]
+fn the_chain_keeps_its_digits_where_rebuilds_are_a_million_times_faster() {
+    // RAID-1 of 3, λ/μ = 1e-6: the birth-death chain's exact mean, a sum of positive terms.
+    let (lambda, mu) = (1e-6, 1.0);
+    let shape = Shape { groups: 1, size: 3, tolerance: 2, spares: 0 };
+    // From state k (failed), rates: up (3 - k) λ, down k μ; E[T from 0 to absorbing 3] by the standard
+    // birth-death sum: sum over k of (1 / (up_k π_k)) × sum_{j <= k} π_j, π_0 = 1, π_j = π_{j-1} up_{j-1} / down_j.
+    let up = |k: f64| (3.0 - k) * lambda;
+    let down = |k: f64| k * mu;
+    let mut pi = vec![1.0];
+    for j in 1..3 {
+        let last = pi[j - 1];
+        pi.push(last * up((j - 1) as f64) / down(j as f64));
+    }
+    let exact: f64 = (0..3).map(|k| pi[..=k].iter().sum::<f64>() / (up(k as f64) * pi[k])).sum();
+    let ours = markov::mttdl_hours(shape, lambda, mu).expect("small");
+    assert!((ours / exact - 1.0).abs() < 1e-12, "{ours} against {exact}");
+    // RAID-1 of 5 at the defaults' rates: computed (Gaussian elimination lost it).
+    let five = Shape { groups: 1, size: 5, tolerance: 4, spares: 0 };
+    assert!(markov::mttdl_hours(five, 1.0 / 1.5e6, 1.0 / 24.0).is_some_and(|t| t > 4e24 && t < 5e24));
 }
