@@ -166,7 +166,7 @@ def test_wear_out_hours_come_from_a_runs_erases(tmp_path):
         expected.append(3000 * blocks * seconds / d["erases"] / 3600 / 0.5)
     from raidsim.tools.endurance import reliability_inputs
 
-    inputs = reliability_inputs(report, 3000, 0.5)
+    inputs, notes = reliability_inputs(report, 3000, 0.5)
     assert inputs["wear_out_hours"] == pytest.approx(expected, rel=1e-12)
     assert (inputs["level"], inputs["members"]) == ("raid5", 4)
     assert inputs["member_capacity_bytes"] == report["devices"][0]["capacity_bytes"]
@@ -190,3 +190,66 @@ def test_python_values_are_checked_by_key(tmp_path):
     bad.write_text("members = \n")
     with pytest.raises(raidsim.ConfigError, match="bad.toml: not TOML"):
         raidsim.reliability(file=bad, progress=False)
+
+
+SMALL_RAID = {"ssd.geometry.channels": 1, "ssd.geometry.chips_per_channel": 1, "ssd.geometry.dies_per_chip": 1,
+              "ssd.geometry.planes_per_die": 1, "ssd.geometry.blocks_per_plane": 64, "precondition.fill_fraction": 0.9}
+
+
+def small_run(**overrides):
+    return raidsim.simulate("stripe-unit-table5", raidsim.Workload.synthetic(requests=20000, read_fraction=0.0,
+                                                                             size={"kind": "fixed", "mean_bytes": 4096}),
+                            overrides={"array.members": 4, **SMALL_RAID, **overrides}, progress=False).to_dict()
+
+
+def test_a_failed_slot_counts_its_spares_wear_and_the_rebuild_hours_are_per_rebuild():
+    from raidsim.tools.endurance import reliability_inputs
+
+    report = small_run(**{"array.level": "raid5", "array.spares": 1,
+                          "array.failures": [{"member": 3, "at_ns": 2_000_000_000}]})
+    f = report["rebuild"]["failures"][0]
+    inputs, notes = reliability_inputs(report, 1000)
+    seconds = report["host"]["duration_ns"] / 1e9
+    slot = report["devices"][3]["erases"] + report["devices"][f["spare"]]["erases"]
+    blocks = sum(report["devices"][3]["erase_count"]["histogram"]["counts"])
+    assert inputs["wear_out_hours"][3] == pytest.approx(1000 * blocks * seconds / slot / 3600, rel=1e-12)
+    assert inputs["rebuild_hours"] == pytest.approx((f["rebuild_end_ns"] - f["at_ns"]) / 3.6e12, rel=1e-12)
+    assert any("rebuild_hours" in n for n in notes)
+    # Without a spare the slot's wear after the failure is unmeasured: refused.
+    lone = small_run(**{"array.level": "raid5", "array.failures": [{"member": 3, "at_ns": 2_000_000_000}]})
+    with pytest.raises(raidsim.InputError, match="no spare took its place"):
+        reliability_inputs(lone, 1000)
+
+
+def test_from_run_refuses_what_it_cannot_read(tmp_path):
+    from raidsim.tools.endurance import reliability_inputs
+
+    idle = raidsim.simulate("stripe-unit-table5", raidsim.Workload.synthetic(requests=50),
+                            overrides={"array.level": "raid4", "array.members": 4}, progress=False).to_dict()
+    with pytest.raises(raidsim.InputError, match="no erases"):
+        reliability_inputs(idle, 1000)
+    with pytest.raises(raidsim.ConfigError, match="duty_cycle"):
+        reliability_inputs(idle, 1000, 0.0)
+    (tmp_path / "r.json").write_text(json.dumps(small_run(**{"array.level": "raid4"})))
+    p = run_cli("--from-run", str(tmp_path / "r.json"), "--pe-cycles", "100", "--duty-cycle=0", "--no-progress")
+    assert p.returncode == 1 and "duty_cycle" in p.stderr
+
+
+def test_all_zero_wear_out_is_no_wear_out_and_a_spread_alone_is_refused():
+    none = raidsim.reliability(level="raid1", members=2, mttf_hours=1e6, wear_out_hours=[0, 0], lifetimes=100,
+                               failure_biasing=0.5, progress=False)
+    assert none.summary()["markov_mttdl_hours"] is not None
+    with pytest.raises(raidsim.ConfigError, match="`wear_out_spread`"):
+        raidsim.reliability(wear_out_spread=0.3, progress=False)
+
+
+def test_raid10_copies_the_report_does_not_tell_must_be_given():
+    from raidsim.tools.endurance import reliability_inputs
+
+    report = small_run(**{"array.level": "raid10", "array.members": 6, "array.copies": 3,
+                          "array.stripe_unit_bytes": 1048576})
+    if report["array"]["capacity_bytes"] * 3 == sum(d["capacity_bytes"] for d in report["devices"]):
+        pytest.skip("this drive's capacities tell the copies")
+    with pytest.raises(raidsim.InputError, match="--set copies=N"):
+        reliability_inputs(report, 1000)
+    assert reliability_inputs(report, 1000, copies=3)[0]["copies"] == 3

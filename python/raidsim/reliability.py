@@ -70,6 +70,8 @@ class ReliabilityReport:
                 "p_array_loss": last["array_loss"]["p"], "expected_bytes_lost": d["expected_bytes_lost"],
                 "read_error_losses_per_lifetime": d["read_error_losses_per_lifetime"],
                 "failures_per_lifetime": d["failures_per_lifetime"],
+                "wear_outs_per_lifetime": d["wear_outs_per_lifetime"],
+                "array_loss_by_wear_out": d["array_loss_by_wear_out"],
                 "rebuild_read_error_probability": d["rebuild_read_error_probability"],
                 "mttdl_hours": None if mttdl is None else mttdl["mean"],
                 "markov_mttdl_hours": d["markov_mttdl_hours"]}
@@ -83,7 +85,9 @@ class ReliabilityReport:
         for y in d["by_year"]:
             lines.append(f"  year {y['year']:>2}: any loss {_p(y['loss'])}; array lost {_p(y['array_loss'])}")
         lines += ["", f"expected bytes lost over the mission: {d['expected_bytes_lost']:.4g}",
-                  f"member failures per lifetime: {d['failures_per_lifetime']:.4g}",
+                  f"member failures per lifetime: {d['failures_per_lifetime']:.4g}"
+                  + (f", of them wear-outs: {d['wear_outs_per_lifetime']:.4g}; array lost, the failure past its "
+                     f"tolerance a wear-out: {d['array_loss_by_wear_out']:.4g}" if d["wear_outs_per_lifetime"] else ""),
                   f"rebuilds without redundancy that met a read error, per lifetime: {d['read_error_losses_per_lifetime']:.4g}"
                   f" (each such rebuild meets one with probability {d['rebuild_read_error_probability']:.4g})"]
         if d["mttdl_hours"] is not None:

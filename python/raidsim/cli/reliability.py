@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import tomllib
-from typing import Any, Dict
+from typing import Any, Dict, List, Tuple
 
 from ._common import (DEFAULT_OUT, UsageError, add_command, add_json, add_no_progress, add_out, add_pe_cycles, add_set,
                       progress, refuse_out_file)
@@ -59,14 +60,26 @@ def _params(args: argparse.Namespace) -> Dict[str, Any]:
 
         if args.pe_cycles is None:
             raise UsageError("--from-run needs --pe-cycles N, the flash's rated program/erase cycles (a datasheet's)")
-        params.update(endurance.reliability_inputs(endurance.load_report(args.from_run), args.pe_cycles,
-                                                   args.duty_cycle or 1.0, origin=args.from_run))
+        given = dict(_value_pairs(args.overrides))
+        read, notes = endurance.reliability_inputs(endurance.load_report(args.from_run), args.pe_cycles,
+                                                   1.0 if args.duty_cycle is None else args.duty_cycle,
+                                                   copies=given.get("copies"), origin=args.from_run)
+        params.update(read)
+        for note in notes:
+            print(f"raidsim: note: {note}", file=sys.stderr)
     elif args.pe_cycles is not None or args.duty_cycle is not None:
         raise UsageError("--pe-cycles and --duty-cycle go with --from-run REPORT")
-    for item in args.overrides:
-        key, _, value = item.partition("=")
-        params[key.strip()] = _value(value.strip())
+    params.update(_value_pairs(args.overrides))
     return params
+
+
+def _value_pairs(overrides: Any) -> List[Tuple[str, Any]]:
+    """``--set`` items as (key, value)."""
+    pairs = []
+    for item in overrides or []:
+        key, _, value = item.partition("=")
+        pairs.append((key.strip(), _value(value.strip())))
+    return pairs
 
 
 def _reliability(args: argparse.Namespace) -> int:

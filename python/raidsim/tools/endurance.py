@@ -368,30 +368,58 @@ _RELIABILITY_LEVELS = {"raid0": "raid0", "raid1": "raid1", "raid4": "raid5", "ra
 
 
 def reliability_inputs(report: Mapping[str, Any], pe_cycles: int, duty_cycle: float = 1.0,
-                       copies: Optional[int] = None, *, origin: str = "the report") -> Dict[str, Any]:
-    """A reliability study's keys from a run: the level, the members and their capacity, each member's hours
-    to its rated P/E cycles (``wear_out_hours``, the projection above, the workload running ``duty_cycle``
-    of the time), and, when the run rebuilt a member, the rebuild's hours. Members that erased nothing do
-    not wear (0)."""
+                       copies: Optional[int] = None, *, origin: str = "the report") -> Tuple[Dict[str, Any], List[str]]:
+    """A reliability study's keys from a run, and notes on them: the level, the members and their capacity,
+    each member slot's hours to its rated P/E cycles (``wear_out_hours``: the projection above, the workload
+    running ``duty_cycle`` of the time; a slot whose member failed counts its spare's erases too), and, when
+    the run rebuilt, each rebuild's mean hours from failure to redundancy restored. Refused: a run with no
+    erases, a failed member without a spare (its slot's wear is not measured), RAID-10 whose copies neither
+    the report nor ``copies`` tells."""
     if not 0 < duty_cycle <= 1:
         raise ConfigError(f"config error at `duty_cycle`: {duty_cycle} must lie in (0, 1]")
-    result = project(report, pe_cycles, copies=copies, origin=origin)
-    level = _RELIABILITY_LEVELS.get(result["level"])
+    check_report(report, origin)
+    level_name = str((report.get("array") or {}).get("level", "single"))
+    level = _RELIABILITY_LEVELS.get(level_name)
     if level is None:
-        raise InputError(f"{origin}: a {result['level']} run; a reliability study takes RAID-0, 1, 4, 5, 6 or 10 "
-                         "of drives (one drive, or RAID inside one SSD, is not modelled)")
-    devices = [d for d in report["devices"] if not str(d["name"]).startswith("spare[")]
-    params: Dict[str, Any] = {
-        "level": level, "members": len(result["members"]),
-        "member_capacity_bytes": int(min(d["capacity_bytes"] for d in devices)),
-        "wear_out_hours": [0.0 if m["years_to_limit"] is None else m["years_to_limit"] * HOURS_PER_YEAR / duty_cycle
-                           for m in result["members"]],
-    }
+        raise InputError(f"{origin}: a {level_name} run; a reliability study takes RAID-0, 1, 4, 5, 6 or 10 of "
+                         "drives (one drive, or RAID inside one SSD, is not modelled)")
+    devices = list(report["devices"])
+    members = [d for d in devices if not str(d["name"]).startswith("spare[")]
+    seconds = _run_seconds(report)
+    erases = [int(d["erases"]) for d in members]
+    for f in (report.get("rebuild") or {}).get("failures", []):
+        if f.get("chip") is not None:
+            continue
+        spare = f.get("spare")
+        if spare is None:
+            raise InputError(f"{origin}: member[{f['member']}] failed and no spare took its place, so its slot's wear "
+                             "is not measured; give a run without failures (and rebuild_hours from the failure run)")
+        erases[f["member"]] += int(devices[spare]["erases"])  # the slot's wear: its member's, then its spare's
+    if not any(erases):
+        raise InputError(f"{origin}: {NO_ERASES}")
+    hours = []
+    for d, e in zip(members, erases):
+        blocks = _member(d, pe_cycles, seconds)["blocks"]
+        hours.append(0.0 if e == 0 else pe_cycles * blocks * seconds / e / 3600 / duty_cycle)
+    capacities = [d.get("capacity_bytes") for d in members]
+    if not all(isinstance(c, int) and c > 0 for c in capacities):
+        raise InputError(f"{origin}: devices[].capacity_bytes: each member's capacity in bytes is needed")
+    params: Dict[str, Any] = {"level": level, "members": len(members), "member_capacity_bytes": min(capacities),
+                              "wear_out_hours": hours}
     if level == "raid10":
-        params["copies"] = (result["tolerated_failures"] or 1) + 1
-    if result["rebuild_seconds"]:
-        params["rebuild_hours"] = result["rebuild_seconds"] / 3600
-    return params
+        copies = copies or _raid10_copies(report)
+        if copies is None:
+            raise InputError(f"{origin}: the report does not say how many copies RAID-10 keeps (its capacities do not "
+                             "tell): give them with --set copies=N")
+        params["copies"] = copies
+    notes = [f"the run warned: {w}" for w in report.get("warnings", []) if isinstance(w, str)]
+    rebuilt = [(f["rebuild_end_ns"] - f["at_ns"]) / 3.6e12 for f in (report.get("rebuild") or {}).get("failures", [])
+               if f.get("rebuild_end_ns") is not None and f.get("chip") is None]
+    if rebuilt:
+        params["rebuild_hours"] = sum(rebuilt) / len(rebuilt)
+        notes.append(f"rebuild_hours {params['rebuild_hours']:.6g}: the mean of the run's {len(rebuilt)} rebuild(s), "
+                     "each from its member's failure to its redundancy restored, on the drive as simulated")
+    return params, notes
 
 
 #: Hours in a year of 365.25 days (the reliability study's year).

@@ -76,7 +76,8 @@ pub struct ReliabilityConfig {
     /// `raidsim reliability --from-run` reads them off one), one per member
     /// in member order, 0 for a member that does not wear; empty: no
     /// wear-out. A member fails at the earlier of its random life and its
-    /// wear-out; its replacement starts new, in the same place.
+    /// wear-out; its replacement starts new, in the same place, when its
+    /// rebuild ends (its wear-out `wear_out_hours` later).
     pub wear_out_hours: Vec<f64>,
     /// Wear-out is no sharp instant: each member's is drawn uniformly
     /// within ± this fraction of its `wear_out_hours` (0: exactly then).

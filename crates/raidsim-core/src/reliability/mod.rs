@@ -95,8 +95,9 @@ pub struct ReliabilityReport {
     pub failures_per_lifetime: f64,
     /// Of those, wear-outs (`wear_out_hours`).
     pub wear_outs_per_lifetime: f64,
-    /// The probability that the array is lost within the mission by a
-    /// failure that was a wear-out (part of the last year's `array_loss`).
+    /// The probability that the array is lost within the mission, the
+    /// failure that crossed its tolerance being a wear-out (part of the
+    /// last year's `array_loss`, not a share of it).
     pub array_loss_by_wear_out: f64,
     /// The probability that one rebuild with no redundancy left meets an
     /// unrecoverable read error: 1 - exp(-UBER × bits it reads).
@@ -143,7 +144,10 @@ const MTTDL_STREAM: u64 = 0x4d54_5444_4c00;
 
 impl Reliability {
     /// A study of `config`, checked.
-    pub fn new(config: ReliabilityConfig) -> Result<Self> {
+    pub fn new(mut config: ReliabilityConfig) -> Result<Self> {
+        if config.wear_out_hours.len() == config.members as usize && config.wear_out_hours.iter().all(|&h| h == 0.0) {
+            config.wear_out_hours.clear(); // no member wears: the same as none given, Markov chain and all
+        }
         config.validate()?;
         let draws = Draws::new(&config).ok_or_else(|| Error::Internal("a validated life or rebuild distribution was refused".into()))?;
         let (groups, size, tolerance) = config.groups();
@@ -340,6 +344,7 @@ pub fn config_from_json(text: &str, what: &str) -> Result<ReliabilityConfig> {
         ("copies", config.level != ReliabilityLevel::Raid10, "level = \"raid10\""),
         ("spares", config.replacement_hours == 0.0, "replacement_hours > 0 (a replacement then arrives at once)"),
         ("sector_bytes", config.uber == 0.0, "uber > 0"),
+        ("wear_out_spread", config.wear_out_hours.iter().all(|&h| h == 0.0), "wear_out_hours gives a member a wear-out"),
     ];
     match idle.iter().find(|(key, unused, _)| *unused && set(key)) {
         Some((key, _, needs)) => Err(Error::config(*key, format!("has no effect unless {needs}: remove it, or set that too"))),
