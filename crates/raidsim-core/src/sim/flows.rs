@@ -82,6 +82,9 @@ impl Flows {
     /// Whether the device fetches `flow`'s new command `job` now; if not, it waits in the queue.
     pub(super) fn fetch_or_queue(&mut self, flow: usize, job: u32) -> bool {
         let limit = self.fetch_limit;
+        if limit == u32::MAX {
+            return true; // no limit: nothing to count (every one-flow workload)
+        }
         let Some(f) = self.list.get_mut(flow) else { return true };
         if f.fetched < limit {
             f.fetched += 1;
@@ -94,6 +97,9 @@ impl Flows {
 
     /// One of `flow`'s fetched commands completed: the job the device fetches in its place, if one waits.
     pub(super) fn completed(&mut self, flow: usize) -> Option<u32> {
+        if self.fetch_limit == u32::MAX {
+            return None;
+        }
         let f = self.list.get_mut(flow)?;
         match f.submission_queue.pop_front() {
             Some(job) => Some(job),
