@@ -26,6 +26,25 @@ SIGNAL_AFTER_S = 1.5
 STOPPED_WITHIN_S = 3.0
 
 
+def _sigint_as_at_a_terminal():
+    """For a child: SIGINT back to its default, so its Python turns it into KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@pytest.fixture(autouse=True)
+def sigint_raises_keyboard_interrupt():
+    """Ctrl-C as at a terminal, even when the suite was started with SIGINT ignored (a shell's background
+    job `cmd &` ignores it, and Python then never raises KeyboardInterrupt): these tests are about it."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
 def _interrupt_after(seconds):
     sent = {}
 
@@ -58,7 +77,8 @@ def test_ctrl_c_at_the_command_line_exits_130(tmp_path):
     trace.write_text(f"0 0 0 {WHOLE_BIG_DRIVE_BYTES // 512} 0\n")
     args = [sys.executable, "-m", "raidsim.cli", "run", "--trace", str(trace), "--format", "mqsim_ascii",
             "--set", "ssd.geometry.blocks_per_plane=16384", "--json", "--no-progress"]
-    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=_sigint_as_at_a_terminal)
     time.sleep(SIGNAL_AFTER_S + 1.0)  # the interpreter's start-up too
     assert p.poll() is None, "the run ended before the signal was sent"
     sent = time.monotonic()
