@@ -15,11 +15,16 @@
 use super::issue::Issue;
 use crate::config::{TraceReplay, WorkloadConfig};
 use crate::engine::Ns;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::metrics::HostMetrics;
 use crate::report::FlowReport;
 use crate::workload::{build_source, FlowSource, HostRequest, RequestSource, WorkloadReport};
 use std::collections::VecDeque;
+
+/// A job named a flow the run does not have: a bug, never a count skipped.
+pub(super) fn no_flow(flow: usize) -> Error {
+    Error::Internal(format!("flow {flow} does not exist"))
+}
 
 /// One flow of the host.
 pub(super) struct HostFlow {
@@ -80,32 +85,32 @@ impl Flows {
     }
 
     /// Whether the device fetches `flow`'s new command `job` now; if not, it waits in the queue.
-    pub(super) fn fetch_or_queue(&mut self, flow: usize, job: u32) -> bool {
+    pub(super) fn fetch_or_queue(&mut self, flow: usize, job: u32) -> Result<bool> {
         let limit = self.fetch_limit;
         if limit == u32::MAX {
-            return true; // no limit: nothing to count (every one-flow workload)
+            return Ok(true); // no limit: nothing to count (every one-flow workload)
         }
-        let Some(f) = self.list.get_mut(flow) else { return true };
+        let f = self.list.get_mut(flow).ok_or_else(|| no_flow(flow))?;
         if f.fetched < limit {
             f.fetched += 1;
-            return true;
+            return Ok(true);
         }
         f.submission_queue.push_back(job);
         f.peak_queued = f.peak_queued.max(f.submission_queue.len() as u64);
-        false
+        Ok(false)
     }
 
     /// One of `flow`'s fetched commands completed: the job the device fetches in its place, if one waits.
-    pub(super) fn completed(&mut self, flow: usize) -> Option<u32> {
+    pub(super) fn completed(&mut self, flow: usize) -> Result<Option<u32>> {
         if self.fetch_limit == u32::MAX {
-            return None;
+            return Ok(None);
         }
-        let f = self.list.get_mut(flow)?;
+        let f = self.list.get_mut(flow).ok_or_else(|| no_flow(flow))?;
         match f.submission_queue.pop_front() {
-            Some(job) => Some(job),
+            Some(job) => Ok(Some(job)),
             None => {
                 f.fetched = f.fetched.saturating_sub(1);
-                None
+                Ok(None)
             }
         }
     }

@@ -35,7 +35,7 @@ impl Simulation {
         if self.stopped || (self.max_requests > 0 && self.issued >= self.max_requests) {
             return Ok(None);
         }
-        let Some(f) = self.flows.list.get_mut(flow) else { return Err(Error::Internal(format!("flow {flow} does not exist"))) };
+        let Some(f) = self.flows.list.get_mut(flow) else { return Err(super::flows::no_flow(flow)) };
         let r = f.source.next_request()?;
         self.issued += u64::from(r.is_some());
         Ok(r)
@@ -43,7 +43,7 @@ impl Simulation {
 
     /// Flow `flow`'s scheduled request arrives; an open-loop flow schedules its next.
     pub(super) fn arrival(&mut self, now: Ns, flow: usize) -> Result<()> {
-        let Some(f) = self.flows.list.get_mut(flow) else { return Err(Error::Internal(format!("flow {flow} does not exist"))) };
+        let Some(f) = self.flows.list.get_mut(flow) else { return Err(super::flows::no_flow(flow)) };
         let (pending, issue) = (f.next_arrival.take(), f.issue);
         if let Some(r) = pending {
             self.issue(now, flow, r)?;
@@ -67,7 +67,7 @@ impl Simulation {
 
     /// One of flow `flow`'s commands ended for the host at `now`: the device fetches the next one waiting in its queue.
     pub(super) fn command_done(&mut self, now: Ns, flow: u16) -> Result<()> {
-        match self.flows.completed(usize::from(flow)) {
+        match self.flows.completed(usize::from(flow))? {
             Some(job) => self.dispatch(now, job),
             None => Ok(()),
         }
@@ -92,7 +92,7 @@ impl Simulation {
     pub(super) fn schedule_next_arrival(&mut self, now: Ns, flow: usize) -> Result<()> {
         if let Some(r) = self.next_request(flow)? {
             self.prefetch_ahead(&r);
-            let Some(f) = self.flows.list.get_mut(flow) else { return Err(Error::Internal(format!("flow {flow} does not exist"))) };
+            let Some(f) = self.flows.list.get_mut(flow) else { return Err(super::flows::no_flow(flow)) };
             let at = match f.issue {
                 Issue::ClosedTrace => after_think(now, &r)?,
                 Issue::Open | Issue::Processes { .. } => r.arrival_ns.max(now),

@@ -325,7 +325,7 @@ impl Simulation {
             read_ahead_hit: false,
             flow: flow as u16,
         });
-        if self.flows.fetch_or_queue(flow, job) {
+        if self.flows.fetch_or_queue(flow, job)? {
             self.dispatch(now, job)?;
         }
         Ok(())
