@@ -55,6 +55,24 @@ def test_workload_flows_takes_synthetic_flows_only():
     assert "kind" not in t["flows"][0]
 
 
+def test_flows_on_their_own_channels_keep_apart_and_fill_their_own_parts():
+    # Two channels of one die: flow 2 keeps 16 reads queued on channel 1, flow 1 reads alone on channel 0.
+    two = {**ONE_DIE, "ssd.geometry.channels": 2}
+    mix = Workload.flows(reader(requests=100, processes=1), reader(requests=1000, processes=16),
+                         channels=[[0], [1]], fill_fractions=[None, 0.5])
+    t = mix.to_dict()["flows"]
+    assert (t[0]["channels"], t[1]["channels"], t[1]["fill_fraction"]) == ([0], [1], 0.5)
+    assert "fill_fraction" not in t[0] and "chips" not in t[0]
+    r = raidsim.simulate(None, mix, overrides=two, progress=False)
+    assert r.flows().loc["flow-1", "max_ms"] == pytest.approx(T_MS)
+    stats = r.stats().set_index("path")["value"] if hasattr(r.stats(), "set_index") else None
+    assert stats is not None and stats["ssd.chip[0].pages_read"] == 100
+    with pytest.raises(ValueError, match="channels: 1 entries for 2 flows"):
+        Workload.flows(reader(), reader(), channels=[[0]])
+    with pytest.raises(raidsim.ConfigError, match=r"workload\.flows\[1\]\.channels.*give every flow its set"):
+        raidsim.simulate(None, Workload.flows(reader(), reader(), channels=[[0], []]), overrides=two, progress=False)
+
+
 def test_a_bad_flow_is_refused_naming_it():
     with pytest.raises(raidsim.ConfigError, match=r"workload\.flows\[1\]\.read_fraction"):
         raidsim.simulate(None, Workload.flows(reader(), Workload.synthetic(read_fraction=1.5)), progress=False)

@@ -105,7 +105,9 @@ class Workload:
 
     @classmethod
     def flows(cls, *flows: "Workload", queue_fetch_size: Optional[int] = None, stop_time_ns: Optional[int] = None,
-              address_space: Optional[str] = None) -> "Workload":
+              address_space: Optional[str] = None, channels: Optional[Sequence[Sequence[int]]] = None,
+              chips: Optional[Sequence[Sequence[int]]] = None,
+              fill_fractions: Optional[Sequence[Optional[float]]] = None) -> "Workload":
         """Several synthetic flows at once, each with its own submission queue and report row
         (``Report.flows()``), as MQSim's multi-queue host runs them.
 
@@ -116,6 +118,12 @@ class Workload:
         in their response time. ``stop_time_ns``: no flow issues after it (a flow's ``requests=0`` then
         means "until the stop time"). For example ``Workload.flows(Workload.synthetic(processes=2,
         read_fraction=1), Workload.synthetic(processes=64, read_fraction=1), queue_fetch_size=16)``.
+
+        On a single drive, flows can keep apart in its back end, as MQSim's per-flow ``Channel_IDs``,
+        ``Chip_IDs`` and ``Initial_Occupancy_Percentage`` do: ``channels`` and ``chips`` give each flow
+        its set (one list per flow; every flow names one, and no chip is in two sets), its part then sized
+        in proportion to its chips; ``fill_fractions`` gives the share of each flow's part written before
+        the run (``None`` for a flow: ``precondition.fill_fraction``).
         """
         tables = []
         for i, f in enumerate(flows):
@@ -123,6 +131,14 @@ class Workload:
             if t is None or t.get("kind") != "synthetic":
                 raise TypeError(f"flow {i}: expected Workload.synthetic(...), got {f!r}")
             tables.append({k: v for k, v in t.items() if k != "kind"})
+        for key, per_flow in (("channels", channels), ("chips", chips), ("fill_fraction", fill_fractions)):
+            if per_flow is None:
+                continue
+            if len(per_flow) != len(tables):
+                raise ValueError(f"{key}: {len(per_flow)} entries for {len(tables)} flows; give one per flow")
+            for t, v in zip(tables, per_flow):
+                if v is not None:
+                    t[key] = list(v) if key != "fill_fraction" else v
         table: Dict[str, Any] = {"kind": "flows", "flows": tables}
         options = dict(queue_fetch_size=queue_fetch_size, stop_time_ns=stop_time_ns, address_space=address_space)
         table.update({k: v for k, v in options.items() if v is not None})

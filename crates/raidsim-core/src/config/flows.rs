@@ -6,7 +6,7 @@
 
 use super::SyntheticConfig;
 use crate::error::{Error, Result};
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 
 /// Where each flow's addresses lie.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, Default, schemars::JsonSchema)]
@@ -29,7 +29,9 @@ pub struct FlowsConfig {
     /// named `flow-1`, `flow-2`, ... in the report. A flow's `requests = 0`
     /// issues until `stop_time_ns`; with `address_space = "partitioned"`,
     /// its `start_bytes` and `span_bytes` (0: to the end) lie within its part.
-    pub flows: Vec<SyntheticConfig>,
+    /// A flow's table may also place its data (`channels`, `chips`) and
+    /// precondition its part (`fill_fraction`): see [`FlowConfig`].
+    pub flows: Vec<FlowConfig>,
     /// Where each flow's addresses lie: "partitioned" (flow i of n on the
     /// i-th n-th of the capacity, MQSim's) or "shared" (every flow on all of it).
     pub address_space: FlowAddressSpace,
@@ -65,8 +67,10 @@ impl FlowsConfig {
         if self.stop_time_ns > crate::engine::MAX_TIME_NS {
             return Err(Error::config("workload.stop_time_ns", format!("{} ns is past 2^62 ns (146 years)", self.stop_time_ns)));
         }
-        for (i, f) in self.flows.iter().enumerate() {
+        for (i, flow) in self.flows.iter().enumerate() {
+            let f = &flow.generator;
             f.validate().map_err(|e| within_flow(e, i))?;
+            flow.validate_placement(i)?;
             if f.requests == 0 && self.stop_time_ns == 0 {
                 return Err(Error::config(
                     format!("workload.flows[{i}].requests"),
@@ -77,48 +81,25 @@ impl FlowsConfig {
         Ok(())
     }
 
-    /// Flow `i`'s part of a device of `capacity_bytes`: its first byte and
-    /// length. Parts are whole multiples of every flow's `alignment_bytes`,
-    /// so a part's offsets keep the alignment the flow asks for.
-    pub fn part_of(&self, i: usize, capacity_bytes: u64) -> (u64, u64) {
-        match self.address_space {
-            FlowAddressSpace::Shared => (0, capacity_bytes),
-            FlowAddressSpace::Partitioned => {
-                let unit = self.part_unit_bytes();
-                let part = capacity_bytes / self.flows.len().max(1) as u64 / unit * unit;
-                (part * i as u64, part)
-            }
-        }
-    }
-
     /// The least common multiple of the flows' alignments (each a multiple of
     /// the 512-byte sector), capped at 2^40 bytes: parts of a larger unit
     /// would be empty, which the span check then refuses.
-    fn part_unit_bytes(&self) -> u64 {
-        fn gcd(a: u64, b: u64) -> u64 {
-            if b == 0 {
-                a
-            } else {
-                gcd(b, a % b)
-            }
-        }
-        self.flows.iter().map(|f| f.alignment_bytes.max(1)).fold(1u64, |l, a| (l / gcd(l, a)).saturating_mul(a).min(1 << 40))
+    pub(super) fn part_unit_bytes(&self) -> u64 {
+        self.flows.iter().map(|f| f.generator.alignment_bytes.max(1)).fold(1u64, super::flow_parts::lcm)
     }
 
-    /// Checks each flow's span against its part of a device of `capacity_bytes`.
-    pub fn check_spans(&self, capacity_bytes: u64) -> Result<()> {
-        for (i, f) in self.flows.iter().enumerate() {
-            let (_, part) = self.part_of(i, capacity_bytes);
-            f.span_within(part).map_err(|e| self.in_part(within_flow(e, i), i, capacity_bytes))?;
+    /// Checks each flow's span against its part (`parts`, from [`FlowsConfig::parts`]).
+    pub fn check_spans(&self, parts: &[(u64, u64)], capacity_bytes: u64) -> Result<()> {
+        for (i, (f, &(start, part))) in self.flows.iter().zip(parts).enumerate() {
+            f.generator.span_within(part).map_err(|e| self.in_part(within_flow(e, i), i, start, capacity_bytes))?;
         }
         Ok(())
     }
 
     /// A span error of flow `i` says, under partitioning, that the bytes it names are the flow's part.
-    fn in_part(&self, e: Error, i: usize, capacity_bytes: u64) -> Error {
+    fn in_part(&self, e: Error, i: usize, start: u64, capacity_bytes: u64) -> Error {
         match e {
             Error::Config { key, message } if self.address_space == FlowAddressSpace::Partitioned => {
-                let (start, _) = self.part_of(i, capacity_bytes);
                 let whose = format!(
                     "-byte part of flow {} (bytes {start}.. of the {capacity_bytes}-byte device, workload.address_space = \"partitioned\"; \
                      start_bytes and span_bytes count from the part's start)",
@@ -132,7 +113,7 @@ impl FlowsConfig {
 
     /// Requests the flows issue at most, when every flow has a count (`None`: one runs until the stop time).
     pub fn requests(&self) -> Option<u64> {
-        self.flows.iter().try_fold(0u64, |sum, f| (f.requests > 0).then(|| sum.saturating_add(f.requests)))
+        self.flows.iter().map(|f| f.generator.requests).try_fold(0u64, |sum, r| (r > 0).then(|| sum.saturating_add(r)))
     }
 }
 
@@ -147,5 +128,85 @@ pub fn within_flow(e: Error, i: usize) -> Error {
             Error::Config { key, message }
         }
         other => other,
+    }
+}
+
+/// One flow of a flows workload: a synthetic generator (its keys at the top
+/// of the flow's table), and where on a single drive its data lies, as
+/// MQSim's `IO_Flow_Parameter_Set_Synthetic` names the flow's
+/// `Channel_IDs`, `Chip_IDs` and `Initial_Occupancy_Percentage`.
+#[derive(Clone, Debug, Default, Serialize, PartialEq, schemars::JsonSchema)]
+pub struct FlowConfig {
+    /// The flow's requests: every key of a synthetic workload.
+    #[serde(flatten)]
+    pub generator: SyntheticConfig,
+    /// Channels that hold the flow's data (MQSim's `Channel_IDs`), from 0;
+    /// empty: every channel. Given to one flow, given to all: each flow's
+    /// part of the logical space then lives on its own chips only, sized as
+    /// MQSim sizes it (each chip's capacity divided among the flows on it),
+    /// and flows on disjoint chips meet only in the controller, its cache
+    /// and its buffer. Flows that share a chip share all of each other's
+    /// chips. Needs a single drive with static allocation and a page map
+    /// (`page_map` or `dftl`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub channels: Vec<u32>,
+    /// Chips of each of the flow's channels that hold its data (MQSim's
+    /// `Chip_IDs`), from 0; empty: every chip of them. As `channels`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub chips: Vec<u32>,
+    /// Share of the flow's part written in order before the run (MQSim's
+    /// `Initial_Occupancy_Percentage` / 100), in place of
+    /// `precondition.fill_fraction`; `precondition`'s overwrite factors
+    /// then apply to the pages the flows' fills wrote. Needs a single drive.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fill_fraction: Option<f64>,
+}
+
+impl FlowConfig {
+    /// The keys a flow's table adds to a synthetic workload's.
+    pub const PLACEMENT_KEYS: [&'static str; 3] = ["channels", "chips", "fill_fraction"];
+
+    /// Whether the flow names its chips.
+    pub fn has_resources(&self) -> bool {
+        !self.channels.is_empty() || !self.chips.is_empty()
+    }
+
+    /// Whether the flow places or preconditions its part itself.
+    pub fn is_placed(&self) -> bool {
+        self.has_resources() || self.fill_fraction.is_some()
+    }
+
+    fn validate_placement(&self, i: usize) -> Result<()> {
+        for (key, ids) in [("channels", &self.channels), ("chips", &self.chips)] {
+            let mut sorted = ids.clone();
+            sorted.sort_unstable();
+            if let Some(w) = sorted.windows(2).find(|w| w[0] == w[1]) {
+                return Err(Error::config(format!("workload.flows[{i}].{key}"), format!("names {} twice", w[0])));
+            }
+        }
+        if let Some(f) = self.fill_fraction {
+            if !(0.0..=1.0).contains(&f) {
+                return Err(Error::config(format!("workload.flows[{i}].fill_fraction"), format!("{f} is not a share in [0, 1]")));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A flow's table is a synthetic workload's with the placement keys beside:
+/// they are taken out, and the rest must be a synthetic workload's keys
+/// (an unknown key is refused, as everywhere).
+impl<'de> Deserialize<'de> for FlowConfig {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        use serde::de::Error as _;
+        let mut table = toml::Table::deserialize(d)?;
+        fn take<'de, T: Deserialize<'de>, E: serde::de::Error>(table: &mut toml::Table, key: &str) -> std::result::Result<Option<T>, E> {
+            table.remove(key).map(|v| T::deserialize(v).map_err(|e| E::custom(format!("{key}: {e}")))).transpose()
+        }
+        let channels = take(&mut table, "channels")?.unwrap_or_default();
+        let chips = take(&mut table, "chips")?.unwrap_or_default();
+        let fill_fraction = take(&mut table, "fill_fraction")?;
+        let generator = SyntheticConfig::deserialize(toml::Value::Table(table)).map_err(|e| D::Error::custom(e.message().trim_end()))?;
+        Ok(Self { generator, channels, chips, fill_fraction })
     }
 }

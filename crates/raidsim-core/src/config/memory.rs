@@ -52,7 +52,7 @@ pub fn estimate_bytes(r: &ResolvedConfig) -> u64 {
         .fold(0u64, u64::saturating_add);
     let processes = match &r.config.workload {
         WorkloadConfig::Synthetic(s) => u64::from(s.processes),
-        WorkloadConfig::Flows(f) => f.flows.iter().map(|s| u64::from(s.processes)).sum(),
+        WorkloadConfig::Flows(f) => f.flows.iter().map(|s| u64::from(s.generator.processes)).sum(),
         _ => 0,
     };
     let histogram = u64::from(r.config.metrics.erase_histogram_bins).saturating_mul(8);
@@ -82,7 +82,7 @@ fn verified_bytes(r: &ResolvedConfig) -> u64 {
     let host_written = match &r.config.workload {
         WorkloadConfig::Synthetic(s) => written(s),
         WorkloadConfig::Requests { requests, .. } => requests.iter().filter(|q| q.1 == "W").map(|q| q.3 as f64).sum(),
-        WorkloadConfig::Flows(f) => f.flows.iter().map(written).sum(),
+        WorkloadConfig::Flows(f) => f.flows.iter().map(|f| written(&f.generator)).sum(),
         WorkloadConfig::Trace(_) => 0.0,
     };
     // Each host byte reaches this many member bytes: the copies, or the stripe's members per data unit.

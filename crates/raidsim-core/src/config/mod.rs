@@ -14,6 +14,7 @@ mod array;
 mod array_geometry;
 mod cost;
 mod erase_suspend;
+mod flow_parts;
 mod flows;
 mod hdd;
 mod log_blocks;
@@ -36,7 +37,8 @@ pub use array::{
 pub use array_geometry::{ArrayGeometry, UnitCopy};
 pub use cost::Prices;
 pub use erase_suspend::{EraseSuspendConfig, SuspendingOps};
-pub use flows::{within_flow, FlowAddressSpace, FlowsConfig, MAX_FLOWS};
+pub use flow_parts::{ChipGrid, DrivePart};
+pub use flows::{within_flow, FlowAddressSpace, FlowConfig, FlowsConfig, MAX_FLOWS};
 pub use hdd::{
     fit_seek_curve, seek_moments, seek_moments_closed_form, seek_table_ns, HddCacheConfig, HddCommandOverhead, HddConfig, HddGeometry, HddZone,
     QueuePolicy, ReadAheadUntil,
@@ -349,6 +351,11 @@ pub struct ResolvedConfig {
     pub capacity_bytes: u64,
     /// What the drives and controller cost (`None`: nothing is priced).
     pub prices: Option<Prices>,
+    /// A flows workload: each flow's part of the device, (first byte, bytes).
+    pub flow_parts: Vec<(u64, u64)>,
+    /// The single drive's flows that place or precondition their own part
+    /// (empty: none does, and the drive is one space).
+    pub drive_parts: Vec<DrivePart>,
 }
 
 impl ResolvedConfig {
@@ -373,7 +380,8 @@ impl ResolvedConfig {
         if config.sim.max_outstanding_requests == 0 {
             return Err(Error::config("sim.max_outstanding_requests", "must be at least 1 (it stops a run whose queue grows past it)"));
         }
-        validate_precondition(&config.precondition)?;
+        let flows_fill = matches!(&config.workload, WorkloadConfig::Flows(f) if f.flows.iter().any(|f| f.fill_fraction.is_some_and(|x| x > 0.0)));
+        validate_precondition(&config.precondition, flows_fill)?;
         config.sim.stop.validate()?;
         validate_warmup(&config)?;
         let members = members::resolve_members(&config)?;
@@ -425,12 +433,13 @@ impl ResolvedConfig {
                 s.span_within(capacity_bytes)?;
             }
             WorkloadConfig::Requests { requests, packed } => run_checks::listed_requests(requests, packed, capacity_bytes, config.sim.verify)?,
-            WorkloadConfig::Flows(f) => f.check_spans(capacity_bytes)?,
+            WorkloadConfig::Flows(_) => {} // with their parts, below
             WorkloadConfig::Trace(_) => {}
         }
         run_checks::request_log(&config.metrics.request_log)?;
+        let (flow_parts, drive_parts) = flow_parts::resolve(&config, &members, capacity_bytes)?;
         let prices = Prices::of(&config, &members)?;
-        let resolved = Self { config, geometry, members, capacity_bytes, prices };
+        let resolved = Self { config, geometry, members, capacity_bytes, prices, flow_parts, drive_parts };
         memory::check(&resolved)?;
         Ok(resolved)
     }
@@ -521,7 +530,8 @@ fn validate_warmup(config: &Config) -> Result<()> {
 /// The most overwrite passes preconditioning takes (`precondition.*_overwrite_factor`).
 pub const MAX_OVERWRITE_FACTOR: f64 = 1000.0;
 
-fn validate_precondition(p: &PreconditionConfig) -> Result<()> {
+/// `flows_fill`: a flow fills its own part (`workload.flows[i].fill_fraction`).
+fn validate_precondition(p: &PreconditionConfig, flows_fill: bool) -> Result<()> {
     if !(0.0..=1.0).contains(&p.fill_fraction) {
         return Err(Error::config("precondition.fill_fraction", "must lie in [0, 1]"));
     }
@@ -537,7 +547,7 @@ fn validate_precondition(p: &PreconditionConfig) -> Result<()> {
                 format!("must be a finite number >= 0 and at most {MAX_OVERWRITE_FACTOR} (passes over the filled pages)"),
             ));
         }
-        if factor > 0.0 && p.fill_fraction == 0.0 {
+        if factor > 0.0 && p.fill_fraction == 0.0 && !flows_fill {
             return Err(Error::config(key, "overwrites filled pages, and precondition.fill_fraction = 0 fills none: set a fill"));
         }
     }

@@ -43,7 +43,7 @@ pub use log_block::MergeCounts;
 
 use fill::FillLayout;
 use log_block::LogBlocks;
-use static_allocation::{static_digits, static_planes};
+use static_allocation::{static_digits, static_planes, FlowDomains};
 
 /// A map entry that holds what the in-order fill left there ([`fill`]);
 /// zero, so a fresh map costs no memory until written.
@@ -95,6 +95,8 @@ pub struct Ftl {
     /// plane depends only on that residue, and a table lookup spares the
     /// hot path four divisions per page.
     static_planes: Vec<u32>,
+    /// Flows whose parts keep to their own chips (none: the drive is one space).
+    flow_domains: Option<Box<FlowDomains>>,
     gc_victim: GcVictim,
     /// Blocks a random-greedy collection draws.
     gc_victim_sample: u32,
@@ -159,6 +161,7 @@ impl Ftl {
         }
         let mut ftl = Self {
             static_planes: static_planes(&static_digits(&ssd.ftl.static_order, &layout)),
+            flow_domains: None,
             gc_victim: ssd.ftl.gc_victim,
             gc_victim_sample: ssd.ftl.gc_victim_sample.unwrap_or_else(|| ssd.geometry.blocks_per_plane.max(2).ilog2()),
             gc_draws: 0,
@@ -334,7 +337,16 @@ impl Ftl {
     /// The plane static allocation assigns to `lpn`.
     #[inline]
     pub fn static_plane(&self, lpn: u64) -> u32 {
+        if let Some(plane) = self.flow_domains.as_ref().and_then(|d| d.plane(lpn)) {
+            return plane;
+        }
         self.static_planes[(lpn % self.static_planes.len() as u64) as usize]
+    }
+
+    /// Keeps each of `parts` that names its chips on those chips' planes
+    /// (static allocation, in `order`); before any write.
+    pub fn place_flows(&mut self, order: &str, parts: &[crate::config::DrivePart]) {
+        self.flow_domains = FlowDomains::new(order, &self.layout, parts).map(Box::new);
     }
 
     /// True when a plane holds so much valid data that garbage collection

@@ -58,6 +58,19 @@ impl Member {
         }
     }
 
+    /// Places the flows' parts of a single drive built from `cfg` (see
+    /// [`crate::config::DrivePart`]); none to place is nothing to do.
+    pub fn place_flows(&mut self, cfg: &crate::config::MemberConfig, parts: &[crate::config::DrivePart]) -> crate::Result<()> {
+        match (self, cfg) {
+            _ if parts.is_empty() => Ok(()),
+            (Member::Ssd(drive), crate::config::MemberConfig::Ssd { ssd, .. }) => {
+                drive.place_flows(&ssd.ftl.static_order, parts);
+                Ok(())
+            }
+            _ => Err(crate::Error::Internal("flows' parts placed on a hard disk".into())),
+        }
+    }
+
     /// The page writes of preconditioning; a disk needs none.
     pub fn precondition_plan(&self, cfg: &crate::config::PreconditionConfig) -> crate::ssd::PreconditionPlan {
         match self {

@@ -61,8 +61,9 @@ pub(super) struct Flows {
 }
 
 impl Flows {
-    /// The flows of `workload` on a device of `capacity_bytes`.
-    pub(super) fn new(workload: &WorkloadConfig, capacity_bytes: u64, seed: u64, interval_ns: u64) -> Result<Self> {
+    /// The flows of `workload` on a device of `capacity_bytes`, a flows
+    /// workload's each on its part (`parts`).
+    pub(super) fn new(workload: &WorkloadConfig, capacity_bytes: u64, parts: &[(u64, u64)], seed: u64, interval_ns: u64) -> Result<Self> {
         let WorkloadConfig::Flows(f) = workload else {
             let (issue, processes) = match workload {
                 WorkloadConfig::Synthetic(s) if s.processes > 0 => (Issue::Processes { think_ns: s.think_time_ns }, s.processes),
@@ -72,9 +73,9 @@ impl Flows {
             let source = build_source(workload, capacity_bytes, seed)?;
             return Ok(Self { list: vec![HostFlow::new(source, issue, processes, None)], fetch_limit: u32::MAX, stop_time_ns: 0 });
         };
-        let list = FlowSource::all(f, capacity_bytes, seed)?
+        let list = FlowSource::all(f, parts, seed)?
             .into_iter()
-            .zip(&f.flows)
+            .zip(f.flows.iter().map(|f| &f.generator))
             .map(|(source, s)| {
                 let issue = if s.processes > 0 { Issue::Processes { think_ns: s.think_time_ns } } else { Issue::Open };
                 HostFlow::new(Box::new(source), issue, s.processes, Some(HostMetrics::new(interval_ns)))

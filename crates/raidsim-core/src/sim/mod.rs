@@ -204,7 +204,11 @@ impl Simulation {
             .iter()
             .enumerate()
             .map(|(i, m)| {
-                let plan = if i < array_members { PreconditionPlan::new(m.logical_pages(), p) } else { PreconditionPlan::default() };
+                let plan = match i {
+                    _ if i >= array_members => PreconditionPlan::default(),
+                    0 if !resolved.drive_parts.is_empty() => PreconditionPlan::of_parts(&resolved.drive_parts, p),
+                    _ => PreconditionPlan::new(m.logical_pages(), p),
+                };
                 plan.total() + build_cost_pages(m.logical_pages())
             })
             .sum();
@@ -221,7 +225,7 @@ impl Simulation {
             ArrayController::new(&cfg.array, &cfg.rebuild, capacity, page, cfg.sim.verify, cr5m_data_chips)
         });
         let mut controller = controller.transpose()?;
-        let flows = Flows::new(&cfg.workload, resolved.capacity_bytes, cfg.sim.seed, cfg.metrics.interval_ns)?;
+        let flows = Flows::new(&cfg.workload, resolved.capacity_bytes, &resolved.flow_parts, cfg.sim.seed, cfg.metrics.interval_ns)?;
         let (overhead_ns, link_bytes_per_s) = resolved.array_front_end();
         let read_ahead = read_ahead_cache(&resolved, controller.as_ref());
         if let Some(c) = controller.as_mut().filter(|_| read_ahead.is_some()) {

@@ -36,7 +36,11 @@ impl Simulation {
             if self.members.len() == p.member {
                 // Members are built in turn too: a large array's maps take seconds to allocate.
                 let m = &self.resolved.members[p.member];
-                self.members.push(Member::new(m, p.member as u32, self.resolved.config.sim.seed, &self.stop));
+                let mut member = Member::new(m, p.member as u32, self.resolved.config.sim.seed, &self.stop);
+                if p.member == 0 {
+                    member.place_flows(m, &self.resolved.drive_parts)?;
+                }
+                self.members.push(member);
                 let cost = build_cost_pages(m.logical_pages());
                 (budget, p.done_pages) = (budget.saturating_sub(cost), p.done_pages + cost);
                 continue;

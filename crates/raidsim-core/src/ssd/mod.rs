@@ -70,6 +70,8 @@ use std::collections::VecDeque;
 /// One SSD.
 pub struct Ssd {
     ftl: Ftl,
+    /// Flows that place or precondition their own part of the drive.
+    flow_parts: Vec<crate::config::DrivePart>,
     /// The cached map (`scheme = "dftl"`); none when all of it is in DRAM.
     cmt: Option<CachedMappingTable>,
     /// Per translation page, when its latest read reaches the controller.
@@ -218,6 +220,7 @@ impl Ssd {
             cmt: cmt.then(|| CachedMappingTable::new(m.cached_entries, m.entries_per_translation_page, d.logical_pages)),
             translation_read_until: vec![0; m.translation_pages(d.logical_pages) as usize],
             ftl,
+            flow_parts: Vec::new(),
             stop: StopFlag::default(),
         }
     }
@@ -583,9 +586,9 @@ mod tests {
     fn a_precondition_plan_fills_then_overwrites_at_random_then_in_order() {
         let cfg = PreconditionConfig { fill_fraction: 0.5, random_overwrite_factor: 0.4, sequential_overwrite_factor: 1.5 };
         let plan = PreconditionPlan::new(20, &cfg);
-        assert_eq!(plan, PreconditionPlan { filled: 10, random_overwrites: 4, sequential_overwrites: 15 });
+        assert_eq!(plan, PreconditionPlan { filled: 10, random_overwrites: 4, sequential_overwrites: 15, parts: Vec::new() });
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
-        let lpns: Vec<u64> = (0..plan.total()).map(|i| plan.lpn(i, &mut rng)).collect();
+        let lpns: Vec<u64> = (0..plan.total()).map(|i| plan.lpn(i, &mut rng).expect("in range")).collect();
         assert_eq!(lpns[..10], (0..10).collect::<Vec<_>>()[..]);
         assert!(lpns[10..14].iter().all(|&l| l < 10));
         assert_eq!(lpns[14..], (0..10).chain(0..5).collect::<Vec<_>>()[..]);
@@ -675,7 +678,7 @@ mod tests {
     #[test]
     fn a_fill_asked_of_a_written_drive_is_an_internal_error() {
         let (mut bulk, _) = both_paths(&[], 1 << 20);
-        let plan = PreconditionPlan { filled: 10, random_overwrites: 0, sequential_overwrites: 0 };
+        let plan = PreconditionPlan { filled: 10, random_overwrites: 0, sequential_overwrites: 0, parts: Vec::new() };
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
         let err = bulk.precondition_writes(0..10, &plan, &mut rng).expect_err("refused");
         assert!(matches!(err, crate::Error::Internal(ref m) if m.contains("already written")), "{err}");

@@ -51,8 +51,8 @@ impl Ssd {
                 ));
             }
         }
-        // Per-chip wear matters where chips differ: a mirroring chip, a replaced chip.
-        if self.ftl.layout().geometry.mirroring_chips_per_channel > 0 || self.replacement_chip.is_some() {
+        // Per-chip wear matters where chips differ: a mirroring chip, a replaced chip, flows' own chips.
+        if self.ftl.layout().geometry.mirroring_chips_per_channel > 0 || self.replacement_chip.is_some() || !self.flow_parts.is_empty() {
             for (chip, &n) in self.chip_pages_written.iter().enumerate() {
                 out.push(Stat::new(format!("{prefix}.chip[{chip}].pages_written"), n as f64, "pages", "pages programmed on this chip, GC aside"));
             }

@@ -22,15 +22,19 @@ pub struct FlowSource {
 }
 
 impl FlowSource {
-    /// The sources of every flow of `config` on a device of `capacity_bytes`.
-    pub fn all(config: &FlowsConfig, capacity_bytes: u64, seed: u64) -> Result<Vec<FlowSource>> {
+    /// The sources of every flow of `config`, each on its part (`parts`,
+    /// from [`FlowsConfig::parts`]: first byte and bytes).
+    pub fn all(config: &FlowsConfig, parts: &[(u64, u64)], seed: u64) -> Result<Vec<FlowSource>> {
+        if parts.len() != config.flows.len() {
+            return Err(crate::Error::Internal(format!("{} flows given {} parts", config.flows.len(), parts.len())));
+        }
         config
             .flows
             .iter()
+            .zip(parts)
             .enumerate()
-            .map(|(i, flow)| {
-                let (base_bytes, part) = config.part_of(i, capacity_bytes);
-                let mut cfg = flow.clone();
+            .map(|(i, (flow, &(base_bytes, part)))| {
+                let mut cfg = flow.generator.clone();
                 if cfg.requests == 0 {
                     cfg.requests = u64::MAX; // until the stop time, which validation requires
                 }
