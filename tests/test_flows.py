@@ -67,6 +67,11 @@ def test_flows_on_their_own_channels_keep_apart_and_fill_their_own_parts():
     assert r.flows().loc["flow-1", "max_ms"] == pytest.approx(T_MS)
     stats = r.stats().set_index("path")["value"] if hasattr(r.stats(), "set_index") else None
     assert stats is not None and stats["ssd.chip[0].pages_read"] == 100
+    with pytest.raises(TypeError, match=r"channels\[0\]: expected a list of ids for flow 1, got 0"):
+        Workload.flows(reader(), reader(), channels=[0, 1])
+    np = pytest.importorskip("numpy")
+    ids = Workload.flows(reader(), reader(), channels=(np.array([0]), np.array([1]))).to_dict()["flows"]
+    assert [f["channels"] for f in ids] == [[0], [1]] and type(ids[0]["channels"][0]) is int
     with pytest.raises(ValueError, match="channels: 1 entries for 2 flows"):
         Workload.flows(reader(), reader(), channels=[[0]])
     with pytest.raises(raidsim.ConfigError, match=r"workload\.flows\[1\]\.channels.*give every flow its set"):

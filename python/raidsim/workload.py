@@ -121,9 +121,10 @@ class Workload:
 
         On a single drive, flows can keep apart in its back end, as MQSim's per-flow ``Channel_IDs``,
         ``Chip_IDs`` and ``Initial_Occupancy_Percentage`` do: ``channels`` and ``chips`` give each flow
-        its set (one list per flow; every flow names one, and no chip is in two sets), its part then sized
-        in proportion to its chips; ``fill_fractions`` gives the share of each flow's part written before
-        the run (``None`` for a flow: ``precondition.fill_fraction``).
+        its set (one list of ids per flow; every flow names one, and every chip of a flow is shared by as
+        many flows), its part then sized as MQSim sizes it (a chip's capacity divided among the flows on
+        it); ``fill_fractions`` gives the share of each flow's part written before the run (``None`` for a
+        flow: ``precondition.fill_fraction``).
         """
         tables = []
         for i, f in enumerate(flows):
@@ -134,11 +135,12 @@ class Workload:
         for key, per_flow in (("channels", channels), ("chips", chips), ("fill_fraction", fill_fractions)):
             if per_flow is None:
                 continue
+            per_flow = list(per_flow)
             if len(per_flow) != len(tables):
                 raise ValueError(f"{key}: {len(per_flow)} entries for {len(tables)} flows; give one per flow")
-            for t, v in zip(tables, per_flow):
+            for i, (t, v) in enumerate(zip(tables, per_flow)):
                 if v is not None:
-                    t[key] = list(v) if key != "fill_fraction" else v
+                    t[key] = _flow_ids(key, i, v) if key != "fill_fraction" else float(v)
         table: Dict[str, Any] = {"kind": "flows", "flows": tables}
         options = dict(queue_fetch_size=queue_fetch_size, stop_time_ns=stop_time_ns, address_space=address_space)
         table.update({k: v for k, v in options.items() if v is not None})
@@ -184,3 +186,15 @@ def _config_path(path: Union[str, bytes, os.PathLike]) -> Union[str, List[int]]:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
         return list(raw)
+
+
+def _flow_ids(key: str, i: int, ids: Any) -> List[int]:
+    """Flow ``i``'s ``channels`` or ``chips``: a list of whole numbers, each a Python int."""
+    if isinstance(ids, (str, bytes)) or not isinstance(ids, Iterable):
+        raise TypeError(f"{key}[{i}]: expected a list of ids for flow {i + 1}, got {ids!r}")
+    out = []
+    for x in ids:
+        if isinstance(x, bool) or not isinstance(x, numbers.Integral):
+            raise TypeError(f"{key}[{i}]: ids are whole numbers, got {x!r}")
+        out.append(int(x))
+    return out

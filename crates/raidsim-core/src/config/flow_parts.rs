@@ -141,13 +141,21 @@ pub(super) fn resolve(config: &Config, members: &[MemberConfig], capacity_bytes:
         return Ok((parts, Vec::new()));
     };
     let flow = &f.flows[placed];
-    let key = format!("workload.flows[{placed}].{}", if flow.has_resources() { "channels" } else { "fill_fraction" });
+    let key = format!("workload.flows[{placed}].{}", if flow.has_resources() { flow.resources_key() } else { "fill_fraction" });
     let (ssd, page_bytes) = match members {
         [MemberConfig::Ssd { ssd, .. }] if config.array.level == RaidLevel::Single => (ssd, u64::from(ssd.geometry.page_size_bytes)),
         _ => return Err(Error::config(key, "places a flow's data on one drive's chips: it needs array.level = \"single\" and an SSD")),
     };
     if f.address_space == super::FlowAddressSpace::Shared {
         return Err(Error::config(key, "places each flow's own part: it needs workload.address_space = \"partitioned\""));
+    }
+    if let Some(i) = f.flows.iter().position(|f| f.fill_fraction.is_some()).filter(|_| ssd.ftl.scheme == FtlScheme::Fast) {
+        // FAST's whole-drive fill sets its log blocks up as the fill leaves them; a part-wise fill would
+        // go through the log blocks page by page and start from another state.
+        return Err(Error::config(
+            format!("workload.flows[{i}].fill_fraction"),
+            "is not offered with ssd.ftl.scheme = \"fast\": use precondition.fill_fraction",
+        ));
     }
     let g = &ssd.geometry;
     let grid = ChipGrid { channels: g.channels, chips_per_channel: g.chips_per_channel - g.mirroring_chips_per_channel, page_bytes };
@@ -172,10 +180,10 @@ pub(super) fn resolve(config: &Config, members: &[MemberConfig], capacity_bytes:
     Ok((parts, drive))
 }
 
-/// Every flow names its chips, each within the drive, and the flows that
-/// share a chip share all of each other's chips alike: a flow's pages stripe
-/// evenly over its chips, so a chip shared by more flows than another of
-/// the same flow would be filled past its share.
+/// Every flow names its chips, each within the drive, and every chip of a
+/// flow is shared by as many flows: a flow's pages stripe evenly over its
+/// chips, so a chip shared by more flows than another of the same flow
+/// would be filled past its share.
 fn check_resources(f: &FlowsConfig, ssd: &super::SsdConfig, grid: ChipGrid) -> Result<()> {
     for (i, flow) in f.flows.iter().enumerate() {
         if !flow.has_resources() {
@@ -204,11 +212,11 @@ fn check_resources(f: &FlowsConfig, ssd: &super::SsdConfig, grid: ChipGrid) -> R
             };
             let ((c1, w1), (c2, w2)) = (at(lo), at(hi));
             return Err(Error::config(
-                format!("workload.flows[{i}].channels"),
+                format!("workload.flows[{i}].{}", flow.resources_key()),
                 format!(
                     "holds chips shared unevenly (chip {w1} of channel {c1} by {lo} flows, chip {w2} of channel {c2} by {hi}): \
                      the flow's pages stripe evenly over its chips and would overfill the more shared; \
-                     give flows that share a chip the same chips"
+                     give every chip of a flow as many sharers"
                 ),
             ));
         }

@@ -145,26 +145,39 @@ pub struct FlowConfig {
     /// part of the logical space then lives on its own chips only, sized as
     /// MQSim sizes it (each chip's capacity divided among the flows on it),
     /// and flows on disjoint chips meet only in the controller, its cache
-    /// and its buffer. Flows that share a chip share all of each other's
-    /// chips. Needs a single drive with static allocation and a page map
-    /// (`page_map` or `dftl`).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    /// and its buffer. Every chip of a flow must be shared by as many flows
+    /// (its pages stripe evenly over them). Needs a single drive with static
+    /// allocation and a page map (`page_map` or `dftl`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(extend("default" = []))]
     pub channels: Vec<u32>,
     /// Chips of each of the flow's channels that hold its data (MQSim's
-    /// `Chip_IDs`), from 0; empty: every chip of them. As `channels`.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    /// `Chip_IDs`), from 0; empty: every chip of them. Given to one flow,
+    /// `channels` or `chips` are given to all (see `channels`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(extend("default" = []))]
     pub chips: Vec<u32>,
     /// Share of the flow's part written in order before the run (MQSim's
     /// `Initial_Occupancy_Percentage` / 100), in place of
     /// `precondition.fill_fraction`; `precondition`'s overwrite factors
-    /// then apply to the pages the flows' fills wrote. Needs a single drive.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// then apply to the pages the flows' fills wrote. Needs a single drive
+    /// with a page map or the block map (FAST: `precondition.fill_fraction`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fill_fraction: Option<f64>,
 }
 
 impl FlowConfig {
     /// The keys a flow's table adds to a synthetic workload's.
     pub const PLACEMENT_KEYS: [&'static str; 3] = ["channels", "chips", "fill_fraction"];
+
+    /// The key that names the flow's chips: `channels`, or `chips` when it gives only those.
+    pub fn resources_key(&self) -> &'static str {
+        if self.channels.is_empty() && !self.chips.is_empty() {
+            "chips"
+        } else {
+            "channels"
+        }
+    }
 
     /// Whether the flow names its chips.
     pub fn has_resources(&self) -> bool {

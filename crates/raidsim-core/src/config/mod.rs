@@ -380,8 +380,7 @@ impl ResolvedConfig {
         if config.sim.max_outstanding_requests == 0 {
             return Err(Error::config("sim.max_outstanding_requests", "must be at least 1 (it stops a run whose queue grows past it)"));
         }
-        let flows_fill = matches!(&config.workload, WorkloadConfig::Flows(f) if f.flows.iter().any(|f| f.fill_fraction.is_some_and(|x| x > 0.0)));
-        validate_precondition(&config.precondition, flows_fill)?;
+        validate_precondition(&config.precondition, fills_any(&config))?;
         config.sim.stop.validate()?;
         validate_warmup(&config)?;
         let members = members::resolve_members(&config)?;
@@ -530,8 +529,18 @@ fn validate_warmup(config: &Config) -> Result<()> {
 /// The most overwrite passes preconditioning takes (`precondition.*_overwrite_factor`).
 pub const MAX_OVERWRITE_FACTOR: f64 = 1000.0;
 
-/// `flows_fill`: a flow fills its own part (`workload.flows[i].fill_fraction`).
-fn validate_precondition(p: &PreconditionConfig, flows_fill: bool) -> Result<()> {
+/// Whether preconditioning fills any page: by `precondition.fill_fraction`,
+/// or, when flows place or fill their own parts, by any part's fill.
+fn fills_any(config: &Config) -> bool {
+    let global = config.precondition.fill_fraction;
+    match &config.workload {
+        WorkloadConfig::Flows(f) if f.flows.iter().any(|f| f.is_placed()) => f.flows.iter().any(|f| f.fill_fraction.unwrap_or(global) > 0.0),
+        _ => global > 0.0,
+    }
+}
+
+/// `fills`: preconditioning fills some page ([`fills_any`]).
+fn validate_precondition(p: &PreconditionConfig, fills: bool) -> Result<()> {
     if !(0.0..=1.0).contains(&p.fill_fraction) {
         return Err(Error::config("precondition.fill_fraction", "must lie in [0, 1]"));
     }
@@ -547,8 +556,11 @@ fn validate_precondition(p: &PreconditionConfig, flows_fill: bool) -> Result<()>
                 format!("must be a finite number >= 0 and at most {MAX_OVERWRITE_FACTOR} (passes over the filled pages)"),
             ));
         }
-        if factor > 0.0 && p.fill_fraction == 0.0 && !flows_fill {
-            return Err(Error::config(key, "overwrites filled pages, and precondition.fill_fraction = 0 fills none: set a fill"));
+        if factor > 0.0 && !fills {
+            return Err(Error::config(
+                key,
+                "overwrites filled pages, and no fill writes any (precondition.fill_fraction, or the flows' own fill_fraction): set a fill",
+            ));
         }
     }
     Ok(())

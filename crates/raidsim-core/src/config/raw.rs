@@ -175,7 +175,10 @@ fn check_workload_paths(table: &toml::Table) -> Result<()> {
         Some(toml::Value::String(kind)) => match kind.as_str() {
             "synthetic" => check::<SyntheticConfig>(without_kind()),
             "trace" => check::<TraceConfig>(without_kind()),
-            "flows" => check::<super::FlowsConfig>(without_kind()),
+            "flows" => {
+                check_flow_tables(w)?;
+                check::<super::FlowsConfig>(without_kind())
+            }
             "requests" => Ok(()),
             other => {
                 Err(Error::config("workload.kind", format!("unknown kind `{other}`, expected one of `synthetic`, `trace`, `flows`, `requests`")))
@@ -186,6 +189,36 @@ fn check_workload_paths(table: &toml::Table) -> Result<()> {
         }
         None => Ok(()),
     }
+}
+
+/// Checks each `[[workload.flows]]` table key by key, so that an error names
+/// the flow's key (`workload.flows[1].size.mean_bytes`): a flow's table is
+/// read whole, its placement keys set apart (see [`super::FlowConfig`]).
+fn check_flow_tables(w: &toml::Table) -> Result<()> {
+    let Some(toml::Value::Array(flows)) = w.get("flows") else { return Ok(()) };
+    for (i, flow) in flows.iter().enumerate() {
+        let toml::Value::Table(t) = flow else { continue };
+        let mut generator = t.clone();
+        for key in super::FlowConfig::PLACEMENT_KEYS {
+            let Some(v) = generator.remove(key) else { continue };
+            let whole = format!("workload.flows[{i}].{key}");
+            let checked = match key {
+                "fill_fraction" => serde_path_to_error::deserialize::<_, f64>(v).map(|_| ()),
+                _ => serde_path_to_error::deserialize::<_, Vec<u32>>(v).map(|_| ()),
+            };
+            checked.map_err(|e| path_error(&format!("{whole}."), &whole, e))?;
+        }
+        serde_path_to_error::deserialize::<_, SyntheticConfig>(toml::Value::Table(generator)).map_err(|e| {
+            let e = path_error(&format!("workload.flows[{i}]."), &format!("workload.flows[{i}]"), e);
+            match e {
+                Error::Config { key, message } if message.contains("unknown field") => {
+                    Error::Config { key, message: format!("{message}; a flow's table also takes `channels`, `chips` and `fill_fraction`") }
+                }
+                other => other,
+            }
+        })?;
+    }
+    Ok(())
 }
 
 /// Parameters of the kind of member not in use would be ignored: refuse

@@ -140,7 +140,6 @@ fn placements_a_run_cannot_honour_are_refused_by_key() {
     check(f(", channels = [0]", ""), "workload.flows[1].channels", "give every flow its set");
     check(f(", channels = [0, 0]", ", channels = [1]"), "workload.flows[0].channels", "names 0 twice");
     check(f(", fill_fraction = 1.5", ""), "workload.flows[0].fill_fraction", "1.5 is not a share");
-    check(f(", chanels = [0]", ""), "chanels", "unknown field");
     let mut shared = f(", channels = [0]", ", channels = [1]");
     shared.push("workload.address_space=shared".into());
     check(shared, "workload.flows[0].channels", "address_space = \"partitioned\"");
@@ -150,6 +149,22 @@ fn placements_a_run_cannot_honour_are_refused_by_key() {
     let mut fast = f(", channels = [0]", ", channels = [1]");
     fast.extend(["ssd.ftl.scheme=fast".into(), "ssd.ftl.log_blocks_per_plane=4".into()]);
     check(fast, "ssd.ftl.scheme", "must be a page map");
+    // A flow's own keys are named, however its table is read.
+    check(f(", processes = -5", ""), "workload.flows[0].processes", "invalid value");
+    let raw = |flow: &str| drive(4, 2, &format!("{{ requests = 10 }}, {flow}"), &[]);
+    check(raw("{ requests = 10, size = { kind = \"fixed\", mean_byte = 4096 } }"), "workload.flows[1].size.mean_byte", "unknown field");
+    check(f(", chanels = [0]", ""), "workload.flows[0].chanels", "also takes `channels`, `chips` and `fill_fraction`");
+    check(f(", channels = [-1]", ", channels = [1]"), "workload.flows[0].channels", "invalid value");
+    check(f(", fill_fraction = \"x\"", ""), "workload.flows[0].fill_fraction", "invalid type");
+    // Only chips given: the error names chips.
+    check(f(", chips = [0]", ", chips = [0, 1]"), "workload.flows[1].chips", "shared unevenly");
+    let mut fast_fill = f(", fill_fraction = 0.5", "");
+    fast_fill.extend(["ssd.ftl.scheme=fast".into(), "ssd.ftl.log_blocks_per_plane=4".into()]);
+    check(fast_fill, "workload.flows[0].fill_fraction", "not offered with ssd.ftl.scheme = \"fast\"");
+    // Every flow fills nothing: an overwrite factor would be ignored.
+    let mut nothing = f(", fill_fraction = 0.0", ", fill_fraction = 0.0");
+    nothing.extend(["precondition.fill_fraction=0.9".into(), "precondition.random_overwrite_factor=1".into()]);
+    check(nothing, "precondition.random_overwrite_factor", "no fill writes any");
     let mut array = f(", fill_fraction = 0.5", "");
     array.extend(["array.level=raid5".into(), "array.members=3".into()]);
     check(array, "workload.flows[0].fill_fraction", "array.level = \"single\"");
