@@ -9,7 +9,7 @@
 //!    │  HostRequest { id, arrival_ns, op, offset_bytes, len_bytes, think_ns }
 //!    ▼
 //! host      (sim: replay arrival times, keep N outstanding, or a trace one at a time)
-//!    │  DeviceRequest { token, op, offset_bytes, len_bytes, cause }
+//!    │  DeviceRequest { token, op, offset_bytes, len_bytes, cause, stream }
 //!    ▼
 //! member    Ssd: host link → controller → FTL → channels → dies
 //!    ▼

@@ -55,7 +55,7 @@ pub use workload::{
     unpack_requests, AddressPattern, ArrivalProcess, OutOfOrder, OutOfRange, RequestTuple, SizeDistribution, SizeKind, SyntheticConfig, TraceConfig,
     TraceFormat, TracePath, TraceReplay, WorkloadConfig,
 };
-pub use write_cache::WriteCacheConfig;
+pub use write_cache::{CacheWindow, WriteCacheConfig};
 
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -557,10 +557,12 @@ fn validate_precondition(p: &PreconditionConfig, fills: bool) -> Result<()> {
             ));
         }
         if factor > 0.0 && !fills {
-            return Err(Error::config(
-                key,
-                "overwrites filled pages, and no fill writes any (precondition.fill_fraction, or the flows' own fill_fraction): set a fill",
-            ));
+            let why = if p.fill_fraction == 0.0 {
+                "precondition.fill_fraction = 0 fills none"
+            } else {
+                "the flows' own fill_fraction, which replaces precondition.fill_fraction on their parts, fills none"
+            };
+            return Err(Error::config(key, format!("overwrites filled pages, and {why}: set a fill")));
         }
     }
     Ok(())

@@ -27,11 +27,32 @@ pub struct WriteCacheConfig {
     /// The window within which a rewritten page stays in DRAM, ns (MQSim's
     /// `bloom_filter_reset_step`, one second).
     pub recent_ns: u64,
+    /// Whose window it is when several flows write (`workload.flows`):
+    /// "drive" (one window, restarting for every flow at the first write
+    /// past its end) or "per_flow" (MQSim's: each flow remembers its own
+    /// written-back pages, and forgets them only when it is the flow that
+    /// writes first after the window ends, the window then restarting for
+    /// all; with two flows equally busy, each forgets about every other
+    /// window). One flow sees no difference.
+    pub window: CacheWindow,
+}
+
+/// Whose window of written-back pages a write cache keeps.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, Default, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CacheWindow {
+    /// One window for the drive.
+    #[default]
+    Drive,
+    /// A set of written-back pages per flow, cleared when that flow writes
+    /// first after the window ends (MQSim's `Data_Cache_Manager_Flash_Advanced`:
+    /// one bloom filter per stream, one reset milestone).
+    PerFlow,
 }
 
 impl Default for WriteCacheConfig {
     fn default() -> Self {
-        Self { capacity_bytes: 0, recent_ns: 1_000_000_000 }
+        Self { capacity_bytes: 0, recent_ns: 1_000_000_000, window: CacheWindow::Drive }
     }
 }
 
@@ -41,6 +62,9 @@ impl WriteCacheConfig {
         if self.capacity_bytes == 0 {
             if self.recent_ns != Self::default().recent_ns {
                 return Err(Error::config("ssd.write_cache.recent_ns", "applies to a write cache: set ssd.write_cache.capacity_bytes"));
+            }
+            if self.window != CacheWindow::Drive {
+                return Err(Error::config("ssd.write_cache.window", "applies to a write cache: set ssd.write_cache.capacity_bytes"));
             }
             return Ok(());
         }

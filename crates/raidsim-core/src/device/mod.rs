@@ -128,6 +128,10 @@ pub struct DeviceRequest {
     pub len_bytes: u64,
     /// Why it is issued.
     pub cause: Cause,
+    /// The host flow it serves (`workload.flows` index; 0 for a single
+    /// workload and for an array's member requests): a drive that keeps
+    /// state per flow, as MQSim's data cache does, tells them apart by it.
+    pub stream: u16,
 }
 
 /// A request the device has started, and when it will finish.

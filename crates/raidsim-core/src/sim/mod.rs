@@ -340,7 +340,14 @@ impl Simulation {
         let Some(r) = self.jobs.get(job) else { return Err(Error::Internal(format!("host job {job} is not in flight"))) };
         match &self.controller {
             None => {
-                let req = DeviceRequest { token: u64::from(job), op: r.op, offset_bytes: r.offset_bytes, len_bytes: r.len_bytes, cause: Cause::User };
+                let req = DeviceRequest {
+                    token: u64::from(job),
+                    op: r.op,
+                    offset_bytes: r.offset_bytes,
+                    len_bytes: r.len_bytes,
+                    cause: Cause::User,
+                    stream: r.flow,
+                };
                 let mut port =
                     SimPort { members: &mut self.members, queue: &mut self.queue, finished_hosts: &mut self.finished_hosts, host: &mut self.host };
                 port.submit(now, 0, req)?;

@@ -75,7 +75,7 @@ impl Ssd {
         let (mut to_flash, mut evicted_pages) = (Vec::new(), 0);
         for lpn in pages {
             let from = req.offset_bytes.max(lpn * page) - lpn * page;
-            let w = cache.write(lpn, super::write_cache::sector_mask(from, in_page(lpn)), req.cause);
+            let w = cache.write(lpn, super::write_cache::sector_mask(from, in_page(lpn)), req.cause, req.stream);
             if let Some((evicted, sectors, cause)) = w.evicted {
                 to_flash.push((evicted, bytes(sectors), cause));
                 evicted_pages += 1;
@@ -84,7 +84,7 @@ impl Ssd {
                 to_flash.push((lpn, bytes(sectors).min(page), req.cause));
             }
         }
-        cache.request_done(t0);
+        cache.request_done(t0, req.stream);
         Ok((to_flash, evicted_pages))
     }
 

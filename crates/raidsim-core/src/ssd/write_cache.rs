@@ -9,7 +9,7 @@
 //! Reads of a dirty page are served from DRAM. What is still dirty when the
 //! run ends is not written back.
 
-use crate::config::WriteCacheConfig;
+use crate::config::{CacheWindow, WriteCacheConfig};
 use crate::device::Cause;
 use crate::engine::Ns;
 use lru::LruCache;
@@ -29,8 +29,10 @@ pub struct WriteCache {
     /// The dirty pages: the sectors they hold, and the cause that wrote them last.
     dirty: LruCache<u64, (u64, Cause)>,
     capacity_pages: usize,
-    /// Pages sent to flash in the current window, with the sectors sent.
-    written_back: HashMap<u64, u64>,
+    /// Pages sent to flash in the current window, with the sectors sent: one
+    /// set for the drive, or one per flow (`window = "per_flow"`).
+    written_back: Vec<HashMap<u64, u64>>,
+    per_flow: bool,
     recent_ns: Ns,
     window_ends_ns: Ns,
     kept_pages: u64,
@@ -43,7 +45,8 @@ impl WriteCache {
         Self {
             dirty: LruCache::unbounded(),
             capacity_pages: (config.capacity_bytes / page_size_bytes).max(1) as usize,
-            written_back: HashMap::new(),
+            written_back: vec![HashMap::new()],
+            per_flow: config.window == CacheWindow::PerFlow,
             recent_ns: config.recent_ns,
             window_ends_ns: 0,
             kept_pages: 0,
@@ -51,12 +54,21 @@ impl WriteCache {
         }
     }
 
-    /// Page `lpn` written, its sectors `sectors` (a mask), by `cause`.
-    pub fn write(&mut self, lpn: u64, sectors: u64, cause: Cause) -> CachedWrite {
-        let Some(&sent) = self.written_back.get(&lpn) else {
+    /// The set of written-back pages flow `stream` sees.
+    fn window_of(&mut self, stream: u16) -> &mut HashMap<u64, u64> {
+        let i = if self.per_flow { usize::from(stream) } else { 0 };
+        if i >= self.written_back.len() {
+            self.written_back.resize_with(i + 1, HashMap::new);
+        }
+        &mut self.written_back[i]
+    }
+
+    /// Page `lpn` written by flow `stream`, its sectors `sectors` (a mask), by `cause`.
+    pub fn write(&mut self, lpn: u64, sectors: u64, cause: Cause, stream: u16) -> CachedWrite {
+        let Some(&sent) = self.window_of(stream).get(&lpn) else {
             // Dirty sectors still cached go with it.
             let held = self.dirty.pop(&lpn).map_or(0, |(held, _)| held);
-            self.written_back.insert(lpn, sectors | held);
+            self.window_of(stream).insert(lpn, sectors | held);
             return CachedWrite { to_flash: Some(sectors | held), evicted: None };
         };
         self.kept_pages += 1;
@@ -76,10 +88,12 @@ impl WriteCache {
         self.dirty.contains(&lpn)
     }
 
-    /// After a request's pages: the window restarts at the first write past its end (as MQSim's does).
-    pub fn request_done(&mut self, now_ns: Ns) {
+    /// After a request of flow `stream`: the window restarts at the first
+    /// write past its end (as MQSim's does), and the pages written back in
+    /// it are forgotten — the drive's, or under `per_flow` that flow's only.
+    pub fn request_done(&mut self, now_ns: Ns, stream: u16) {
         if now_ns > self.window_ends_ns {
-            self.written_back.clear();
+            self.window_of(stream).clear();
             self.window_ends_ns = now_ns.saturating_add(self.recent_ns);
         }
     }
@@ -108,7 +122,7 @@ mod tests {
 
     fn cache(pages: u64) -> WriteCache {
         // 8 KiB pages.
-        WriteCache::new(&WriteCacheConfig { capacity_bytes: pages * 8192, recent_ns: 1_000 }, 8192)
+        WriteCache::new(&WriteCacheConfig { capacity_bytes: pages * 8192, recent_ns: 1_000, window: CacheWindow::Drive }, 8192)
     }
 
     /// Each write is a request of its own; the window restarts after the
@@ -119,8 +133,8 @@ mod tests {
         let mut c = cache(1);
         let user = Cause::User;
         let mut write = |lpn: u64, sectors: u64, at: Ns| {
-            let w = c.write(lpn, sectors, user);
-            c.request_done(at);
+            let w = c.write(lpn, sectors, user, 0);
+            c.request_done(at, 0);
             w
         };
         let (low, high) = (sector_mask(0, 4096), sector_mask(4096, 4096));
@@ -137,6 +151,31 @@ mod tests {
         assert_eq!(write(8, high, 1_020).to_flash, None);
         assert_eq!(write(8, sector_mask(0, 512), 1_030).to_flash, Some(u64::MAX));
         assert_eq!(c.counts(), (4, 1));
+    }
+
+    /// Two flows, each rewriting its page. The window [1, 1001] ends at
+    /// flow 0's write at 1020: one window for the drive forgets both pages
+    /// then; MQSim's per-flow sets forget flow 0's only, so flow 1's rewrite
+    /// at 1030 stays in DRAM. The next end (2020) is flow 1's to claim, and
+    /// under `per_flow` flow 0 still remembers its page after it.
+    #[test]
+    fn per_flow_windows_forget_only_the_flow_that_writes_first_past_the_end() {
+        for (window, kept) in [(CacheWindow::Drive, false), (CacheWindow::PerFlow, true)] {
+            let mut c = WriteCache::new(&WriteCacheConfig { capacity_bytes: 4 * 8192, recent_ns: 1_000, window }, 8192);
+            let mut write = |lpn: u64, stream: u16, at: Ns| {
+                let w = c.write(lpn, 0xff, Cause::User, stream);
+                c.request_done(at, stream);
+                w.to_flash
+            };
+            write(9, 0, 1); // the first request starts the window: [1, 1001]
+            assert_eq!((write(1, 0, 10), write(2, 1, 10)), (Some(0xff), Some(0xff)));
+            assert_eq!(write(1, 0, 1_020), None, "{window:?}: rewritten in the window that just ended");
+            assert_eq!(write(1, 0, 1_025), Some(0xff), "{window:?}: flow 0 claimed the end at 1020 and forgot");
+            let back = if kept { None } else { Some(0xff) };
+            assert_eq!(write(2, 1, 1_030), back, "{window:?}: flow 1's page");
+            assert_eq!(write(2, 1, 2_030), None, "{window:?}: written back in this window; flow 1 claims the end");
+            assert_eq!(write(1, 0, 2_035), back, "{window:?}: flow 0's page");
+        }
     }
 
     #[test]

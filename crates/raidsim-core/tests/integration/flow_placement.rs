@@ -164,7 +164,11 @@ fn placements_a_run_cannot_honour_are_refused_by_key() {
     // Every flow fills nothing: an overwrite factor would be ignored.
     let mut nothing = f(", fill_fraction = 0.0", ", fill_fraction = 0.0");
     nothing.extend(["precondition.fill_fraction=0.9".into(), "precondition.random_overwrite_factor=1".into()]);
-    check(nothing, "precondition.random_overwrite_factor", "no fill writes any");
+    check(
+        nothing,
+        "precondition.random_overwrite_factor",
+        "the flows' own fill_fraction, which replaces precondition.fill_fraction on their parts, fills none",
+    );
     let mut array = f(", fill_fraction = 0.5", "");
     array.extend(["array.level=raid5".into(), "array.members=3".into()]);
     check(array, "workload.flows[0].fill_fraction", "array.level = \"single\"");

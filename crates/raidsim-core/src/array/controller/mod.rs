@@ -494,7 +494,8 @@ impl ArrayController {
         for op in ops {
             let device = self.state.device_of[op.member as usize];
             self.state.outstanding[device as usize] += 1;
-            let req = DeviceRequest { token: u64::from(id), op: op.op, offset_bytes: op.offset_bytes, len_bytes: op.len_bytes, cause: op.cause };
+            let req =
+                DeviceRequest { token: u64::from(id), op: op.op, offset_bytes: op.offset_bytes, len_bytes: op.len_bytes, cause: op.cause, stream: 0 };
             port.submit(now, device, req)?;
         }
         Ok(())

@@ -11,7 +11,7 @@ pub fn disk(cfg: &HddConfig) -> Hdd {
 
 /// A user request of `sectors` 512-byte sectors from `sector`.
 pub fn req(token: u64, op: Op, sector: u64, sectors: u64) -> DeviceRequest {
-    DeviceRequest { token, op, offset_bytes: sector * 512, len_bytes: sectors * 512, cause: Cause::User }
+    DeviceRequest { token, op, offset_bytes: sector * 512, len_bytes: sectors * 512, cause: Cause::User, stream: 0 }
 }
 
 /// Serves `r` on an idle disk at `now`; returns its completion.
