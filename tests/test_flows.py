@@ -102,6 +102,10 @@ def test_reproduce_mqsim_fast18_quick_sets_ours_beside_mqsims(tmp_path):
         s = recorded[(name, (int(depths[0]), int(depths[1])))]
         if r["metric"] == "flow-2 shared response":
             assert r["published"] == s["shared_us"][1]
+        if name == "data-cache-contention":
+            # Each run first ages a 476 GiB drive to steady state: left out of --quick, and said so.
+            assert r["verdict"] == "not run" and r["raidsim"] is None, r
+            continue
         # Close to saturation raidsim's drive reads faster than MQSim's: a gap there must be the explained one.
         assert r["verdict"] == "pass" or (r["verdict"] == "gap" and r["gap_class"] == "c" and "+ 256" in r["case"]), r
     # The fetch limit shields the shallow flow: with 16, flow 1 slows far less at depth 256 than with 1024.

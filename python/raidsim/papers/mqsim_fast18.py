@@ -3,31 +3,32 @@
 MQSim (Tavakkol et al., "MQSim: A Framework for Enabling Realistic Studies of Modern Multi-Queue SSD
 Devices", FAST'18) ships the inputs of its paper's multi-flow experiments in ``fast18/``: one drive
 (raidsim's preset ``mqsim-fast18``) and, per experiment, three workload files — flow 1 alone, flow 2
-alone, both at once — whose scenarios raise flow 2's queue depth while flow 1's stays put. Both flows
-read 4 KiB at random from half their part of the drive, for 10 simulated seconds each. A flow's
-*slowdown* is its mean response time shared over alone; a scenario's *fairness* is the smallest slowdown
-over the largest (the paper's §6.1, after Mutlu & Moscibroda).
+alone, both at once — whose scenarios raise flow 2's queue depth while flow 1's stays put, 10 simulated
+seconds each. A flow's *slowdown* is its mean response time shared over alone; a scenario's *fairness* is
+the smallest slowdown over the largest (the paper's §6.1, after Mutlu & Moscibroda).
 
-- **backend contention** (``Queue_Fetch_Size`` 512): flow 1 at queue depth 2, flow 2 at 2 to 256. The
-  deeper flow takes the dies and buses: both slow down alike, flow 1 far more than its own load explains.
-- **queue fetch size** 16 and 1024: flow 1 at 8, flow 2 at 8 to 256. With 16, the device holds at most 16
-  of a flow's commands, so flow 2's extra depth waits in its own submission queue and flow 1 is shielded;
-  with 1024, flow 2 floods the device as in the first experiment.
+- **backend contention** (``Queue_Fetch_Size`` 512): both flows read 4 KiB at random from half their
+  part, on chips 0 and 1 of every channel; flow 1 at queue depth 2, flow 2 at 2 to 256. The deeper flow
+  takes the dies and buses: both slow down alike, flow 1 far more than its own load explains.
+- **queue fetch size** 16 and 1024: the same reads, flow 1 at 8, flow 2 at 8 to 256. With 16, the device
+  holds at most 16 of a flow's commands, so flow 2's extra depth waits in its own submission queue and
+  flow 1 is shielded; with 1024, flow 2 floods the device as in the first experiment.
+- **data-cache contention**: each flow writes 4 KiB on its own four channels, so the flows share only the
+  controller, its 256 MiB write cache and its write-back buffer; flow 1 rewrites a small hot set the
+  cache absorbs, flow 2 writes a small hot set too, then at random over its whole part, deeper and deeper.
 
-:func:`run` renders each scenario as a flows workload (``workload.kind = "flows"``) on the preset, and the
-study file ``experiments/mqsim-fast18.toml`` holds MQSim's figures, recorded by
-``bench/peers/mqsim_fast18.py`` (the command is beside them). The flows use chips 0 and 1 of each
-channel (MQSim's ``Chip_IDs``); raidsim has no per-flow chip sets, so the drive is rendered with two
-chips per channel — for reads of a drive MQSim does not precondition in these experiments, the same
-dies and buses (a read of a page never written goes to its static place in both simulators).
-The paper's third experiment, data-cache contention, is not here: its flows sit on separate channels
-and its drive's cache is MQSim's SIMPLE one.
+:func:`run` renders each scenario as a flows workload (``workload.kind = "flows"``, each flow's
+``channels``, ``chips`` and ``fill_fraction`` as MQSim's ``Channel_IDs``, ``Chip_IDs`` and
+``Initial_Occupancy_Percentage``) on the preset, and the study file ``experiments/mqsim-fast18.toml``
+holds MQSim's figures, recorded by ``bench/peers/mqsim_fast18.py`` (the command and what differs from
+MQSim's own files are beside them).
 """
 
 from __future__ import annotations
 
+import json
 import os
-from typing import Any, Dict, List, Mapping, Sequence
+from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from .packaged import packaged_spec
 
@@ -46,48 +47,74 @@ def experiment(name: str) -> Dict[str, Any]:
     raise KeyError(f"no experiment `{name}` in {NAME}; valid: {', '.join(e['name'] for e in spec()['experiments'])}")
 
 
-def _flow(depth: int, s: Mapping[str, Any]) -> Dict[str, Any]:
-    return {"requests": 0, "processes": depth, "read_fraction": 1.0, "address": "uniform",
-            "size": {"kind": "fixed", "mean_bytes": s["request_bytes"]}, "alignment_bytes": s["request_bytes"],
-            "span_bytes": 0}
-
-
-def flows_workload(depths: Sequence[int], fetch: int, stop_time_ns: int) -> Dict[str, Any]:
-    """The ``[workload]`` table of flows at ``depths`` (each on its part of the drive, as MQSim places them)."""
+def _flows(e: Mapping[str, Any], sc: Mapping[str, Any], which: Sequence[int], capacity: int) -> List[Dict[str, Any]]:
+    """The ``[[workload.flows]]`` tables of flows ``which`` (indices into the scenario) of experiment ``e``,
+    each on its own part of a drive of ``capacity`` bytes as MQSim sizes parts (a chip's capacity divided
+    among the flows on it), its working set from the part's start."""
     s = spec()
-    return {"kind": "flows", "flows": [_flow(d, s) for d in depths], "queue_fetch_size": fetch,
-            "stop_time_ns": stop_time_ns}
+    size = s["request_bytes"]
+    channels = e.get("channels") or [list(range(CHANNELS))] * len(sc["depths"])
+    flows = []
+    for i in which:
+        chips = e.get("chips") or list(range(CHIPS_PER_CHANNEL))
+        on_same = sum(1 for j in which if channels[j] == channels[i])  # flows share their chips whole or not at all
+        part = capacity * len(channels[i]) * len(chips) // (CHANNELS * CHIPS_PER_CHANNEL * on_same)
+        working_set = sc["working_set"][i] if "working_set" in sc else s["working_set_fraction"]
+        f = {"requests": 0, "processes": sc["depths"][i], "read_fraction": 0.0 if e.get("writes") else 1.0,
+             "address": "uniform", "size": {"kind": "fixed", "mean_bytes": size},
+             "alignment_bytes": e.get("alignment_bytes", size),
+             "span_bytes": 0 if working_set >= 1 else int(part * working_set) // PAGE_BYTES * PAGE_BYTES,
+             "chips": chips, "channels": channels[i]}
+        if "hot" in sc and sc["hot"][i] < 0.3:
+            # MQSim's RANDOM_HOTCOLD: the first `hot` of the working set takes 1 - `hot` of the requests
+            # (with `hot` past 0.3 MQSim itself treats the flow as uniform).
+            f.update(address="hot_cold", hot_fraction=sc["hot"][i], hot_access_fraction=1 - sc["hot"][i])
+        if "fill" in sc:
+            f["fill_fraction"] = sc["fill"][i]
+        flows.append(f)
+    return flows
 
 
-def _means_us(depths: Sequence[int], fetch: int, stop_time_ns: int) -> List[float]:
+#: The mqsim-fast18 drive's channels, chips per channel and page size: parts are sized from them.
+CHANNELS, CHIPS_PER_CHANNEL, PAGE_BYTES = 8, 4, 8192
+
+
+def _means_us(e: Mapping[str, Any], sc: Mapping[str, Any], which: Sequence[int], stop_time_ns: int,
+              runs: Dict[str, List[float]]) -> List[float]:
     from ..api import simulate
     from ..workload import Workload
 
     s = spec()
-    table = flows_workload(depths, fetch, stop_time_ns)
-    overrides = dict(s["overrides"])
-    # Half of each flow's part (MQSim's Working_Set_Percentage), from its start.
-    part = _capacity_bytes(overrides) // len(depths)
-    for f in table["flows"]:
-        f["span_bytes"] = int(part * s["working_set_fraction"]) // s["request_bytes"] * s["request_bytes"]
-    r = simulate(s["preset"], Workload(table), overrides=overrides, progress=False).to_dict()
-    return [f["host"]["response"]["mean_ns"] / 1e3 for f in r["flows"]]
+    overrides = {**s["overrides"], **e.get("overrides", {})}
+    table = {"kind": "flows", "flows": _flows(e, sc, which, _capacity_bytes(overrides)),
+             "queue_fetch_size": e["queue_fetch_size"], "stop_time_ns": stop_time_ns}
+    key = json.dumps(table, sort_keys=True)
+    if key not in runs:  # flow 1 alone is the same run in every scenario of an experiment
+        r = simulate(s["preset"], Workload(table), overrides=overrides, progress=False).to_dict()
+        runs[key] = [f["host"]["response"]["mean_ns"] / 1e3 for f in r["flows"]]
+    return runs[key]
 
 
 def _capacity_bytes(overrides: Mapping[str, Any]) -> int:
     from ..api import simulate
     from ..workload import Workload
 
-    probe = simulate(spec()["preset"], Workload.synthetic(requests=1), overrides=dict(overrides), progress=False)
+    # Preconditioning changes no size: left out, the probe builds in no time.
+    sizes = {k: v for k, v in overrides.items() if not k.startswith("precondition.")}
+    probe = simulate(spec()["preset"], Workload.synthetic(requests=1), overrides=sizes, progress=False)
     return int(probe.to_dict()["devices"][0]["capacity_bytes"])
 
 
-def scenario(name: str, depths: Sequence[int], stop_time_ns: int = 0) -> Dict[str, List[float]]:
-    """raidsim's mean response (µs) of each flow alone and both shared, in experiment ``name``."""
+def scenario(name: str, sc: Mapping[str, Any], stop_time_ns: int = 0,
+             runs: Optional[Dict[str, List[float]]] = None) -> Dict[str, List[float]]:
+    """raidsim's mean response (µs) of each flow of scenario ``sc`` (a row of experiment ``name``: its
+    ``depths`` and, for writes, each flow's ``fill``, ``working_set`` and ``hot``) alone and both shared.
+    ``runs`` keeps the runs made, by workload, for the next scenario to reuse."""
     e = experiment(name)
     stop = stop_time_ns or spec()["stop_time_ns"]
-    alone = [_means_us([d], e["queue_fetch_size"], stop)[0] for d in depths]
-    return {"alone_us": alone, "shared_us": _means_us(depths, e["queue_fetch_size"], stop)}
+    runs = {} if runs is None else runs
+    alone = [_means_us(e, sc, [i], stop, runs)[0] for i in range(len(sc["depths"]))]
+    return {"alone_us": alone, "shared_us": _means_us(e, sc, range(len(sc["depths"])), stop, runs)}
 
 
 def slowdowns(r: Mapping[str, Sequence[float]]) -> List[float]:
@@ -101,15 +128,21 @@ def fairness(slow: Sequence[float]) -> float:
 
 
 def run(quick: bool = False) -> Dict[str, Any]:
-    """Every scenario of every experiment (``quick``: the first, middle and last of each, at a tenth of the time)."""
+    """Every scenario of every experiment (``quick``: the first, middle and last of each, at a tenth of the
+    time; an experiment whose drive is aged to steady state first, about 15 s a run, is not run then)."""
     s = spec()
     stop = s["stop_time_ns"] // (10 if quick else 1)
-    out: Dict[str, Any] = {"stop_time_ns": stop, "experiments": {}}
+    out: Dict[str, Any] = {"stop_time_ns": stop, "experiments": {}, "not_run": []}
+    runs: Dict[str, List[float]] = {}
     for e in s["experiments"]:
         rows = e["scenarios"]
         chosen = [rows[0], rows[len(rows) // 2], rows[-1]] if quick else rows
+        skip = quick and "overrides" in e
+        if skip:
+            out["not_run"].append(e["name"])
         out["experiments"][e["name"]] = [
-            {"depths": r["depths"], "mqsim": r, "raidsim": scenario(e["name"], r["depths"], stop)} for r in chosen]
+            {"depths": r["depths"], "mqsim": r, "raidsim": None if skip else scenario(e["name"], r, stop, runs)}
+            for r in chosen]
     return out
 
 
@@ -119,17 +152,23 @@ def row_args(result: Mapping[str, Any]) -> List[Dict[str, Any]]:
     for name, scenarios in result["experiments"].items():
         for sc in scenarios:
             case = f"{name}, queue depths {sc['depths'][0]} + {sc['depths'][1]}"
-            ours, theirs = slowdowns(sc["raidsim"]), slowdowns(sc["mqsim"])
+            theirs, ran = slowdowns(sc["mqsim"]), sc["raidsim"] is not None
+            ours = slowdowns(sc["raidsim"]) if ran else [None, None]
+            extra = {} if ran else {"not_run": True, "note": "not in --quick: each run first ages the drive to steady state"}
             for i in (0, 1):
-                args.append(dict(figure=name, case=case, metric=f"flow-{i + 1} slowdown", raidsim=round(ours[i], 3),
-                                 published=round(theirs[i], 3), unit="x"))
-            args.append(dict(figure=name, case=case, metric="fairness", raidsim=round(fairness(ours), 3),
-                             published=round(fairness(theirs), 3), unit=""))
+                args.append(dict(figure=name, case=case, metric=f"flow-{i + 1} slowdown", raidsim=_round(ours[i], 3),
+                                 published=round(theirs[i], 3), unit="x", **extra))
+            args.append(dict(figure=name, case=case, metric="fairness", raidsim=_round(fairness(ours) if ran else None, 3),
+                             published=round(fairness(theirs), 3), unit="", **extra))
             for i in (0, 1):
                 args.append(dict(figure=name, case=case, metric=f"flow-{i + 1} shared response",
-                                 raidsim=round(sc["raidsim"]["shared_us"][i], 1),
-                                 published=sc["mqsim"]["shared_us"][i], unit="us"))
+                                 raidsim=_round(sc["raidsim"]["shared_us"][i] if ran else None, 1),
+                                 published=sc["mqsim"]["shared_us"][i], unit="us", **extra))
     return args
+
+
+def _round(x: Optional[float], digits: int) -> Optional[float]:
+    return None if x is None else round(x, digits)
 
 
 def text(result: Mapping[str, Any], judged_rows: Sequence[Mapping[str, Any]]) -> str:
@@ -144,6 +183,9 @@ def text(result: Mapping[str, Any], judged_rows: Sequence[Mapping[str, Any]]) ->
         for sc in scenarios:
             case = f"{name}, queue depths {sc['depths'][0]} + {sc['depths'][1]}"
             ours, theirs = sc["raidsim"], sc["mqsim"]
+            if ours is None:
+                out.append(f"  {sc['depths'][0]:>3}+{sc['depths'][1]:<4}not run (--quick)")
+                continue
             so, st = slowdowns(ours), slowdowns(theirs)
             cells = [f"{ours[k][i]:5.0f} / {theirs[k][i]:<5g}" for k in ("alone_us", "shared_us") for i in (0, 1)]
             cells = [cells[0], cells[1], cells[2], cells[3]]
@@ -175,13 +217,16 @@ def plot(result: Mapping[str, Any], out_dir: str) -> List[str]:
         rows = result["experiments"][name]
         x = [r["depths"][1] for r in rows]
         for key, style, who in (("mqsim", "-o", "MQSim"), ("raidsim", "--x", "raidsim")):
+            if any(r[key] is None for r in rows):
+                continue  # not run (--quick)
             slow = [slowdowns(r[key]) for r in rows]
             for i, color in ((0, "C0"), (1, "C3")):
                 ax.plot(x, [s[i] for s in slow], style, color=color, label=f"{who}: flow-{i + 1}")
             ax.plot(x, [fairness(s) for s in slow], style, color="k", alpha=0.5, label=f"{who}: fairness")
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
-        ax.set_ylim(0.04, 30)  # one scale for every panel, so the fetch limit's effect reads off at a glance
+        if not experiment(name).get("writes"):
+            ax.set_ylim(0.04, 30)  # one scale for the read panels, so the fetch limit's effect reads off at a glance
         ax.set_xlabel("flow-2 queue depth")
         ax.set_ylabel("slowdown (shared / alone); fairness")
         ax.set_title(name, fontsize=10)
