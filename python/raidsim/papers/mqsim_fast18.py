@@ -65,9 +65,8 @@ def _flows(e: Mapping[str, Any], sc: Mapping[str, Any], which: Sequence[int], ca
              "alignment_bytes": e.get("alignment_bytes", size),
              "span_bytes": 0 if working_set >= 1 else int(part * working_set) // PAGE_BYTES * PAGE_BYTES,
              "chips": chips, "channels": channels[i]}
-        if "hot" in sc and sc["hot"][i] < 0.3:
-            # MQSim's RANDOM_HOTCOLD: the first `hot` of the working set takes 1 - `hot` of the requests
-            # (with `hot` past 0.3 MQSim itself treats the flow as uniform).
+        if "hot" in sc:
+            # MQSim's RANDOM_HOTCOLD: the first `hot` of the working set takes 1 - `hot` of the requests.
             f.update(address="hot_cold", hot_fraction=sc["hot"][i], hot_access_fraction=1 - sc["hot"][i])
         if "fill" in sc:
             f["fill_fraction"] = sc["fill"][i]
@@ -137,7 +136,7 @@ def run(quick: bool = False) -> Dict[str, Any]:
     for e in s["experiments"]:
         rows = e["scenarios"]
         chosen = [rows[0], rows[len(rows) // 2], rows[-1]] if quick else rows
-        skip = quick and "overrides" in e
+        skip = quick and e.get("aged", False)
         if skip:
             out["not_run"].append(e["name"])
         out["experiments"][e["name"]] = [
@@ -174,8 +173,10 @@ def _round(x: Optional[float], digits: int) -> Optional[float]:
 def text(result: Mapping[str, Any], judged_rows: Sequence[Mapping[str, Any]]) -> str:
     """Per experiment, a line per scenario: each flow's response alone and shared and its slowdown, raidsim's
     beside MQSim's, the fairness, and the verdicts of the scenario's rows."""
+    mqsim_s = spec()["stop_time_ns"] / 1e9
     out = [f"Two flows sharing one SSD (preset {spec()['preset']}; {result['stop_time_ns'] / 1e9:g} s of simulated time "
-           "a run): raidsim / MQSim. Response in µs; slowdown = shared / alone; fairness = smallest slowdown / largest."]
+           f"a run, MQSim's {mqsim_s:g} s): raidsim / MQSim. Response in µs; slowdown = shared / alone; "
+           "fairness = smallest slowdown / largest."]
     for name, scenarios in result["experiments"].items():
         out += ["", f"{name} (queue fetch size {experiment(name)['queue_fetch_size']})",
                 "  depths   flow-1 alone   flow-2 alone   flow-1 shared  flow-2 shared  slowdown 1    slowdown 2    "

@@ -5,7 +5,7 @@
 //! isolated in the back end meet only in the front end's cache and queues).
 
 use super::{Config, FlowsConfig, FtlScheme, MemberConfig, RaidLevel, WorkloadConfig};
-use crate::config::Allocation;
+use crate::config::{Allocation, CacheWindow};
 use crate::error::{Error, Result};
 use serde::Serialize;
 
@@ -135,6 +135,7 @@ pub type FlowPart = (u64, u64);
 /// preconditions its data). Refuses, by key, placements a run cannot honour.
 pub(super) fn resolve(config: &Config, members: &[MemberConfig], capacity_bytes: u64) -> Result<(Vec<FlowPart>, Vec<DrivePart>)> {
     let WorkloadConfig::Flows(f) = &config.workload else { return Ok((Vec::new(), Vec::new())) };
+    check_cache_window(config, f, members)?;
     let Some(placed) = f.flows.iter().position(|f| f.is_placed()) else {
         let parts = f.parts(capacity_bytes, None);
         f.check_spans(&parts, capacity_bytes)?;
@@ -178,6 +179,22 @@ pub(super) fn resolve(config: &Config, members: &[MemberConfig], capacity_bytes:
         })
         .collect();
     Ok((parts, drive))
+}
+
+/// A write cache that keeps its window per flow tells flows apart by the
+/// requests they send; an array's members are sent the array's own, which
+/// carry no flow, so several flows on an array would silently share one
+/// window: refused.
+fn check_cache_window(config: &Config, f: &FlowsConfig, members: &[MemberConfig]) -> Result<()> {
+    let per_flow = members.iter().any(|m| matches!(m, MemberConfig::Ssd { ssd, .. } if ssd.write_cache.window == CacheWindow::PerFlow));
+    if per_flow && f.flows.len() > 1 && config.array.level != RaidLevel::Single {
+        return Err(Error::config(
+            "ssd.write_cache.window",
+            "is \"per_flow\", which tells flows apart on a single drive; an array's members see one stream of requests: \
+             set it to \"drive\" (mqsim-default sets \"per_flow\")",
+        ));
+    }
+    Ok(())
 }
 
 /// Every flow names its chips, each within the drive, and every chip of a

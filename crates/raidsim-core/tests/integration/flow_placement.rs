@@ -169,6 +169,14 @@ fn placements_a_run_cannot_honour_are_refused_by_key() {
         "precondition.random_overwrite_factor",
         "the flows' own fill_fraction, which replaces precondition.fill_fraction on their parts, fills none",
     );
+    // A per-flow cache window cannot tell flows apart on an array's members.
+    let cached = ["ssd.write_buffer_bytes=1048576", "ssd.write_cache.capacity_bytes=1048576", "ssd.write_cache.window=\"per_flow\""];
+    let mut on_array = f("", "");
+    on_array.extend(cached.iter().map(|s| s.to_string()));
+    on_array.extend(["array.level=raid0".into(), "array.members=2".into()]);
+    check(on_array.clone(), "ssd.write_cache.window", "an array's members see one stream");
+    on_array.retain(|s| !s.starts_with("array."));
+    config("", &on_array.iter().map(String::as_str).collect::<Vec<_>>()); // one drive takes it
     let mut array = f(", fill_fraction = 0.5", "");
     array.extend(["array.level=raid5".into(), "array.members=3".into()]);
     check(array, "workload.flows[0].fill_fraction", "array.level = \"single\"");
