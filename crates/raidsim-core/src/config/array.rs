@@ -685,15 +685,7 @@ impl ArrayConfig {
         if self.level != RaidLevel::Raid10 {
             return failed.len() as u32 <= self.level.tolerates(n, self.copies);
         }
-        let (c, g) = (self.copies, gcd(self.copies, n));
+        let (c, g) = (self.copies, super::gcd(u64::from(self.copies), u64::from(n)));
         !(0..n).step_by(g as usize).any(|t| (0..c).all(|i| failed.contains(&((t + i) % n))))
-    }
-}
-
-fn gcd(a: u32, b: u32) -> u32 {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
     }
 }

@@ -116,15 +116,9 @@ impl super::FlowConfig {
     }
 }
 
+/// The least common multiple, capped at 2^40 (see [`FlowsConfig::part_unit_bytes`]).
 pub(super) fn lcm(a: u64, b: u64) -> u64 {
-    fn gcd(a: u64, b: u64) -> u64 {
-        if b == 0 {
-            a
-        } else {
-            gcd(b, a % b)
-        }
-    }
-    (a / gcd(a, b).max(1)).saturating_mul(b).min(1 << 40)
+    (a / super::gcd(a, b).max(1)).saturating_mul(b).min(1 << 40)
 }
 
 /// Each flow's part of the device: its first byte and bytes.

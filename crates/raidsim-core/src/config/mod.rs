@@ -529,6 +529,15 @@ fn validate_warmup(config: &Config) -> Result<()> {
 /// The most overwrite passes preconditioning takes (`precondition.*_overwrite_factor`).
 pub const MAX_OVERWRITE_FACTOR: f64 = 1000.0;
 
+/// The greatest common divisor.
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
 /// Whether preconditioning fills any page: by `precondition.fill_fraction`,
 /// or, when flows place or fill their own parts, by any part's fill.
 fn fills_any(config: &Config) -> bool {

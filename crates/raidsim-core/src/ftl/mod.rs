@@ -43,7 +43,7 @@ pub use log_block::MergeCounts;
 
 use fill::FillLayout;
 use log_block::LogBlocks;
-use static_allocation::{static_digits, static_planes, FlowDomains};
+use static_allocation::{drive_planes, FlowDomains};
 
 /// A map entry that holds what the in-order fill left there ([`fill`]);
 /// zero, so a fresh map costs no memory until written.
@@ -160,7 +160,7 @@ impl Ftl {
             state[(p * bpp) as usize] = BlockState::Open;
         }
         let mut ftl = Self {
-            static_planes: static_planes(&static_digits(&ssd.ftl.static_order, &layout)),
+            static_planes: drive_planes(&ssd.ftl.static_order, &layout),
             flow_domains: None,
             gc_victim: ssd.ftl.gc_victim,
             gc_victim_sample: ssd.ftl.gc_victim_sample.unwrap_or_else(|| ssd.geometry.blocks_per_plane.max(2).ilog2()),
