@@ -229,6 +229,8 @@ class Report:
         # Wrapped requests are a warning (the core's, with the fractions), listed with the others.
         if w.get("malformed_skipped"):
             notes.append(f"{w['malformed_skipped']} malformed trace lines skipped (first: {w['first_malformed']})")
+        if w.get("trims_skipped"):
+            notes.append(f"{w['trims_skipped']:,} trims in the trace left out (workload.trims = \"skip\")")
         # The rebuild section shows the rebuild columns of the summary, and the warnings are listed below.
         host = {k: v for k, v in self._summary_row().items() if k not in ("warnings", *_SUMMARY_REBUILD_COLUMNS)}
         parts = [
@@ -292,9 +294,22 @@ class Report:
             f"{'write amplification':27s}" + ("- (the host wrote nothing)" if wa is None else
                                               f"{_text_table.format_cell(wa)} ({media} / host bytes, all devices, every cause)"),
         ]
+        lines[2:2] = self._trims_text()
         if array is not None:
             lines.append(f"{'parity / data page writes':27s}{_text_table.format_cell(array['parity_to_data_write_ratio'])}")
         return lines
+
+    def _trims_text(self) -> list:
+        """What the host trimmed and, in an array, what the members dropped and what parity kept."""
+        stats = {st["path"]: st["value"] for st in self._data["stats"] if st["path"].startswith("host.trim.")}
+        if not stats:
+            return []
+        trims = int(stats["host.trim.requests"])
+        line = f"{'host bytes trimmed':27s}{int(stats['host.trim.bytes']):,} ({trims:,} trim{'' if trims == 1 else 's'}"
+        if "host.trim.member_bytes" in stats:
+            line += (f"; {int(stats['host.trim.member_bytes']):,} bytes on the members, "
+                     f"{int(stats['host.trim.kept_bytes']):,} kept in parts of stripes under parity")
+        return [line + ")"]
 
     def _steadiness_text(self) -> list:
         """Mean and deviation of throughput per interval, when the run spans at least two whole ones."""

@@ -17,11 +17,11 @@ from ._native import WorkloadError
 
 Request = Tuple[int, str, int, int]
 
-_OPS = {"R": "R", "r": "R", "read": "R", "W": "W", "w": "W", "write": "W"}
+_OPS = {"R": "R", "r": "R", "read": "R", "W": "W", "w": "W", "write": "W", "T": "T", "t": "T", "trim": "T"}
 #: Longer lists travel packed (about 34 bytes a request instead of hundreds);
 #: shorter ones stay readable in the resolved config.
 _PACK_OVER = 1000
-#: One packed request: time_ns, offset_bytes, len_bytes (little-endian u64), then R or W.
+#: One packed request: time_ns, offset_bytes, len_bytes (little-endian u64), then R, W or T.
 _PACKED = struct.Struct("<QQQc")
 _U64_MAX = 2**64 - 1
 
@@ -35,7 +35,7 @@ def _request_row(i: int, request: Sequence[Any]) -> list:
         raise RequestError(f"request {i}: expected (time_ns, op, offset_bytes, length_bytes), got {request!r}")
     t, op, offset, length = request
     if not isinstance(op, str) or op not in _OPS:
-        raise RequestError(f"request {i}: op {op!r} is not one of R, W, read, write")
+        raise RequestError(f"request {i}: op {op!r} is not one of R, W, T, read, write, trim")
     return [_whole(i, "time_ns", t), _OPS[op], _whole(i, "offset_bytes", offset), _whole(i, "length_bytes", length)]
 
 
@@ -75,6 +75,7 @@ class Workload:
         skip_malformed: Optional[bool] = None,
         blkparse_action: Optional[str] = None,
         replay: Optional[str] = None,
+        trims: Optional[str] = None,
     ) -> "Workload":
         """Replay a trace file (format detected unless named; see ``raidsim._native.trace_formats()``).
 
@@ -85,11 +86,13 @@ class Workload:
         ``replay`` is ``"open"`` (default: each request at its timestamp) or
         ``"closed"`` (one at a time, each the trace's idle time after the
         previous one completes, as DiskSim replays its validation traces).
+        ``trims`` is ``"apply"`` (default: a blkparse trace's discards trim
+        the drives) or ``"skip"`` (left out, counted in the report).
         """
         table = {"kind": "trace", "path": _config_path(path)}
         options = dict(format=format, device=device, time_scale=time_scale, max_requests=max_requests,
                        out_of_range=out_of_range, max_wrapped_fraction=max_wrapped_fraction,
-                       skip_malformed=skip_malformed, blkparse_action=blkparse_action, replay=replay)
+                       skip_malformed=skip_malformed, blkparse_action=blkparse_action, replay=replay, trims=trims)
         table.update({k: v for k, v in options.items() if v is not None})
         return cls(table)
 
@@ -148,7 +151,10 @@ class Workload:
 
     @classmethod
     def requests(cls, requests: Iterable[Sequence[Any]]) -> "Workload":
-        """Explicit ``(time_ns, op, offset_bytes, length_bytes)`` requests; op is R/W or read/write.
+        """Explicit ``(time_ns, op, offset_bytes, length_bytes)`` requests; op is R/W/T or read/write/trim.
+
+        A trim (``T``) tells the drives the range's data is no longer needed: it moves no data, takes
+        no time, and is counted under ``host.trim.*`` rather than in the response figures.
 
         Times, offsets and lengths are non-negative integers; anything else (a float, a bool) is a
         :class:`RequestError` naming the request and the field.

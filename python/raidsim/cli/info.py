@@ -106,6 +106,9 @@ def _trace_stats(args: argparse.Namespace) -> int:
         ("address span", f"[{s['min_offset_bytes']:,}, {s['max_end_bytes']:,}) bytes = "
                          f"{_fmt_bytes(s['max_end_bytes'] - s['min_offset_bytes'])}"),
     ]
+    if s["trim"]["requests"]:
+        rows[4:4] = [("trims", f"{s['trim']['requests']:,} ({s['trim']['percent']:.1f} %), "
+                               f"mean {_fmt_bytes(s['trim']['mean_bytes'])}")]
     if s["malformed_skipped"]:
         rows.append(("malformed lines skipped", str(s["malformed_skipped"])))
     for k, v in rows:

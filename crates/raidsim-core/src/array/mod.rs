@@ -17,6 +17,7 @@ pub mod observer;
 pub mod planner;
 pub mod read_ahead;
 pub mod rebuild;
+pub mod trim;
 pub mod verify;
 
 pub use crate::config::{ArrayGeometry, UnitCopy};

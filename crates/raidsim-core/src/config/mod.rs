@@ -53,7 +53,7 @@ pub use ssd::{
 };
 pub use workload::{
     unpack_requests, AddressPattern, ArrivalProcess, OutOfOrder, OutOfRange, RequestTuple, SizeDistribution, SizeKind, SyntheticConfig, TraceConfig,
-    TraceFormat, TracePath, TraceReplay, WorkloadConfig,
+    TraceFormat, TracePath, TraceReplay, TraceTrims, WorkloadConfig,
 };
 pub use write_cache::{CacheWindow, WriteCacheConfig};
 

@@ -18,12 +18,12 @@ pub enum WorkloadConfig {
     /// An explicit list of requests, readable (`requests`) or compact
     /// (`packed`); both may be given and are taken together.
     Requests {
-        /// `[time_ns, "R"|"W", offset_bytes, len_bytes]`, in any time order
-        /// (they are sorted by time, stably).
+        /// `[time_ns, "R"|"W"|"T", offset_bytes, len_bytes]` (read, write,
+        /// trim), in any time order (they are sorted by time, stably).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         requests: Vec<RequestTuple>,
         /// The same, packed: base64 of 25-byte records — time_ns, offset_bytes,
-        /// len_bytes as little-endian u64, then `R` or `W` — about 34 bytes a
+        /// len_bytes as little-endian u64, then `R`, `W` or `T` — about 34 bytes a
         /// request where a TOML array costs hundreds (Python's
         /// `Workload.requests` packs long lists).
         #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -40,9 +40,9 @@ impl Default for WorkloadConfig {
 /// Bytes of one packed request (see `WorkloadConfig::Requests::packed`).
 pub const PACKED_REQUEST_BYTES: usize = 25;
 
-/// The requests of `packed` as `(time_ns, is_read, offset_bytes, len_bytes)`,
+/// The requests of `packed` as `(time_ns, op letter, offset_bytes, len_bytes)`,
 /// each checked as a listed request is.
-pub fn unpack_requests(packed: &str) -> Result<Vec<(u64, bool, u64, u64)>> {
+pub fn unpack_requests(packed: &str) -> Result<Vec<(u64, &'static str, u64, u64)>> {
     use base64::Engine;
     let bytes =
         base64::engine::general_purpose::STANDARD.decode(packed.trim()).map_err(|e| Error::config("workload.packed", format!("not base64: {e}")))?;
@@ -56,10 +56,11 @@ pub fn unpack_requests(packed: &str) -> Result<Vec<(u64, bool, u64, u64)>> {
         .map(|(i, rec)| {
             let key = || format!("workload.packed[{i}]");
             let (t, offset, len) = (u64_at(rec, 0), u64_at(rec, 8), u64_at(rec, 16));
-            let is_read = match rec[24] {
-                b'R' => true,
-                b'W' => false,
-                other => return Err(Error::config(key(), format!("op byte {other}: expected R or W"))),
+            let letter = match rec[24] {
+                b'R' => "R",
+                b'W' => "W",
+                b'T' => "T",
+                other => return Err(Error::config(key(), format!("op byte {other}: expected R, W or T"))),
             };
             if t > crate::engine::MAX_TIME_NS {
                 return Err(Error::config(key(), format!("time {t} ns is past 2^62 ns (146 years)")));
@@ -67,12 +68,12 @@ pub fn unpack_requests(packed: &str) -> Result<Vec<(u64, bool, u64, u64)>> {
             if len == 0 {
                 return Err(Error::config(key(), "length must be at least 1 byte"));
             }
-            Ok((t, is_read, offset, len))
+            Ok((t, letter, offset, len))
         })
         .collect()
 }
 
-/// `(time_ns, op, offset_bytes, len_bytes)` with op `"R"` or `"W"`.
+/// `(time_ns, op, offset_bytes, len_bytes)` with op `"R"`, `"W"` or `"T"` (trim).
 pub type RequestTuple = (u64, String, u64, u64);
 
 /// How arrival instants are spaced (open loop).
@@ -341,6 +342,20 @@ pub struct TraceConfig {
     pub out_of_order: OutOfOrder,
     /// When each request is issued: at its timestamp, or one at a time.
     pub replay: TraceReplay,
+    /// The trace's trims (blkparse's discards, `D` in `rwbs`): applied, or
+    /// left out and counted.
+    pub trims: TraceTrims,
+}
+
+/// What a trace replay does with the trims (discards) a trace carries.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TraceTrims {
+    /// Each trim reaches the drives, which drop the pages it covers.
+    Apply,
+    /// Trims are left out (counted in the report): the trace as a drive
+    /// without trim support, or a file system mounted without `discard`, sees it.
+    Skip,
 }
 
 /// When a trace's requests are issued.
@@ -382,6 +397,7 @@ impl Default for TraceConfig {
             skip_malformed: false,
             out_of_order: OutOfOrder::KeepSpacing,
             replay: TraceReplay::Open,
+            trims: TraceTrims::Apply,
         }
     }
 }
@@ -399,8 +415,8 @@ impl WorkloadConfig {
                     if *t > crate::engine::MAX_TIME_NS {
                         return Err(Error::config(format!("workload.requests[{i}]"), format!("time {t} ns is past 2^62 ns (146 years)")));
                     }
-                    if op != "R" && op != "W" {
-                        return Err(Error::config(format!("workload.requests[{i}]"), format!("op `{op}`: expected \"R\" or \"W\"")));
+                    if !matches!(op.as_str(), "R" | "W" | "T") {
+                        return Err(Error::config(format!("workload.requests[{i}]"), format!("op `{op}`: expected \"R\", \"W\" or \"T\" (trim)")));
                     }
                     if *len == 0 {
                         return Err(Error::config(format!("workload.requests[{i}]"), "length must be at least 1 byte"));

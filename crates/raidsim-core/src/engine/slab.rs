@@ -38,6 +38,11 @@ impl<T> Slab<T> {
         self.slots.get_mut(i as usize).and_then(Option::as_mut)
     }
 
+    /// Every value stored with its slot number, in slot order.
+    pub fn iter(&self) -> impl Iterator<Item = (u32, &T)> {
+        self.slots.iter().enumerate().filter_map(|(i, v)| v.as_ref().map(|v| (i as u32, v)))
+    }
+
     /// Every value stored, in slot order.
     pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> {
         self.slots.iter_mut().flatten()

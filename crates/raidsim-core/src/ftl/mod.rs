@@ -34,6 +34,7 @@ mod fill;
 mod gc;
 mod log_block;
 mod static_allocation;
+mod trim;
 mod wear;
 
 pub use cmt::{CachedMappingTable, CmtLookup};

@@ -177,6 +177,17 @@ impl Member {
         }
     }
 
+    /// Trims `[offset, offset + len)` of the member (no time passes). A disk
+    /// takes no trims: the run stops with an error saying how to leave them out.
+    pub fn trim(&mut self, offset_bytes: u64, len_bytes: u64) -> crate::Result<()> {
+        match self {
+            Member::Ssd(ssd) => ssd.trim(offset_bytes, len_bytes),
+            Member::Hdd(_) => Err(crate::Error::Workload(
+                "the workload trims, and a hard disk has no trim; leave the trace's trims out with workload.trims = \"skip\"".into(),
+            )),
+        }
+    }
+
     /// Chip `chip` of this member (an SSD channel) fails; a spare chip
     /// replaces it. Returns the pages lost.
     pub fn fail_chip(&mut self, chip: u32) -> crate::Result<crate::ftl::ChipLoss> {

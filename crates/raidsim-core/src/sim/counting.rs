@@ -143,8 +143,15 @@ impl Counting {
                 self.finished = true;
                 break;
             };
+            let Some(op) = r.op.io() else {
+                return Err(Error::Workload(format!(
+                    "request {} is a trim: counting mode counts the pages reads and writes move, and a trim's effect is on \
+                     collection, which it does not model; run the workload with `raidsim run`, or set workload.trims = \"skip\"",
+                    r.id
+                )));
+            };
             self.plans.clear();
-            self.planner.plan(r.op, r.offset_bytes, r.len_bytes, &self.state, &mut self.plans)?;
+            self.planner.plan(op, r.offset_bytes, r.len_bytes, &self.state, &mut self.plans)?;
             self.state.commit(&self.plans);
             for plan in &self.plans {
                 crate::array::MemberPages::add_plan(&mut self.members, plan, self.page_bytes);

@@ -118,7 +118,7 @@ impl Simulation {
         let Some((data, at, parity)) = c.planner().home_of(r.offset_bytes) else { return };
         let device_of = &c.state().device_of;
         at_device(device_of[data as usize], at);
-        if r.op == Op::Write {
+        if r.op == crate::workload::HostOp::Write {
             for p in parity.into_iter().flatten() {
                 at_device(device_of[p as usize], at);
             }

@@ -23,6 +23,7 @@ mod issue;
 mod port;
 mod precondition;
 mod reporting;
+mod trim;
 
 pub use counting::{count, Counting};
 use flows::Flows;
@@ -181,6 +182,8 @@ pub struct Simulation {
     /// A step failed: the run's state is partway through an event, so it
     /// must not go on as if whole.
     failed: bool,
+    /// The host's trims.
+    trims: trim::Trims,
 }
 
 impl Simulation {
@@ -268,6 +271,7 @@ impl Simulation {
             gc_seen: (cfg.array.gc_coordination == GcCoordination::Global).then(Vec::new),
             finished: false,
             failed: false,
+            trims: trim::Trims::default(),
             resolved,
         };
         let seed = sim.resolved.config.sim.seed;
@@ -313,6 +317,7 @@ impl Simulation {
             let (_, member, chip) = self.failures_at_request.remove(0);
             self.fail(now, member, chip)?;
         }
+        let Some(op) = r.op.io() else { return self.trim(now, flow, &r) };
         if measured {
             self.host.arrived(now);
             if let Some(m) = self.flows.list.get_mut(flow).and_then(|f| f.metrics.as_mut()) {
@@ -323,12 +328,15 @@ impl Simulation {
             arrival_ns: now,
             offset_bytes: r.offset_bytes,
             len_bytes: r.len_bytes,
-            op: r.op,
+            op,
             kind: JobKind::Host,
             measured,
             read_ahead_hit: false,
             flow: flow as u16,
         });
+        if op == Op::Write && self.held_behind_trim(job, r.offset_bytes, r.len_bytes) {
+            return Ok(());
+        }
         if self.flows.fetch_or_queue(flow, job)? {
             self.dispatch(now, job)?;
         }
@@ -407,9 +415,13 @@ impl Simulation {
         }
     }
 
+    #[inline]
     fn complete_host(&mut self, now: Ns, job: u32) -> Result<()> {
         match self.jobs.remove(job) {
-            Some(j) => self.acknowledge(now, &j),
+            Some(j) => {
+                self.host_job_ended(now, job)?;
+                self.acknowledge(now, &j)
+            }
             None => Ok(()),
         }
     }
@@ -471,6 +483,7 @@ impl Simulation {
     /// Host job `job` touched lost data: it fails, untimed.
     fn fail_host(&mut self, now: Ns, job: u32) -> Result<()> {
         let Some(j) = self.jobs.remove(job) else { return Ok(()) };
+        self.host_job_ended(now, job)?;
         self.command_done(now, j.flow)?;
         if j.measured {
             self.host.failed(now, j.op);

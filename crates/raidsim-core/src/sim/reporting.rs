@@ -86,6 +86,7 @@ impl Simulation {
             let what = chip.map_or_else(|| format!("member {member}"), |c| format!("chip {c} of member {member}"));
             report.warnings.push(format!("the failure of {what} at request {index} never happened: the host issued only {} requests", self.arrivals));
         }
+        self.trim_report(&mut report);
         let array = &self.resolved.config.array;
         if self.front_end.cache.is_some() {
             self.cache_report(&mut report);

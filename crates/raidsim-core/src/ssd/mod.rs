@@ -48,8 +48,11 @@ mod mapping;
 mod placement;
 mod precondition;
 mod stats;
+mod trim;
 pub mod write_buffer;
 pub mod write_cache;
+
+pub use trim::TrimCounts;
 
 pub use precondition::PreconditionPlan;
 
@@ -134,6 +137,9 @@ pub struct Ssd {
     summary_block_ns: Ns,
     /// Read and program latency by page type (`flash::cell`).
     latencies: PageLatencies,
+    /// `ssd.ftl.scheme`: only the page map in DRAM takes trims.
+    ftl_scheme: crate::config::FtlScheme,
+    trims: TrimCounts,
 }
 
 /// Where one page operation runs.
@@ -217,6 +223,8 @@ impl Ssd {
             summary_pages_written: 0,
             summary_block_ns: summary_block_ns(ssd),
             latencies: PageLatencies::new(&ssd.timing),
+            ftl_scheme: ssd.ftl.scheme,
+            trims: TrimCounts::default(),
             cmt: cmt.then(|| CachedMappingTable::new(m.cached_entries, m.entries_per_translation_page, d.logical_pages)),
             translation_read_until: vec![0; m.translation_pages(d.logical_pages) as usize],
             ftl,

@@ -132,6 +132,7 @@ impl Ssd {
         self.gc_runs = 0;
         self.forced_gc_runs = 0;
         self.summary_pages_written = 0;
+        self.trims = TrimCounts::default();
         self.ftl.reset_counts();
         if let Some(cache) = self.write_cache.as_mut() {
             cache.reset_counts();

@@ -140,6 +140,7 @@ impl Ssd {
             )),
             (None, _) => {}
         }
+        self.trim_stats(prefix, out);
         out.push(Stat::new(
             format!("{prefix}.ftl.summary_pages_written"),
             self.summary_pages_written as f64,

@@ -83,6 +83,15 @@ impl WriteCache {
         CachedWrite { to_flash: None, evicted: evicted.map(|(page, (held, by))| (page, held, by)) }
     }
 
+    /// A trim of `lpn`: its dirty sectors are dropped unwritten, and a write
+    /// after it starts a new page, not a rewrite of one written back.
+    pub fn trim(&mut self, lpn: u64) {
+        self.dirty.pop(&lpn);
+        for window in &mut self.written_back {
+            window.remove(&lpn);
+        }
+    }
+
     /// Whether a read of `lpn` is served from DRAM.
     pub fn holds(&self, lpn: u64) -> bool {
         self.dirty.contains(&lpn)

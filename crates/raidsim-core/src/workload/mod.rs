@@ -26,6 +26,50 @@ use crate::error::{Error, Result};
 use serde::Serialize;
 use trace::{TraceFeed, TraceOptions, TraceReader};
 
+/// What a host request asks of the device.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HostOp {
+    /// Read.
+    Read,
+    /// Write.
+    Write,
+    /// Trim (ATA TRIM, NVMe deallocate, SCSI UNMAP, a block layer's
+    /// discard): the host no longer needs the range's data, so a drive may
+    /// drop its pages. It moves no data; `sim::trim` applies it.
+    Trim,
+}
+
+impl HostOp {
+    /// The device I/O a read or write is; `None` for a trim, which moves no data.
+    pub fn io(self) -> Option<Op> {
+        match self {
+            HostOp::Read => Some(Op::Read),
+            HostOp::Write => Some(Op::Write),
+            HostOp::Trim => None,
+        }
+    }
+
+    /// The op of a request list's letter: `R`, `W` or `T`.
+    pub fn of_letter(letter: &str) -> Option<HostOp> {
+        match letter {
+            "R" => Some(HostOp::Read),
+            "W" => Some(HostOp::Write),
+            "T" => Some(HostOp::Trim),
+            _ => None,
+        }
+    }
+}
+
+impl From<Op> for HostOp {
+    fn from(op: Op) -> Self {
+        match op {
+            Op::Read => HostOp::Read,
+            Op::Write => HostOp::Write,
+        }
+    }
+}
+
 /// One request from the host.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HostRequest {
@@ -33,8 +77,8 @@ pub struct HostRequest {
     pub id: u64,
     /// Arrival instant (open loop; closed-loop sources leave it 0).
     pub arrival_ns: Ns,
-    /// Read or write.
-    pub op: Op,
+    /// Read, write or trim.
+    pub op: HostOp,
     /// First byte.
     pub offset_bytes: u64,
     /// Length, bytes.
@@ -64,6 +108,9 @@ pub struct WorkloadReport {
     pub first_malformed: Option<String>,
     /// Zero-length trace requests skipped.
     pub zero_length_skipped: u64,
+    /// Trims in the trace left out (`workload.trims = "skip"`); omitted when none.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub trims_skipped: u64,
     /// Requests whose timestamp preceded the previous one's.
     pub out_of_order: u64,
     /// Longest time between two consecutive requests on the trace's clock
@@ -71,6 +118,10 @@ pub struct WorkloadReport {
     pub largest_gap_ns: u64,
     /// The request (0-based) that came after the largest gap.
     pub largest_gap_request: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// A stream of host requests.
@@ -124,6 +175,8 @@ pub struct TraceSource {
     idle_after_last_ns: Ns,
     /// `workload.time_scale`, which scales the idle times as it does timestamps.
     time_scale: f64,
+    /// `workload.trims = "skip"`.
+    skip_trims: bool,
 }
 
 impl TraceSource {
@@ -141,6 +194,7 @@ impl TraceSource {
             max_wrapped_fraction: config.max_wrapped_fraction,
             idle_after_last_ns: 0,
             time_scale: config.time_scale,
+            skip_trims: config.trims == crate::config::TraceTrims::Skip,
         })
     }
 
@@ -196,7 +250,14 @@ pub fn trace_options(config: &TraceConfig) -> TraceOptions {
 
 impl RequestSource for TraceSource {
     fn next_request(&mut self) -> Result<Option<HostRequest>> {
-        let Some(f) = self.feed.next_record()? else { return Ok(None) };
+        let f = loop {
+            let Some(f) = self.feed.next_record()? else { return Ok(None) };
+            if self.skip_trims && f.record.op == HostOp::Trim {
+                self.report.trims_skipped += 1;
+                continue;
+            }
+            break f;
+        };
         let (r, replayed) = (f.record, f.replayed);
         self.report.request_bytes = self.report.request_bytes.saturating_add(r.len_bytes);
         self.report.wrapped_bytes = self.report.wrapped_bytes.saturating_add(if replayed.wrapped { r.len_bytes } else { 0 });
@@ -241,18 +302,15 @@ impl ListSource {
     pub fn new(tuples: &[crate::config::RequestTuple], packed: &str, capacity_bytes: u64) -> Result<Self> {
         let unpacked = crate::config::unpack_requests(packed)?;
         let mut requests = Vec::with_capacity(tuples.len() + unpacked.len());
-        for (i, &(t, is_read, offset, len)) in unpacked.iter().enumerate() {
+        for (i, &(t, letter, offset, len)) in unpacked.iter().enumerate() {
             fit(offset, len, capacity_bytes, None).map_err(|m| Error::Workload(format!("workload.packed[{i}]: {m}")))?;
-            let op = if is_read { Op::Read } else { Op::Write };
+            let op = HostOp::of_letter(letter).ok_or_else(|| Error::Internal(format!("workload.packed[{i}]: op `{letter}` passed unpacking")))?;
             requests.push(HostRequest { id: 0, arrival_ns: t, op, offset_bytes: offset, len_bytes: len, think_ns: 0 });
         }
         drop(unpacked);
         for (i, (t, op, offset, len)) in tuples.iter().enumerate() {
-            let op = match op.as_str() {
-                "R" => Op::Read,
-                "W" => Op::Write,
-                other => return Err(Error::Workload(format!("workload.requests[{i}]: op `{other}` is neither \"R\" nor \"W\""))),
-            };
+            let op = HostOp::of_letter(op)
+                .ok_or_else(|| Error::Workload(format!("workload.requests[{i}]: op `{op}` is none of \"R\", \"W\" and \"T\" (trim)")))?;
             fit(*offset, *len, capacity_bytes, None).map_err(|m| Error::Workload(format!("workload.requests[{i}]: {m}")))?;
             requests.push(HostRequest { id: 0, arrival_ns: *t, op, offset_bytes: *offset, len_bytes: *len, think_ns: 0 });
         }

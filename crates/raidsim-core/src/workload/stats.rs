@@ -4,7 +4,7 @@
 //! address span.
 
 use super::trace::{TraceOptions, TraceReader};
-use crate::device::Op;
+use super::HostOp;
 use crate::error::Result;
 use serde::Serialize;
 use std::path::Path;
@@ -43,6 +43,8 @@ pub struct TraceStats {
     pub read: OpStats,
     /// Writes.
     pub write: OpStats,
+    /// Trims (discards).
+    pub trim: OpStats,
     /// Mean size of all requests, bytes.
     pub mean_bytes: f64,
     /// Last minus first timestamp, ns.
@@ -117,8 +119,9 @@ impl TraceStats {
             s.min_offset_bytes = s.min_offset_bytes.min(r.offset_bytes);
             s.max_end_bytes = s.max_end_bytes.max(r.offset_bytes + r.len_bytes);
             match r.op {
-                Op::Read => s.read.add(r.time_ns, r.len_bytes),
-                Op::Write => s.write.add(r.time_ns, r.len_bytes),
+                HostOp::Read => s.read.add(r.time_ns, r.len_bytes),
+                HostOp::Write => s.write.add(r.time_ns, r.len_bytes),
+                HostOp::Trim => s.trim.add(r.time_ns, r.len_bytes),
             }
         }
         if s.requests == 0 {
@@ -126,7 +129,8 @@ impl TraceStats {
         }
         s.read.finish(s.requests);
         s.write.finish(s.requests);
-        s.mean_bytes = (s.read.bytes + s.write.bytes) as f64 / s.requests.max(1) as f64;
+        s.trim.finish(s.requests);
+        s.mean_bytes = (s.read.bytes + s.write.bytes + s.trim.bytes) as f64 / s.requests.max(1) as f64;
         s.duration_ns = first.map_or(0, |f| u64::try_from(last - f).unwrap_or(u64::MAX));
         s.malformed_skipped = reader.malformed_skipped;
         Ok(s)

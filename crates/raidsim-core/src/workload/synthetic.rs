@@ -4,9 +4,9 @@
 //! loop (`processes > 0`), the simulation issues each process's next request
 //! when its last completes; this source then supplies only what to issue.
 
+use super::HostOp;
 use super::{HostRequest, RequestSource, SizeSampler, WorkloadReport};
 use crate::config::{AddressPattern, ArrivalProcess, SyntheticConfig};
-use crate::device::Op;
 use crate::engine::Ns;
 use crate::error::{Error, Result};
 use rand::{Rng, SeedableRng};
@@ -110,7 +110,7 @@ impl RequestSource for SyntheticSource {
                 )));
             }
         }
-        let op = if self.rng.gen_bool(self.cfg.read_fraction) { Op::Read } else { Op::Write };
+        let op = if self.rng.gen_bool(self.cfg.read_fraction) { HostOp::Read } else { HostOp::Write };
         let size = self.sizes.sample(&mut self.rng)?;
         if size > self.span_bytes {
             return Err(Error::Workload(format!("request size {size} exceeds the {}-byte address span", self.span_bytes)));

@@ -142,7 +142,7 @@ fn packed_requests_run_as_the_same_listed_requests() {
 fn malformed_packed_requests_name_the_request() {
     let p = format!("workload.packed=\"{}\"", packed(&[(0, b'W', 0, 4096), (1, b'X', 0, 4096)]));
     let err = resolve(&["workload.kind=requests", p.as_str()]).expect_err("op X");
-    assert!(err.contains("workload.packed[1]") && err.contains("R or W"), "{err}");
+    assert!(err.contains("workload.packed[1]") && err.contains("R, W or T"), "{err}");
     let p = format!("workload.packed=\"{}\"", packed(&[(0, b'W', 0, 0)]));
     let err = resolve(&["workload.kind=requests", p.as_str()]).expect_err("zero length");
     assert!(err.contains("workload.packed[0]") && err.contains("at least 1 byte"), "{err}");

@@ -41,6 +41,7 @@ mod ssd_closed_forms;
 mod steadiness;
 mod stripe_unit_tables;
 mod trace_parsers;
+mod trim;
 mod verified_bytes;
 mod warmup;
 mod write_buffer;

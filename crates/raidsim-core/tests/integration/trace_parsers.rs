@@ -2,8 +2,8 @@
 //! with each malformed case (issue #8): independent of `../shared/traces`.
 
 use raidsim_core::config::{RawConfig, TraceFormat};
-use raidsim_core::device::Op;
 use raidsim_core::workload::trace::{parse_line, Parsed, TraceRecord};
+use raidsim_core::workload::HostOp as Op;
 use raidsim_core::workload::TraceStats;
 use std::path::PathBuf;
 
@@ -41,6 +41,11 @@ fn each_format_reads_its_fields_with_their_units() {
     // blkparse: seconds, sector + blocks, device = minor.
     let b = "8,16   1       42     0.000123456  4711  D   W 2048 + 8 [kworker]";
     assert_eq!(record(Blkparse, b), rec(123_456, 16, Op::Write, 1_048_576, 4096));
+    // A discard is a trim, whatever flags follow its D (or the F of a preflush before it).
+    for rwbs in ["D", "DS", "FD"] {
+        let d = format!("8,16   1       43     0.000200000  4711  D  {rwbs} 4096 + 256 [fstrim]");
+        assert_eq!(record(Blkparse, &d), rec(200_000, 16, Op::Trim, 4096 * 512, 256 * 512));
+    }
     // SYSTOR: seconds, R/W, LUN, bytes.
     assert_eq!(record(SystorCsv, "1.5,0.001,R,2,8192,4096"), rec(1_500_000_000, 2, Op::Read, 8192, 4096));
     // FIU: ns, pid, process (may hold spaces), LBA and blocks of 512 B, R/W, major, minor, md5.

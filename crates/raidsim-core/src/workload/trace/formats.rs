@@ -3,7 +3,7 @@
 //! is wrong with it.
 
 use crate::config::TraceFormat;
-use crate::device::Op;
+use crate::workload::HostOp;
 
 /// One I/O of a trace, before time scaling and capacity fitting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -12,8 +12,8 @@ pub struct TraceRecord {
     pub time_ns: u128,
     /// Device / disk / LUN number (format-specific, see [`expected_layout`]).
     pub device: u64,
-    /// Read or write.
-    pub op: Op,
+    /// Read, write or trim.
+    pub op: HostOp,
     /// First byte.
     pub offset_bytes: u64,
     /// Length in bytes.
@@ -137,8 +137,8 @@ fn msr(line: &str) -> Result<Parsed, String> {
         return Ok(Parsed::Skip);
     }
     let op = match kind {
-        "Read" => Op::Read,
-        "Write" => Op::Write,
+        "Read" => HostOp::Read,
+        "Write" => HostOp::Write,
         other => return Err(format!("Type `{other}` is neither Read nor Write")),
     };
     Ok(Parsed::Record(TraceRecord {
@@ -154,8 +154,8 @@ fn msr(line: &str) -> Result<Parsed, String> {
 fn spc(line: &str) -> Result<Parsed, String> {
     let [asu, lba, size, opcode, ts] = fields::<5>(&Split::of(line.split(',')), false)?;
     let op = match opcode.trim() {
-        "r" | "R" => Op::Read,
-        "w" | "W" => Op::Write,
+        "r" | "R" => HostOp::Read,
+        "w" | "W" => HostOp::Write,
         other => return Err(format!("Opcode `{other}` is not r, R, w or W")),
     };
     Ok(Parsed::Record(TraceRecord {
@@ -174,7 +174,7 @@ fn disksim(line: &str) -> Result<Parsed, String> {
     Ok(Parsed::Record(TraceRecord {
         time_ns: decimal_scaled(t, 6, "time_ms")?,
         device: int(dev, "device")?,
-        op: if flags & 1 == 1 { Op::Read } else { Op::Write },
+        op: if flags & 1 == 1 { HostOp::Read } else { HostOp::Write },
         offset_bytes: sectors(block, "start_block")?,
         len_bytes: sectors(blocks, "blocks")?,
         idle_after_ns: 0,
@@ -188,8 +188,8 @@ fn disksim(line: &str) -> Result<Parsed, String> {
 fn disksim_validate(line: &str) -> Result<Parsed, String> {
     let [rw, buffer, block, blocks, service, next] = fields::<6>(&Split::of(line.split_whitespace()), false)?;
     let op = match rw {
-        "R" => Op::Read,
-        "W" => Op::Write,
+        "R" => HostOp::Read,
+        "W" => HostOp::Write,
         other => return Err(format!("`{other}` is neither R nor W")),
     };
     if !matches!(buffer, "Hit" | "Miss" | "Doub" | "Trip") {
@@ -210,8 +210,8 @@ fn disksim_validate(line: &str) -> Result<Parsed, String> {
 fn mqsim(line: &str) -> Result<Parsed, String> {
     let [t, dev, lba, count, kind] = fields::<5>(&Split::of(line.split_whitespace()), false)?;
     let op = match kind {
-        "0" => Op::Write,
-        "1" => Op::Read,
+        "0" => HostOp::Write,
+        "1" => HostOp::Read,
         other => return Err(format!("type `{other}` is neither 0 (write) nor 1 (read)")),
     };
     Ok(Parsed::Record(TraceRecord {
@@ -237,12 +237,17 @@ fn blkparse(line: &str, action: &str) -> Result<Parsed, String> {
         return Ok(Parsed::Skip);
     }
     let rwbs = parts.parts[6];
-    let op = if rwbs.contains('W') {
-        Op::Write
+    // blkparse writes one of D (discard), W, R or N for the operation,
+    // after F for a preflush: a discard may carry the write flag, but then
+    // shows only D.
+    let op = if rwbs.contains('D') {
+        HostOp::Trim
+    } else if rwbs.contains('W') {
+        HostOp::Write
     } else if rwbs.contains('R') {
-        Op::Read
+        HostOp::Read
     } else {
-        return Ok(Parsed::Skip); // flush, discard or no-data request
+        return Ok(Parsed::Skip); // a flush or another request without data
     };
     let [_, _, _, time, _, _, _, sector, plus, blocks] = fields::<10>(&parts, true)?;
     if plus != "+" {
@@ -264,8 +269,8 @@ fn systor(line: &str) -> Result<Parsed, String> {
         return Ok(Parsed::Skip);
     }
     let op = match kind {
-        "R" => Op::Read,
-        "W" => Op::Write,
+        "R" => HostOp::Read,
+        "W" => HostOp::Write,
         other => return Err(format!("IOType `{other}` is neither R nor W")),
     };
     Ok(Parsed::Record(TraceRecord {
@@ -288,8 +293,8 @@ fn fiu(line: &str) -> Result<Parsed, String> {
     let first = line.split_whitespace().next().unwrap_or_default();
     let tail = Split::<6>::of(line.split_whitespace().rev()).parts;
     let op = match tail[3] {
-        "R" => Op::Read,
-        "W" => Op::Write,
+        "R" => HostOp::Read,
+        "W" => HostOp::Write,
         other => return Err(format!("R/W field `{other}` is neither R nor W")),
     };
     Ok(Parsed::Record(TraceRecord {

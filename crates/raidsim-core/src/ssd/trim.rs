@@ -1,0 +1,83 @@
+//! A drive's side of a trim: the pages a trim covers whole leave the page
+//! map (`ftl::trim`) and the DRAM cache, at once and without flash work. A
+//! page it covers only in part keeps its data: the drive maps whole pages,
+//! and the rest of the page is still the host's. What it counts is
+//! reported under `ssd.trim.*`.
+
+use super::*;
+use crate::config::FtlScheme;
+
+/// What a drive did with the trims it was given.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TrimCounts {
+    /// Pages a trim covered whole that held data: now invalid.
+    pub pages_dropped: u64,
+    /// Pages a trim covered whole that held no data (never written, or trimmed before).
+    pub pages_unmapped: u64,
+    /// Pages a trim covered in part: kept.
+    pub pages_partial: u64,
+}
+
+impl Ssd {
+    /// Trims `[offset, offset + len)`; no time passes. Refused on the
+    /// block-mapped FTLs and on a cached map, whose trims are not modelled.
+    pub fn trim(&mut self, offset_bytes: u64, len_bytes: u64) -> Result<()> {
+        let end = offset_bytes.checked_add(len_bytes).filter(|&e| len_bytes > 0 && e <= self.capacity_bytes);
+        let Some(end) = end else {
+            return Err(Error::Device(format!("trim [{offset_bytes}, +{len_bytes}) outside the drive's {} bytes", self.capacity_bytes)));
+        };
+        if self.ftl_scheme != FtlScheme::PageMap {
+            let scheme = self.ftl_scheme.name();
+            return Err(Error::config(
+                "ssd.ftl.scheme",
+                format!(
+                    "the workload trims, and trims are modelled on the page map in DRAM only, not on `{scheme}`; leave the trace's \
+                     trims out with workload.trims = \"skip\""
+                ),
+            ));
+        }
+        let page = self.page_size_bytes;
+        let (first_whole, end_whole) = (offset_bytes.div_ceil(page), end / page);
+        let touched = end.div_ceil(page) - offset_bytes / page;
+        let whole = end_whole.saturating_sub(first_whole);
+        self.trims.pages_partial += touched - whole;
+        for lpn in first_whole..end_whole {
+            self.poll_stop(lpn - first_whole)?;
+            if let Some(cache) = self.write_cache.as_mut() {
+                cache.trim(lpn);
+            }
+            if self.ftl.trim(lpn)? {
+                self.trims.pages_dropped += 1;
+            } else {
+                self.trims.pages_unmapped += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// What the drive's trims did since its counters last restarted.
+    pub fn trim_counts(&self) -> TrimCounts {
+        self.trims
+    }
+
+    /// The trim counters under `prefix`, when the run trimmed anything.
+    pub(super) fn trim_stats(&self, prefix: &str, out: &mut Stats) {
+        let t = self.trims;
+        if t == TrimCounts::default() {
+            return;
+        }
+        out.push(Stat::new(
+            format!("{prefix}.trim.pages_dropped"),
+            t.pages_dropped as f64,
+            "pages",
+            "pages a trim covered that held data: now invalid",
+        ));
+        out.push(Stat::new(
+            format!("{prefix}.trim.pages_unmapped"),
+            t.pages_unmapped as f64,
+            "pages",
+            "pages a trim covered that held no data (never written, or trimmed already)",
+        ));
+        out.push(Stat::new(format!("{prefix}.trim.pages_partial"), t.pages_partial as f64, "pages", "pages a trim covered only in part: kept"));
+    }
+}
