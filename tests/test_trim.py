@@ -88,7 +88,7 @@ def test_a_blkparse_traces_discards_are_trims_in_trace_stats_and_in_a_run(tmp_pa
 def test_a_disk_refuses_trims_saying_how_to_leave_them_out(tmp_path):
     trace = tmp_path / "discards.txt"
     trace.write_text(BLKPARSE)
-    with pytest.raises(raidsim.WorkloadError, match='hard disk has no trim.*workload.trims = "skip"'):
+    with pytest.raises(raidsim.ConfigError, match='member.kind.*hard disk has no trim.*workload.trims = "skip"'):
         raidsim.simulate("hdd-cheetah-9lp", Workload.trace(str(trace)), progress=False)
     p = subprocess.run([sys.executable, "-m", "raidsim.cli", "run", "--preset", "hdd-cheetah-9lp", "--trace", str(trace)],
                        capture_output=True, text=True)
@@ -97,7 +97,17 @@ def test_a_disk_refuses_trims_saying_how_to_leave_them_out(tmp_path):
     assert r.to_dict()["host"]["requests"] == 3
 
 
-def test_the_cached_map_refuses_trims_by_key():
-    with pytest.raises(raidsim.ConfigError, match="ssd.ftl.scheme"):
-        raidsim.simulate("mqsim-default", Workload.requests([(0, "T", 0, PAGE)]),
-                         overrides={"ssd.geometry.blocks_per_plane": 64}, progress=False)
+def test_the_cached_map_refuses_listed_trims_before_the_run():
+    with pytest.raises(raidsim.ConfigError, match='ssd.ftl.scheme.*drop the requests whose op is "T"'):
+        raidsim.Config.preset("mqsim-default").with_workload(Workload.requests([(0, "T", 0, PAGE)])).resolved()
+
+
+def test_a_synthetic_workload_draws_its_share_of_trims():
+    r = raidsim.simulate("disksim-ssd-validation", Workload.synthetic(requests=4000, read_fraction=0.5, trim_fraction=0.25),
+                         overrides=FULL, progress=False)
+    trims = stats(r)["host.trim.requests"]
+    # Binomial(4000, 0.25): mean 1000, standard deviation 27.4.
+    assert abs(trims - 1000) < 4 * 27.4
+    assert r.to_dict()["host"]["requests"] + trims == 4000
+    with pytest.raises(raidsim.ConfigError, match="workload.trim_fraction"):
+        raidsim.Config().with_workload(Workload.synthetic(read_fraction=0.9, trim_fraction=0.2)).resolved()

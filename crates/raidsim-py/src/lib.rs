@@ -389,7 +389,7 @@ fn trace_stats(
     blkparse_action: &str,
 ) -> PyResult<String> {
     let format = format.map(TraceFormat::from_name).transpose().map_err(to_py_err)?;
-    let opts = TraceOptions { format, device, max_requests: 0, blkparse_action: blkparse_action.into(), skip_malformed };
+    let opts = TraceOptions { format, device, max_requests: 0, blkparse_action: blkparse_action.into(), skip_malformed, skip_trims: false };
     let stop = StopFlag::default();
     let stats = interruptible(py, &stop, || TraceStats::of_file_until(&path, opts, &stop))?;
     serde_json::to_string(&stats).map_err(|e| RaidsimError::new_err(e.to_string()))

@@ -4,12 +4,13 @@
 //!
 //! The controller reports each host request it plans, each stripe job
 //! whose reads have come back and whose writes go out, each stripe CR5M
-//! consolidates, the flash pages a failed chip took with it, and reads the
-//! front end answered from its cache; it asks for the versions a cache
+//! consolidates, the flash pages a failed chip took with it, the ranges a
+//! trim reached, and reads the front end answered from its cache; it asks for the versions a cache
 //! holds and, at the end, for the verdict. Without `sim.verify` the
 //! observer is [`Unobserved`], whose every method does nothing, so the
 //! controller's paths read the same with and without the check.
 
+use super::trim::MemberTrim;
 use super::verify::{RebuildBytes, VerifyReport};
 use super::{ArrayState, StripePlan, StripeSet};
 use crate::device::Op;
@@ -59,6 +60,10 @@ pub trait ArrayObserver: Send + Sync {
     fn consolidated(&mut self, _state: &ArrayState, _s: u64) {}
     /// A chip of device `device` failed with the pages of `loss` (pages of `page_bytes`).
     fn chip_lost(&mut self, _device: u32, _loss: &ChipLoss, _page_bytes: u64) {}
+    /// The host trimmed: `ranges` (array positions) read as never written from now on.
+    fn trimmed(&mut self, _state: &ArrayState, _ranges: &[MemberTrim]) -> Result<()> {
+        Ok(())
+    }
     /// A host read of `[offset, offset + len)` was answered from a cache holding `versions`.
     fn cached_read(&mut self, _offset: u64, _len: u64, _versions: &[u64]) {}
     /// The version of each sector of host bytes `[offset, offset + len)`, when bytes are followed.

@@ -27,6 +27,7 @@ mod raw;
 mod rebuild;
 mod run_checks;
 mod ssd;
+mod trims;
 mod workload;
 mod write_cache;
 
@@ -51,6 +52,7 @@ pub use ssd::{
     bus_bytes, transfer_ns, Allocation, BufferSlotUntil, BufferUnit, CellType, FtlConfig, GcHolds, GcVictim, GeometryConfig, ParallelUnit, SsdConfig,
     TimingConfig, WriteAck, MAX_GC_VICTIM_SAMPLE,
 };
+pub use trims::{carries_trims, refuse_trims};
 pub use workload::{
     unpack_requests, AddressPattern, ArrivalProcess, OutOfOrder, OutOfRange, RequestTuple, SizeDistribution, SizeKind, SyntheticConfig, TraceConfig,
     TraceFormat, TracePath, TraceReplay, TraceTrims, WorkloadConfig,
@@ -384,6 +386,9 @@ impl ResolvedConfig {
         config.sim.stop.validate()?;
         validate_warmup(&config)?;
         let members = members::resolve_members(&config)?;
+        if trims::carries_trims(&config.workload)? {
+            trims::refuse_trims(&config, &members)?;
+        }
         let page = members.iter().map(MemberConfig::page_bytes).max().unwrap_or(4096);
         if config.array.level != RaidLevel::Single && config.array.stripe_unit_bytes % page != 0 {
             let what = match config.member.kind {

@@ -164,6 +164,9 @@ pub struct SyntheticConfig {
     pub think_time_ns: u64,
     /// Fraction of requests that are reads.
     pub read_fraction: f64,
+    /// Fraction of requests that are trims (discards), sized and placed as
+    /// the others; the rest are writes. With `read_fraction`, at most 1.
+    pub trim_fraction: f64,
     /// Request sizes.
     pub size: SizeDistribution,
     /// Spatial pattern.
@@ -193,6 +196,7 @@ impl Default for SyntheticConfig {
             processes: 0,
             think_time_ns: 0,
             read_fraction: 0.3,
+            trim_fraction: 0.0,
             size: SizeDistribution::default(),
             address: AddressPattern::Uniform,
             sequential_fraction: 0.0,
@@ -442,6 +446,13 @@ fn fraction(key: &str, v: f64) -> Result<()> {
 impl SyntheticConfig {
     pub(super) fn validate(&self) -> Result<()> {
         fraction("workload.read_fraction", self.read_fraction)?;
+        fraction("workload.trim_fraction", self.trim_fraction)?;
+        if self.read_fraction + self.trim_fraction > 1.0 + 1e-9 {
+            return Err(Error::config(
+                "workload.trim_fraction",
+                format!("{} with read_fraction {} makes more than every request", self.trim_fraction, self.read_fraction),
+            ));
+        }
         super::ssd::at_most_an_hour("workload.mean_interarrival_ns", self.mean_interarrival_ns)?;
         super::ssd::at_most_an_hour("workload.think_time_ns", self.think_time_ns)?;
         fraction("workload.hot_fraction", self.hot_fraction)?;

@@ -178,13 +178,11 @@ impl Member {
     }
 
     /// Trims `[offset, offset + len)` of the member (no time passes). A disk
-    /// takes no trims: the run stops with an error saying how to leave them out.
+    /// has no trim, and `config::refuse_trims` stops such a run first.
     pub fn trim(&mut self, offset_bytes: u64, len_bytes: u64) -> crate::Result<()> {
         match self {
             Member::Ssd(ssd) => ssd.trim(offset_bytes, len_bytes),
-            Member::Hdd(_) => Err(crate::Error::Workload(
-                "the workload trims, and a hard disk has no trim; leave the trace's trims out with workload.trims = \"skip\"".into(),
-            )),
+            Member::Hdd(_) => Err(crate::Error::Internal("a trim reached a hard disk".into())),
         }
     }
 

@@ -35,10 +35,16 @@ pub struct Counting {
     stop: StopFlag,
 }
 
+/// Why counting mode refuses trims.
+const COUNTS_NO_TRIMS: &str = "counting mode counts the pages reads and writes move, and a trim's effect is on collection, which it does not model";
+
 impl Counting {
     /// Plans nothing yet: opens the workload and builds the planner.
     pub fn new(resolved: &ResolvedConfig) -> Result<Self> {
         let cfg = &resolved.config;
+        if crate::config::carries_trims(&cfg.workload)? {
+            return Err(Error::Workload(format!("{COUNTS_NO_TRIMS}: run the workload with `raidsim run`, or leave its trims out")));
+        }
         let page_bytes = resolved.member_page_bytes();
         let mut array = cfg.array.clone();
         if array.level == RaidLevel::Single {
@@ -145,8 +151,7 @@ impl Counting {
             };
             let Some(op) = r.op.io() else {
                 return Err(Error::Workload(format!(
-                    "request {} is a trim: counting mode counts the pages reads and writes move, and a trim's effect is on \
-                     collection, which it does not model; run the workload with `raidsim run`, or set workload.trims = \"skip\"",
+                    "request {} is a trim, and {COUNTS_NO_TRIMS}: run the trace with `raidsim run`, or set workload.trims = \"skip\"",
                     r.id
                 )));
             };

@@ -454,6 +454,7 @@ impl Simulation {
         self.gc_runs_counted = 0;
         (self.cache_hits, self.cache_writes) = (0, 0);
         (self.read_ahead_hits, self.read_ahead_reads, self.read_ahead_bytes) = (0, 0, 0);
+        self.restart_trim_counts();
         if let Some(c) = self.controller.as_mut() {
             c.restart_parity_compute_tally();
         }

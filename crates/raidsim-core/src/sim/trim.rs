@@ -161,43 +161,36 @@ impl Simulation {
             }
             Some(c) => {
                 s.kept_bytes += member_trims(c.planner().geometry(), t.offset_bytes, t.len_bytes, &mut s.ranges)?;
-                let state = c.state();
+                // A failed member's device is trimmed too: a spare holds the
+                // stripes already rebuilt onto it, which must read as their
+                // survivors do, or their parity would no longer hold.
+                let device_of = &c.state().device_of;
                 for m in &s.ranges {
-                    // A failed member's spare is rebuilt whole; a trim need not reach it.
-                    if state.failed[m.member as usize] {
-                        continue;
-                    }
-                    let device = state.device_of[m.member as usize] as usize;
+                    let device = device_of[m.member as usize] as usize;
                     let member = self.members.get_mut(device).ok_or_else(|| Error::Internal(format!("no device {device} to trim")))?;
                     member.trim(m.offset_bytes, m.len_bytes)?;
                     s.member_bytes += m.len_bytes;
                 }
             }
         }
+        if let Some(c) = self.controller.as_mut() {
+            c.verify_trim(&self.trims.ranges)?;
+        }
         self.issue_next_after(now, t.flow)
     }
 
-    /// Options whose model a trim would break, by key.
+    /// A trace's first trim meets the check a listed one met at resolve.
     fn refuse_trims(&self) -> Result<()> {
-        let cfg = &self.resolved.config;
-        let refused = if self.front_end.cache.is_some() {
-            Some(("array.controller.cache", "a write-back cache could write a trimmed range's cached data after the trim"))
-        } else if self.front_end.read_ahead.is_some() {
-            Some(("array.controller.read_ahead", "data read ahead of a trim would outlive it"))
-        } else if cfg.sim.verify {
-            Some(("sim.verify", "the byte verifier does not follow trims yet"))
-        } else if cfg.array.level == RaidLevel::Cr5m {
-            Some(("array.level", "CR5M's mirror and old copies, kept for parity, are not modelled under trims"))
-        } else {
-            None
-        };
-        match refused {
-            Some((key, why)) => Err(Error::config(
-                key,
-                format!("the workload trims, and {why}; turn it off, or leave the trace's trims out with workload.trims = \"skip\""),
-            )),
-            None => Ok(()),
+        if self.trims.issued > 0 {
+            return Ok(());
         }
+        crate::config::refuse_trims(&self.resolved.config, &self.resolved.members)
+    }
+
+    /// The warm-up is over: the counters restart, as the drives' do.
+    pub(super) fn restart_trim_counts(&mut self) {
+        let t = &mut self.trims;
+        (t.requests, t.bytes, t.kept_bytes, t.member_bytes) = (0, 0, 0, 0);
     }
 
     /// The trims' counters, when the run applied any.
@@ -212,7 +205,12 @@ impl Simulation {
         report.stats.push(stat("requests", t.requests, "requests", "trims applied (not in the response figures)"));
         report.stats.push(stat("bytes", t.bytes, "bytes", "bytes the host trimmed"));
         if self.controller.is_some() {
-            report.stats.push(stat("kept_bytes", t.kept_bytes, "bytes", "bytes trimmed in part of a stripe under parity: kept"));
+            report.stats.push(stat(
+                "kept_bytes",
+                t.kept_bytes,
+                "bytes",
+                "bytes the host trimmed in parts of stripes under parity, which the members keep",
+            ));
             report.stats.push(stat("member_bytes", t.member_bytes, "bytes", "bytes trimmed on the members, copies and parity included"));
         }
     }

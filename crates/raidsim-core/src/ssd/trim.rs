@@ -19,22 +19,16 @@ pub struct TrimCounts {
 }
 
 impl Ssd {
-    /// Trims `[offset, offset + len)`; no time passes. Refused on the
-    /// block-mapped FTLs and on a cached map, whose trims are not modelled.
+    /// Trims `[offset, offset + len)`; no time passes. Only the page map in
+    /// DRAM takes trims (`config::refuse_trims`).
     pub fn trim(&mut self, offset_bytes: u64, len_bytes: u64) -> Result<()> {
         let end = offset_bytes.checked_add(len_bytes).filter(|&e| len_bytes > 0 && e <= self.capacity_bytes);
         let Some(end) = end else {
             return Err(Error::Device(format!("trim [{offset_bytes}, +{len_bytes}) outside the drive's {} bytes", self.capacity_bytes)));
         };
         if self.ftl_scheme != FtlScheme::PageMap {
-            let scheme = self.ftl_scheme.name();
-            return Err(Error::config(
-                "ssd.ftl.scheme",
-                format!(
-                    "the workload trims, and trims are modelled on the page map in DRAM only, not on `{scheme}`; leave the trace's \
-                     trims out with workload.trims = \"skip\""
-                ),
-            ));
+            // `config::refuse_trims` stops such a run before its first trim.
+            return Err(Error::Internal(format!("a trim reached a drive whose FTL is `{}`", self.ftl_scheme.name())));
         }
         let page = self.page_size_bytes;
         let (first_whole, end_whole) = (offset_bytes.div_ceil(page), end / page);
@@ -70,13 +64,13 @@ impl Ssd {
             format!("{prefix}.trim.pages_dropped"),
             t.pages_dropped as f64,
             "pages",
-            "pages a trim covered that held data: now invalid",
+            "pages a trim covered whole that held data: now invalid",
         ));
         out.push(Stat::new(
             format!("{prefix}.trim.pages_unmapped"),
             t.pages_unmapped as f64,
             "pages",
-            "pages a trim covered that held no data (never written, or trimmed already)",
+            "pages a trim covered whole that held no data (never written, or trimmed already)",
         ));
         out.push(Stat::new(format!("{prefix}.trim.pages_partial"), t.pages_partial as f64, "pages", "pages a trim covered only in part: kept"));
     }

@@ -175,8 +175,6 @@ pub struct TraceSource {
     idle_after_last_ns: Ns,
     /// `workload.time_scale`, which scales the idle times as it does timestamps.
     time_scale: f64,
-    /// `workload.trims = "skip"`.
-    skip_trims: bool,
 }
 
 impl TraceSource {
@@ -194,7 +192,6 @@ impl TraceSource {
             max_wrapped_fraction: config.max_wrapped_fraction,
             idle_after_last_ns: 0,
             time_scale: config.time_scale,
-            skip_trims: config.trims == crate::config::TraceTrims::Skip,
         })
     }
 
@@ -245,19 +242,13 @@ pub fn trace_options(config: &TraceConfig) -> TraceOptions {
         max_requests: config.max_requests,
         blkparse_action: config.blkparse_action.clone(),
         skip_malformed: config.skip_malformed,
+        skip_trims: config.trims == crate::config::TraceTrims::Skip,
     }
 }
 
 impl RequestSource for TraceSource {
     fn next_request(&mut self) -> Result<Option<HostRequest>> {
-        let f = loop {
-            let Some(f) = self.feed.next_record()? else { return Ok(None) };
-            if self.skip_trims && f.record.op == HostOp::Trim {
-                self.report.trims_skipped += 1;
-                continue;
-            }
-            break f;
-        };
+        let Some(f) = self.feed.next_record()? else { return Ok(None) };
         let (r, replayed) = (f.record, f.replayed);
         self.report.request_bytes = self.report.request_bytes.saturating_add(r.len_bytes);
         self.report.wrapped_bytes = self.report.wrapped_bytes.saturating_add(if replayed.wrapped { r.len_bytes } else { 0 });
@@ -274,7 +265,14 @@ impl RequestSource for TraceSource {
         // Exact at scale 1 (an f64 holds 53 bits); a scaled idle time past 2^64 ns saturates, and the
         // simulation refuses an issue instant that overflows.
         let think_ns = if self.time_scale == 1.0 { idle } else { (idle as f64 * self.time_scale).round() as Ns };
-        Ok(Some(HostRequest { id, arrival_ns: replayed.arrival_ns, op: r.op, offset_bytes: replayed.offset_bytes, len_bytes: r.len_bytes, think_ns }))
+        Ok(Some(HostRequest {
+            id,
+            arrival_ns: replayed.arrival_ns,
+            op: r.op,
+            offset_bytes: replayed.offset_bytes,
+            len_bytes: replayed.len_bytes,
+            think_ns,
+        }))
     }
 
     fn progress(&self) -> f64 {
@@ -286,8 +284,8 @@ impl RequestSource for TraceSource {
     }
 
     fn report(&self) -> WorkloadReport {
-        let (malformed_skipped, zero_length_skipped, first_malformed) = self.feed.skipped();
-        WorkloadReport { malformed_skipped, first_malformed, zero_length_skipped, ..self.report.clone() }
+        let (malformed_skipped, zero_length_skipped, trims_skipped, first_malformed) = self.feed.skipped();
+        WorkloadReport { malformed_skipped, first_malformed, zero_length_skipped, trims_skipped, ..self.report.clone() }
     }
 }
 

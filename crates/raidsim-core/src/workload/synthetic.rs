@@ -96,6 +96,21 @@ impl SyntheticSource {
     }
 }
 
+impl SyntheticSource {
+    /// The next request's op. A trim is drawn among the non-reads, and only
+    /// when trims are asked for, so a workload without them draws as before.
+    fn op(&mut self) -> HostOp {
+        let read = self.cfg.read_fraction;
+        if self.rng.gen_bool(read) {
+            HostOp::Read
+        } else if self.cfg.trim_fraction > 0.0 && self.rng.gen_bool((self.cfg.trim_fraction / (1.0 - read)).min(1.0)) {
+            HostOp::Trim
+        } else {
+            HostOp::Write
+        }
+    }
+}
+
 impl RequestSource for SyntheticSource {
     fn next_request(&mut self) -> Result<Option<HostRequest>> {
         if self.issued >= self.cfg.requests {
@@ -110,7 +125,7 @@ impl RequestSource for SyntheticSource {
                 )));
             }
         }
-        let op = if self.rng.gen_bool(self.cfg.read_fraction) { HostOp::Read } else { HostOp::Write };
+        let op = self.op();
         let size = self.sizes.sample(&mut self.rng)?;
         if size > self.span_bytes {
             return Err(Error::Workload(format!("request size {size} exceeds the {}-byte address span", self.span_bytes)));

@@ -27,7 +27,7 @@ const TABLE: &[(&str, TraceFormat, u64, f64)] = &[
 ];
 
 fn opts(skip_malformed: bool) -> TraceOptions {
-    TraceOptions { format: None, device: None, max_requests: 0, blkparse_action: "D".into(), skip_malformed }
+    TraceOptions { format: None, device: None, max_requests: 0, blkparse_action: "D".into(), skip_malformed, skip_trims: false }
 }
 
 #[test]

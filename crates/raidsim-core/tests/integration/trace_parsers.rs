@@ -94,7 +94,14 @@ fn fixture(name: &str, text: &[u8]) -> PathBuf {
 
 /// Reading options that detect the format and keep every record.
 fn every_record() -> raidsim_core::workload::trace::TraceOptions {
-    raidsim_core::workload::trace::TraceOptions { format: None, device: None, max_requests: 0, blkparse_action: "D".into(), skip_malformed: false }
+    raidsim_core::workload::trace::TraceOptions {
+        format: None,
+        device: None,
+        max_requests: 0,
+        blkparse_action: "D".into(),
+        skip_malformed: false,
+        skip_trims: false,
+    }
 }
 
 fn simulate_trace(path: &std::path::Path, extra: &[&str]) -> Result<raidsim_core::Report, String> {

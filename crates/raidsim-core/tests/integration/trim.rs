@@ -7,6 +7,7 @@ use crate::common;
 
 use common::{config, responses_in_arrival_order, ONE_DIE};
 use raidsim_core::analytic::greedy_uniform_write_amplification;
+use raidsim_core::config::RawConfig;
 use raidsim_core::ftl::Ftl;
 use raidsim_core::report::Report;
 use raidsim_core::simulate;
@@ -27,8 +28,16 @@ fn refs(o: &[String]) -> Vec<&str> {
 
 fn run(overrides: &[&str], list: &[(u64, &str, u64, u64)]) -> Result<Report, String> {
     let reqs = requests(list);
-    let all = [overrides, &["workload.kind=requests", reqs.as_str()]].concat();
-    simulate(config("", &all)).map_err(|e| e.to_string())
+    run_preset("", &[overrides, &["workload.kind=requests", reqs.as_str()]].concat())
+}
+
+/// A run of `preset` (defaults when empty) with `overrides`, or the error resolving or running it.
+fn run_preset(preset: &str, overrides: &[&str]) -> Result<Report, String> {
+    let mut raw = if preset.is_empty() { RawConfig::new() } else { RawConfig::from_preset(preset).map_err(|e| e.to_string())? };
+    for o in overrides {
+        raw.set(o).map_err(|e| e.to_string())?;
+    }
+    simulate(raw.resolve().map_err(|e| e.to_string())?).map_err(|e| e.to_string())
 }
 
 /// Greedy collection under uniform random writes over the `m` pages a
@@ -167,43 +176,45 @@ fn parity_keeps_the_parts_of_stripes_a_trim_covers_and_mirrors_do_not() {
     }
 }
 
-/// Configurations whose model a trim would break refuse it by key, and
-/// `workload.trims = "skip"` leaves a trace's trims out, counted.
+/// Configurations whose model a trim would break refuse it by key, before
+/// the run when the workload's settings carry trims, with the way to leave
+/// this workload's trims out.
 #[test]
 fn configurations_that_cannot_take_a_trim_refuse_it_by_key() {
     let t = [(0, "T", 0, 65_536), (1, "W", 0, 4096)];
     let refusal = |extra: &[&str]| run(&[ONE_DIE.as_slice(), extra].concat(), &t).expect_err("refused");
+    let raid5 = ["array.level=raid5", "array.members=4"];
     for (extra, key) in [
         (&["ssd.ftl.scheme=\"dftl\"", "ssd.ftl.cmt_bytes=4096"][..], "ssd.ftl.scheme"),
         (&["ssd.ftl.scheme=\"fast\"", "ssd.ftl.log_blocks_per_plane=2"][..], "ssd.ftl.scheme"),
         (&["ssd.ftl.scheme=\"block_map\""][..], "ssd.ftl.scheme"),
-        (
-            &["array.level=raid5", "array.members=4", "array.controller.cache=\"write_back\"", "array.controller.cache_bytes=1048576"][..],
-            "array.controller.cache",
-        ),
+        (&[raid5[0], raid5[1], "array.member_ssd=[{}, {ftl = {scheme = \"dftl\", cmt_bytes = 4096}}]"][..], "array.member_ssd[1]"),
+        (&[raid5[0], raid5[1], "array.controller.cache=\"write_back\"", "array.controller.cache_bytes=1048576"][..], "array.controller.cache"),
         (
             &[
-                "array.level=raid5",
-                "array.members=4",
+                raid5[0],
+                raid5[1],
                 "array.controller.read_ahead=\"always\"",
                 "array.controller.read_ahead_bytes=65536",
                 "array.controller.cache_bytes=1048576",
             ][..],
             "array.controller.read_ahead",
         ),
-        (&["array.level=raid5", "array.members=4", "sim.verify=true"][..], "sim.verify"),
     ] {
         let e = refusal(extra);
-        assert!(e.contains(key) && e.contains("workload.trims = \"skip\""), "{extra:?}: {e}");
+        assert!(e.contains(&format!("at `{key}`")) && e.contains("drop the requests whose op is \"T\""), "{extra:?}: {e}");
     }
-    let reqs = requests(&[(0, "T", 0, 65_536)]);
-    let e = simulate(config("cr5m-ssd1", &["workload.kind=requests", reqs.as_str()])).expect_err("CR5M").to_string();
-    assert!(e.contains("array.level") && e.contains("CR5M"), "{e}");
-    let e = simulate(config("hdd-cheetah-9lp", &["workload.kind=requests", reqs.as_str()])).expect_err("a disk").to_string();
-    assert!(e.contains("hard disk has no trim"), "{e}");
-    let counted = raidsim_core::count(&config("", &["array.level=raid5", "array.members=4", "workload.kind=requests", reqs.as_str()]));
+    let reqs = requests(&[(0, "T", 0, 4096)]);
+    let e = run_preset("cr5m-ssd1", &["workload.kind=requests", reqs.as_str()]).expect_err("CR5M");
+    assert!(e.contains("at `array.level`") && e.contains("CR5M"), "{e}");
+    // A trim of part of one stripe is refused as one of whole stripes is: the setting decides, not the data.
+    let e = run_preset("hdd-cheetah-9lp", &[raid5[0], raid5[1], "workload.kind=requests", reqs.as_str()]).expect_err("disks");
+    assert!(e.contains("at `member.kind`") && e.contains("hard disk has no trim"), "{e}");
+    let e = run_preset("", &["workload.trim_fraction=0.1", "ssd.ftl.scheme=\"block_map\"", "workload.requests=10"]).expect_err("synthetic");
+    assert!(e.contains("at `ssd.ftl.scheme`") && e.contains("set workload.trim_fraction = 0"), "{e}");
+    let counted = raidsim_core::count(&config("", &[raid5[0], raid5[1], "workload.kind=requests", reqs.as_str()]));
     let e = counted.expect_err("counting refuses trims").to_string();
-    assert!(e.contains("request 0 is a trim"), "{e}");
+    assert!(e.contains("counting mode counts the pages reads and writes move"), "{e}");
 }
 
 /// blkparse's discards (`D` in `rwbs`) replay as trims, in a closed loop
@@ -257,4 +268,80 @@ fn a_trim_follows_the_writes_issued_before_it_and_precedes_those_after() {
     let reqs = requests(&list);
     let responses = responses_in_arrival_order(&[drive.as_slice(), &["workload.kind=requests", reqs.as_str()]].concat());
     assert_eq!(responses[10], 11 * 302_400 - 200);
+}
+
+/// On bytes (`sim.verify`): trims mixed into reads and writes on RAID-5
+/// and RAID-6 of every code, with a member failing and rebuilt onto a
+/// spare, leave every sector reading back its last write or, trimmed,
+/// zeros, and every surviving parity sector true to its codeword.
+#[test]
+fn trims_keep_every_codeword_true_on_bytes_through_a_failure_and_rebuild() {
+    for (level, code) in [("raid5", "rs"), ("raid6", "rs"), ("raid6", "evenodd"), ("raid6", "rdp"), ("raid10", "rs")] {
+        let o = [
+            format!("array.level=\"{level}\""),
+            "array.members=6".into(),
+            "array.stripe_unit_bytes=4096".into(),
+            format!("array.code=\"{code}\""),
+            "array.failures=[{member = 1, at_request = 150}]".into(),
+            "array.spares=1".into(),
+            "ssd.geometry.blocks_per_plane=32".into(),
+            "workload.requests=600".into(),
+            "workload.span_bytes=1048576".into(),
+            "workload.read_fraction=0.4".into(),
+            "workload.trim_fraction=0.2".into(),
+            "workload.alignment_bytes=512".into(),
+            "workload.size.kind=\"uniform\"".into(),
+            "workload.size.min_bytes=512".into(),
+            "workload.size.max_bytes=262144".into(),
+            "workload.size.quantum_bytes=512".into(),
+            "sim.verify=true".into(),
+        ];
+        let o: Vec<&str> = o.iter().map(String::as_str).filter(|a| level != "raid10" || !a.starts_with("array.code")).collect();
+        let r = simulate(config("", &o)).unwrap_or_else(|e| panic!("{level} {code}: {e}"));
+        let v = r.verify.as_ref().expect("verify section");
+        assert_eq!(v.mismatches, 0, "{level} {code}: {:?}", v.first_mismatches);
+        let trims = stat(&r, "host.trim.requests").unwrap_or(0.0);
+        assert!(trims > 80.0 && stat(&r, "host.trim.member_bytes") > Some(0.0), "{level} {code}: {trims} trims");
+        assert!(v.sectors_checked_after_run > 1000 && v.redundancy_checked_after_run > 200, "{level} {code}: {v:?}");
+    }
+}
+
+fn blkparse_fixture(name: &str, lines: &[&str]) -> String {
+    let dir = std::env::temp_dir().join(format!("raidsim-trim-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, lines.join("\n") + "\n").expect("fixture");
+    format!("workload.path=\"{}\"", path.display())
+}
+
+/// A whole-device discard from a larger traced device (mkfs, blkdiscard):
+/// skipped, it is never asked to fit; applied under `wrap`, it trims the
+/// whole drive and counts as wrapped. A trace's first trim meets the same
+/// refusals a listed one does, with the trace's way out.
+#[test]
+fn a_discard_larger_than_the_drive_is_skipped_unseen_or_trims_all_of_it() {
+    let p = blkparse_fixture("mkfs.txt", &["8,0 0 1 0.0 100 D D 0 + 2097152 [mkfs]", "8,0 0 2 0.001 100 D W 0 + 8 [fio]"]);
+    let drive = [ONE_DIE.as_slice(), &["workload.kind=trace", p.as_str(), "precondition.fill_fraction=1.0"]].concat();
+    let skipped = run_preset("", &[drive.as_slice(), &["workload.trims=\"skip\""]].concat()).expect("skipped unseen");
+    assert_eq!((skipped.workload.trims_skipped, skipped.host.writes, skipped.workload.wrapped_out_of_range), (1, 1, 0));
+    let e = run_preset("", &drive).expect_err("a 1 GiB trim of a 28 MiB drive is most of the trace's bytes");
+    assert!(e.contains("max_wrapped_fraction"), "{e}");
+    let applied = run_preset("", &[drive.as_slice(), &["workload.max_wrapped_fraction=1"]].concat()).expect("clipped");
+    let pages = config("", &ONE_DIE).geometry.logical_pages as f64;
+    assert_eq!(stat(&applied, "ssd.trim.pages_dropped"), Some(pages));
+    assert_eq!(applied.workload.wrapped_out_of_range, 1);
+    let e = run_preset("", &[drive.as_slice(), &["ssd.ftl.scheme=\"block_map\""]].concat()).expect_err("block map");
+    assert!(e.contains("at `ssd.ftl.scheme`") && e.contains("workload.trims = \"skip\""), "{e}");
+}
+
+/// The trim counters restart with the drives' at the end of the warm-up:
+/// the host's and the drive's figures describe the same trims.
+#[test]
+fn trims_in_the_warm_up_are_counted_by_neither_host_nor_drive() {
+    let list = [(0, "T", 0, 8192), (1000, "W", 16_384, 4096), (10_000_000, "T", 16_384, 8192), (20_000_000, "W", 0, 4096)];
+    let drive = [ONE_DIE.as_slice(), &["precondition.fill_fraction=1.0", "sim.warmup_requests=1"]].concat();
+    let r = run(&drive, &list).expect("runs");
+    assert_eq!(stat(&r, "host.trim.requests"), Some(1.0));
+    assert_eq!(stat(&r, "host.trim.bytes"), Some(8192.0));
+    assert_eq!(stat(&r, "ssd.trim.pages_dropped"), Some(2.0));
 }

@@ -33,6 +33,7 @@ fn the_cases_draw_every_flash_management_option() {
     ] {
         assert!(drawn.iter().any(|o| o == option), "no case sets {option}");
     }
+    assert!(drawn.iter().any(|o| o.starts_with("workload.trim_fraction=")), "no case trims");
 }
 
 #[test]

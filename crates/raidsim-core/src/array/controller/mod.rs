@@ -267,6 +267,11 @@ impl ArrayController {
         self.observer.cached_read(offset, len, versions);
     }
 
+    /// `sim.verify`: a host trim reached the member ranges `ranges`.
+    pub fn verify_trim(&mut self, ranges: &[crate::array::trim::MemberTrim]) -> Result<()> {
+        self.observer.trimmed(&self.state, ranges)
+    }
+
     /// `sim.verify`: what the byte check found (absent when it is off).
     pub fn verify_report(&self) -> Option<super::verify::VerifyReport> {
         let deferred = |s: u64| self.mirroring.as_ref().is_some_and(|mw| mw.mirrored(s) != 0);

@@ -72,6 +72,10 @@ impl ArrayObserver for Verifying {
         loss.mirror.iter().for_each(|&lpn| v.lose_mirror(device, lpn * page, page));
     }
 
+    fn trimmed(&mut self, state: &ArrayState, ranges: &[crate::array::trim::MemberTrim]) -> Result<()> {
+        self.verifier.trim(state, ranges)
+    }
+
     fn cached_read(&mut self, offset: u64, len: u64, versions: &[u64]) {
         self.verifier.check_cached_read(offset, len, versions);
     }

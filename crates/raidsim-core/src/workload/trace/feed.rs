@@ -37,6 +37,8 @@ pub struct FedRecord {
     pub malformed_skipped: u64,
     /// Zero-length requests skipped before it.
     pub zero_length_skipped: u64,
+    /// Trims left out before it.
+    pub trims_skipped: u64,
 }
 
 /// How the reader stood at the end of the file.
@@ -44,6 +46,7 @@ pub struct FedRecord {
 struct EndCounters {
     malformed_skipped: u64,
     zero_length_skipped: u64,
+    trims_skipped: u64,
 }
 
 /// Where the consumer stands once the current batch is used up.
@@ -141,15 +144,16 @@ impl TraceFeed {
         }
     }
 
-    /// Malformed and zero-length lines skipped so far by what was consumed:
-    /// up to the last record, or the whole file once its end was reached.
-    pub fn skipped(&self) -> (u64, u64, Option<String>) {
-        let (malformed, zero) = match (self.stage, self.last) {
-            (Stage::Ended(c), _) => (c.malformed_skipped, c.zero_length_skipped),
-            (_, Some(r)) => (r.malformed_skipped, r.zero_length_skipped),
-            _ => (0, 0),
+    /// Malformed lines, zero-length requests and trims skipped so far by
+    /// what was consumed: up to the last record, or the whole file once its
+    /// end was reached; and the first malformed line.
+    pub fn skipped(&self) -> (u64, u64, u64, Option<String>) {
+        let (malformed, zero, trims) = match (self.stage, self.last) {
+            (Stage::Ended(c), _) => (c.malformed_skipped, c.zero_length_skipped, c.trims_skipped),
+            (_, Some(r)) => (r.malformed_skipped, r.zero_length_skipped, r.trims_skipped),
+            _ => (0, 0, 0),
         };
-        (malformed, zero, if malformed > 0 { self.first_malformed.clone() } else { None })
+        (malformed, zero, trims, if malformed > 0 { self.first_malformed.clone() } else { None })
     }
 
     /// Fraction of the file read (by the thread: a little ahead of the simulation).
@@ -179,12 +183,17 @@ fn read_batches(mut reader: TraceReader, mut replay: Replay, sender: &std::sync:
                         line_no: reader.line_no(),
                         malformed_skipped: reader.malformed_skipped,
                         zero_length_skipped: reader.zero_length_skipped,
+                        trims_skipped: reader.trims_skipped,
                     }),
                     Err(message) => end = Some(Err(reader.line_error(message))),
                 },
                 Ok(None) if reader.records == 0 => end = Some(Err(reader.no_records_error())),
                 Ok(None) => {
-                    end = Some(Ok(EndCounters { malformed_skipped: reader.malformed_skipped, zero_length_skipped: reader.zero_length_skipped }))
+                    end = Some(Ok(EndCounters {
+                        malformed_skipped: reader.malformed_skipped,
+                        zero_length_skipped: reader.zero_length_skipped,
+                        trims_skipped: reader.trims_skipped,
+                    }))
                 }
                 Err(e) => end = Some(Err(e)),
             }

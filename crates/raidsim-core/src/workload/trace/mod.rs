@@ -76,6 +76,8 @@ pub struct TraceOptions {
     pub blkparse_action: String,
     /// Skip malformed lines instead of failing.
     pub skip_malformed: bool,
+    /// Leave trims out, counted (`workload.trims = "skip"`).
+    pub skip_trims: bool,
 }
 
 /// Line-by-line reader of one trace file.
@@ -96,6 +98,8 @@ pub struct TraceReader {
     pub first_malformed: Option<String>,
     /// Zero-length requests skipped.
     pub zero_length_skipped: u64,
+    /// Trims left out (`skip_trims`).
+    pub trims_skipped: u64,
     /// A validation trace's clock: the issue instant of its next request.
     issue_clock_ns: u128,
 }
@@ -179,6 +183,7 @@ impl TraceReader {
             malformed_skipped: 0,
             first_malformed: None,
             zero_length_skipped: 0,
+            trims_skipped: 0,
             issue_clock_ns: 0,
         })
     }
@@ -253,6 +258,12 @@ impl TraceReader {
                         r.time_ns = issue;
                     }
                     if self.opts.device.is_some_and(|d| d != r.device) {
+                        continue;
+                    }
+                    // Left out before anything else is asked of them: a
+                    // skipped trim is as if the trace never held it.
+                    if self.opts.skip_trims && r.op == crate::workload::HostOp::Trim {
+                        self.trims_skipped += 1;
                         continue;
                     }
                     if r.len_bytes == 0 {

@@ -1,0 +1,57 @@
+//! Where the model takes trims, and where it does not: the one check that
+//! refuses a workload's trims, by key. It runs at resolve when the
+//! workload's own settings carry trims (listed `"T"` requests, a
+//! `trim_fraction`), and at a trace's first trim, which only reading the
+//! trace finds.
+
+use super::{CacheMode, Config, FtlScheme, MemberConfig, MemberKind, RaidLevel, ReadAheadPolicy, WorkloadConfig};
+use crate::error::{Error, Result};
+
+/// Whether the workload's settings ask for trims (a trace's are found as it is read).
+pub fn carries_trims(workload: &WorkloadConfig) -> Result<bool> {
+    Ok(match workload {
+        WorkloadConfig::Synthetic(s) => s.trim_fraction > 0.0,
+        WorkloadConfig::Flows(f) => f.flows.iter().any(|flow| flow.generator.trim_fraction > 0.0),
+        WorkloadConfig::Requests { requests, packed } => {
+            requests.iter().any(|(_, op, _, _)| op == "T") || super::unpack_requests(packed)?.iter().any(|&(_, op, _, _)| op == "T")
+        }
+        WorkloadConfig::Trace(_) => false,
+    })
+}
+
+/// Refuses trims where their model is not built: naming the key that
+/// stands in the way and how to leave the trims out of this workload.
+pub fn refuse_trims(config: &Config, members: &[MemberConfig]) -> Result<()> {
+    let Some((key, why)) = refusal(config, members) else { return Ok(()) };
+    let hint = match &config.workload {
+        WorkloadConfig::Trace(_) => "leave the trace's trims out with workload.trims = \"skip\"",
+        WorkloadConfig::Requests { .. } => "drop the requests whose op is \"T\"",
+        WorkloadConfig::Synthetic(_) | WorkloadConfig::Flows(_) => "set workload.trim_fraction = 0",
+    };
+    Err(Error::config(key, format!("the workload trims, and {why}; {hint}")))
+}
+
+fn refusal(config: &Config, members: &[MemberConfig]) -> Option<(String, &'static str)> {
+    if config.member.kind == MemberKind::Hdd {
+        return Some(("member.kind".into(), "a hard disk has no trim"));
+    }
+    let block_mapped = |scheme: FtlScheme| scheme != FtlScheme::PageMap;
+    if block_mapped(config.ssd.ftl.scheme) {
+        return Some(("ssd.ftl.scheme".into(), "trims are modelled on the page map in DRAM only"));
+    }
+    let odd = members.iter().position(|m| matches!(m, MemberConfig::Ssd { ssd, .. } if block_mapped(ssd.ftl.scheme)));
+    if let Some(i) = odd {
+        return Some((format!("array.member_ssd[{i}]"), "trims are modelled on the page map in DRAM only"));
+    }
+    let controller = &config.array.controller;
+    if controller.cache == CacheMode::WriteBack {
+        return Some(("array.controller.cache".into(), "a write-back cache could write a trimmed range's cached data after the trim"));
+    }
+    if config.array.level != RaidLevel::Single && controller.read_ahead != ReadAheadPolicy::Off {
+        return Some(("array.controller.read_ahead".into(), "data read ahead of a trim would outlive it"));
+    }
+    if config.array.level == RaidLevel::Cr5m {
+        return Some(("array.level".into(), "CR5M's mirror and old copies, kept for parity, are not modelled under trims"));
+    }
+    None
+}
