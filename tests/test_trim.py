@@ -60,6 +60,7 @@ def test_a_run_without_trims_reports_none():
     assert not any("trim" in path for path in stats(r))
     assert "trimmed" not in r.to_text()
     assert "trims_skipped" not in r.to_dict()["workload"]
+    assert r.to_dict()["trim"] == {"requests": 0, "bytes": 0, "kept_bytes": 0, "member_bytes": 0}
 
 
 BLKPARSE = "".join(f"8,0 0 {i} 0.{i:09d} 1 D {rwbs} {sector} + {n} [x]\n" for i, (rwbs, sector, n) in enumerate(

@@ -300,15 +300,13 @@ class Report:
         return lines
 
     def _trims_text(self) -> list:
-        """What the host trimmed and, in an array, what the members dropped and what parity kept."""
-        stats = {st["path"]: st["value"] for st in self._data["stats"] if st["path"].startswith("host.trim.")}
-        if not stats:
+        """What the host trimmed and, in an array, what the members trimmed and what parity kept."""
+        t = self._data.get("trim") or {}
+        if not t.get("requests"):
             return []
-        trims = int(stats["host.trim.requests"])
-        line = f"{'host bytes trimmed':27s}{int(stats['host.trim.bytes']):,} ({trims:,} trim{'' if trims == 1 else 's'}"
-        if "host.trim.member_bytes" in stats:
-            line += (f"; {int(stats['host.trim.member_bytes']):,} bytes on the members, "
-                     f"{int(stats['host.trim.kept_bytes']):,} kept in parts of stripes under parity")
+        line = f"{'host bytes trimmed':27s}{t['bytes']:,} ({t['requests']:,} trim{'' if t['requests'] == 1 else 's'}"
+        if self._data.get("array") is not None:
+            line += f"; {t['member_bytes']:,} bytes on the members, {t['kept_bytes']:,} kept in parts of stripes under parity"
         return [line + ")"]
 
     def _steadiness_text(self) -> list:

@@ -199,6 +199,22 @@ pub struct Report {
     /// Each flow of a flows workload (absent for one workload).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub flows: Vec<FlowReport>,
+    /// The host's trims (all zero when it issued none).
+    pub trim: TrimReport,
+}
+
+/// The host's trims: what it asked, and what the members dropped or kept
+/// (`sim::trim`; the drives' own counts are `<drive>.trim.*` stats).
+#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct TrimReport {
+    /// Trims applied (the warm-up's excepted), never in the response figures.
+    pub requests: u64,
+    /// Their bytes.
+    pub bytes: u64,
+    /// Bytes in parts of stripes under parity, which the members keep.
+    pub kept_bytes: u64,
+    /// Bytes trimmed on the drives, every copy and parity included.
+    pub member_bytes: u64,
 }
 
 /// One flow's figures (`workload.kind = "flows"`).
@@ -507,7 +523,21 @@ impl Report {
         if let Some(c) = &cost {
             c.stats(&mut stats);
         }
-        Self { host, devices, workload, time_series, stats, array, stop, warnings, rebuild: None, verify: None, cost, flows: Vec::new() }
+        Self {
+            host,
+            devices,
+            workload,
+            time_series,
+            stats,
+            array,
+            stop,
+            warnings,
+            rebuild: None,
+            verify: None,
+            cost,
+            flows: Vec::new(),
+            trim: TrimReport::default(),
+        }
     }
 
     /// Adds the failures-and-rebuild section (and its statistics).

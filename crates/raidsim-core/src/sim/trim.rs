@@ -193,9 +193,10 @@ impl Simulation {
         (t.requests, t.bytes, t.kept_bytes, t.member_bytes) = (0, 0, 0, 0);
     }
 
-    /// The trims' counters, when the run applied any.
+    /// The trims' section, and their counters as `host.trim.*` stats when the run applied any.
     pub(super) fn trim_report(&self, report: &mut Report) {
         let t = &self.trims;
+        report.trim = crate::report::TrimReport { requests: t.requests, bytes: t.bytes, kept_bytes: t.kept_bytes, member_bytes: t.member_bytes };
         if t.requests == 0 {
             return;
         }

@@ -165,6 +165,8 @@ fn parity_keeps_the_parts_of_stripes_a_trim_covers_and_mirrors_do_not() {
     }
     assert_eq!(stat(&r, "host.trim.kept_bytes"), Some((3 + 2) as f64 * 4096.0));
     assert_eq!(stat(&r, "host.trim.member_bytes"), Some(5.0 * 4096.0));
+    let section = raidsim_core::report::TrimReport { requests: 1, bytes: 9 * 4096, kept_bytes: 5 * 4096, member_bytes: 5 * 4096 };
+    assert_eq!(r.trim, section);
     // [2 KiB, +12 KiB): half of unit 0, units 1 and 2, half of unit 3.
     for (level, members, extra, copies) in [("raid0", 5, &[][..], 1.0), ("raid10", 4, &["array.copies=2"][..], 2.0)] {
         let o = setup(level, members, extra);
