@@ -98,9 +98,17 @@ def test_a_disk_refuses_trims_saying_how_to_leave_them_out(tmp_path):
     assert r.to_dict()["host"]["requests"] == 3
 
 
-def test_the_cached_map_refuses_listed_trims_before_the_run():
+def test_a_block_map_refuses_listed_trims_before_the_run():
     with pytest.raises(raidsim.ConfigError, match='ssd.ftl.scheme.*drop the requests whose op is "T"'):
-        raidsim.Config.preset("mqsim-default").with_workload(Workload.requests([(0, "T", 0, PAGE)])).resolved()
+        (raidsim.Config().with_overrides({"ssd.ftl.scheme": "block_map"})
+         .with_workload(Workload.requests([(0, "T", 0, PAGE)])).resolved())
+
+
+def test_mqsim_default_with_its_cached_map_takes_trims():
+    r = raidsim.simulate("mqsim-default", Workload.requests([(0, "W", 0, 8 * 8192), (10**6, "T", 0, 8 * 8192)]),
+                         overrides={"ssd.geometry.blocks_per_plane": 64, "precondition.fill_fraction": 0.0},
+                         progress=False)
+    assert stats(r)["ssd.trim.pages_dropped"] == 8
 
 
 def test_a_synthetic_workload_draws_its_share_of_trims():

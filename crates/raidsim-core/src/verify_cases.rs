@@ -145,8 +145,8 @@ pub fn scenario(seed: u64, case: u64) -> Vec<String> {
         o.push(format!("ssd.write_cache.capacity_bytes={}", rng.gen_range(1u64..=8) * 4096));
         o.push(format!("ssd.write_cache.recent_ns={}", rng.gen_range(1u64..=2_000_000)));
     }
-    // A third of the single workloads on the page map in DRAM trim too.
-    let page_map = !o.iter().any(|a| a.starts_with("ssd.ftl.scheme="));
+    // A third of the single workloads on page maps (in DRAM or cached) trim too.
+    let page_map = !o.iter().any(|a| a == "ssd.ftl.scheme=\"fast\"" || a == "ssd.ftl.scheme=\"block_map\"");
     if page_map && o.iter().any(|a| a.starts_with("workload.read_fraction=")) && rng.gen_bool(0.33) {
         o.push(format!("workload.trim_fraction={:.2}", rng.gen_range(0.05..0.2)));
     }

@@ -35,13 +35,13 @@ fn refusal(config: &Config, members: &[MemberConfig]) -> Option<(String, &'stati
     if config.member.kind == MemberKind::Hdd {
         return Some(("member.kind".into(), "a hard disk has no trim"));
     }
-    let block_mapped = |scheme: FtlScheme| scheme != FtlScheme::PageMap;
+    let block_mapped = |scheme: FtlScheme| matches!(scheme, FtlScheme::Fast | FtlScheme::BlockMap);
     if block_mapped(config.ssd.ftl.scheme) {
-        return Some(("ssd.ftl.scheme".into(), "trims are modelled on the page map in DRAM only"));
+        return Some(("ssd.ftl.scheme".into(), "trims are modelled on page maps (in DRAM or cached) only, not on block-mapped FTLs"));
     }
     let odd = members.iter().position(|m| matches!(m, MemberConfig::Ssd { ssd, .. } if block_mapped(ssd.ftl.scheme)));
     if let Some(i) = odd {
-        return Some((format!("array.member_ssd[{i}]"), "trims are modelled on the page map in DRAM only"));
+        return Some((format!("array.member_ssd[{i}]"), "trims are modelled on page maps (in DRAM or cached) only, not on block-mapped FTLs"));
     }
     let controller = &config.array.controller;
     if controller.cache == CacheMode::WriteBack {

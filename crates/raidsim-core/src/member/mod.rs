@@ -177,11 +177,11 @@ impl Member {
         }
     }
 
-    /// Trims `[offset, offset + len)` of the member (no time passes). A disk
+    /// Trims `[offset, offset + len)` of the member at `now_ns`. A disk
     /// has no trim, and `config::refuse_trims` stops such a run first.
-    pub fn trim(&mut self, offset_bytes: u64, len_bytes: u64) -> crate::Result<()> {
+    pub fn trim(&mut self, now_ns: Ns, offset_bytes: u64, len_bytes: u64) -> crate::Result<()> {
         match self {
-            Member::Ssd(ssd) => ssd.trim(offset_bytes, len_bytes),
+            Member::Ssd(ssd) => ssd.trim(now_ns, offset_bytes, len_bytes),
             Member::Hdd(_) => Err(crate::Error::Internal("a trim reached a hard disk".into())),
         }
     }

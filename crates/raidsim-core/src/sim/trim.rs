@@ -1,7 +1,8 @@
 //! The host's trims (discards). A trim moves no data: it changes the
-//! drives' maps, through the array's rule for parity (`array::trim`), in
-//! no time. Real drives answer a deallocate in microseconds, which this
-//! leaves out; what a trim changes is the work of later writes, whose
+//! drives' maps, through the array's rule for parity (`array::trim`), and
+//! the host has it back at once (a drive with a cached map books the
+//! translation pages it reads and writes for it as its own work). Real
+//! drives answer a deallocate in microseconds, which this leaves out; what a trim changes is the work of later writes, whose
 //! collections find fewer valid pages to move. Trims are counted apart
 //! from reads and writes (`host.trim.*`), never in the response figures.
 //!
@@ -156,7 +157,7 @@ impl Simulation {
         match &self.controller {
             None => {
                 let drive = self.members.first_mut().ok_or_else(|| Error::Internal("a drive run without its drive".into()))?;
-                drive.trim(t.offset_bytes, t.len_bytes)?;
+                drive.trim(now, t.offset_bytes, t.len_bytes)?;
                 s.member_bytes += t.len_bytes;
             }
             Some(c) => {
@@ -168,7 +169,7 @@ impl Simulation {
                 for m in &s.ranges {
                     let device = device_of[m.member as usize] as usize;
                     let member = self.members.get_mut(device).ok_or_else(|| Error::Internal(format!("no device {device} to trim")))?;
-                    member.trim(m.offset_bytes, m.len_bytes)?;
+                    member.trim(now, m.offset_bytes, m.len_bytes)?;
                     s.member_bytes += m.len_bytes;
                 }
             }

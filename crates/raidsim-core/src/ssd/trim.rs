@@ -1,8 +1,12 @@
 //! A drive's side of a trim: the pages a trim covers whole leave the page
-//! map (`ftl::trim`) and the DRAM cache, at once and without flash work. A
-//! page it covers only in part keeps its data: the drive maps whole pages,
-//! and the rest of the page is still the host's. What it counts is
-//! reported under `ssd.trim.*`.
+//! map (`ftl::trim`) and the DRAM cache, at once. With the map in DRAM that
+//! takes no flash work. With a cached map (`scheme = "dftl"`) each entry is
+//! changed through the cache as a write's is: a miss reads its translation
+//! page, and a changed entry evicted is written back; that work is booked
+//! from the trim's instant on, as the drive's own, and the host does not
+//! wait for it. A page a trim covers only in part keeps its data: the drive
+//! maps whole pages, and the rest of the page is still the host's. What it
+//! counts is reported under `ssd.trim.*`.
 
 use super::*;
 use crate::config::FtlScheme;
@@ -19,14 +23,14 @@ pub struct TrimCounts {
 }
 
 impl Ssd {
-    /// Trims `[offset, offset + len)`; no time passes. Only the page map in
-    /// DRAM takes trims (`config::refuse_trims`).
-    pub fn trim(&mut self, offset_bytes: u64, len_bytes: u64) -> Result<()> {
+    /// Trims `[offset, offset + len)` at `now_ns`. The block-mapped FTLs
+    /// take no trims (`config::refuse_trims`).
+    pub fn trim(&mut self, now_ns: Ns, offset_bytes: u64, len_bytes: u64) -> Result<()> {
         let end = offset_bytes.checked_add(len_bytes).filter(|&e| len_bytes > 0 && e <= self.capacity_bytes);
         let Some(end) = end else {
             return Err(Error::Device(format!("trim [{offset_bytes}, +{len_bytes}) outside the drive's {} bytes", self.capacity_bytes)));
         };
-        if self.ftl_scheme != FtlScheme::PageMap {
+        if matches!(self.ftl_scheme, FtlScheme::Fast | FtlScheme::BlockMap) {
             // `config::refuse_trims` stops such a run before its first trim.
             return Err(Error::Internal(format!("a trim reached a drive whose FTL is `{}`", self.ftl_scheme.name())));
         }
@@ -40,6 +44,8 @@ impl Ssd {
             if let Some(cache) = self.write_cache.as_mut() {
                 cache.trim(lpn);
             }
+            let (known, write_back) = self.translate(now_ns, lpn, true, now_ns);
+            self.write_back(now_ns, write_back, known)?;
             if self.ftl.trim(lpn)? {
                 self.trims.pages_dropped += 1;
             } else {
