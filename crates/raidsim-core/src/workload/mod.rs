@@ -270,7 +270,8 @@ impl RequestSource for TraceSource {
             arrival_ns: replayed.arrival_ns,
             op: r.op,
             offset_bytes: replayed.offset_bytes,
-            len_bytes: replayed.len_bytes,
+            // A wrapped trim longer than the device covers all of it (`Replay`).
+            len_bytes: r.len_bytes.min(self.capacity_bytes),
             think_ns,
         }))
     }

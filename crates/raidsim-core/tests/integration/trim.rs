@@ -326,7 +326,7 @@ fn a_discard_larger_than_the_drive_is_skipped_unseen_or_trims_all_of_it() {
     let skipped = run_preset("", &[drive.as_slice(), &["workload.trims=\"skip\""]].concat()).expect("skipped unseen");
     assert_eq!((skipped.workload.trims_skipped, skipped.host.writes, skipped.workload.wrapped_out_of_range), (1, 1, 0));
     let e = run_preset("", &drive).expect_err("a 1 GiB trim of a 28 MiB drive is most of the trace's bytes");
-    assert!(e.contains("max_wrapped_fraction"), "{e}");
+    assert!(e.contains("max_wrapped_fraction") && e.contains("reaches byte 1073741824"), "{e}");
     let applied = run_preset("", &[drive.as_slice(), &["workload.max_wrapped_fraction=1"]].concat()).expect("clipped");
     let pages = config("", &ONE_DIE).geometry.logical_pages as f64;
     assert_eq!(stat(&applied, "ssd.trim.pages_dropped"), Some(pages));

@@ -33,9 +33,6 @@ pub struct Replayed {
     pub arrival_ns: Ns,
     /// First byte, fitted to the capacity.
     pub offset_bytes: u64,
-    /// Length: the record's, but a trim longer than the capacity (a
-    /// whole-device discard of a larger traced device) covers the capacity.
-    pub len_bytes: u64,
     /// The record's gap from the previous one, scaled.
     pub scaled_gap_ns: Ns,
     /// Stamped earlier than the previous record.
@@ -58,8 +55,8 @@ impl Replay {
     /// Replays the next record, or says what is wrong with it.
     pub fn next(&mut self, r: &TraceRecord) -> Result<Replayed, String> {
         if self.closed {
-            let (offset_bytes, len_bytes, wrapped) = self.fit(r)?;
-            return Ok(Replayed { offset_bytes, len_bytes, wrapped, ..Replayed::default() });
+            let (offset_bytes, wrapped) = self.fit(r)?;
+            return Ok(Replayed { offset_bytes, wrapped, ..Replayed::default() });
         }
         let last = self.last_time_ns.replace(r.time_ns).unwrap_or(r.time_ns);
         let out_of_order = r.time_ns < last;
@@ -79,18 +76,18 @@ impl Replay {
                 r.time_ns
             ));
         }
-        let (offset_bytes, len_bytes, wrapped) = self.fit(r)?;
-        Ok(Replayed { arrival_ns: arrival as Ns, offset_bytes, len_bytes, scaled_gap_ns, out_of_order, wrapped })
+        let (offset_bytes, wrapped) = self.fit(r)?;
+        Ok(Replayed { arrival_ns: arrival as Ns, offset_bytes, scaled_gap_ns, out_of_order, wrapped })
     }
 
-    /// Record `r` fitted to the capacity: its first byte, length, and
-    /// whether it was wrapped (or, a trim longer than the device under
-    /// `wrap`, made to cover the whole device instead: counted as wrapped).
-    fn fit(&self, r: &TraceRecord) -> Result<(u64, u64, bool), String> {
+    /// Record `r` fitted to the capacity: its first byte, and whether it
+    /// was wrapped. A trim longer than the device under `wrap` (a
+    /// whole-device discard of a larger traced device) covers the whole
+    /// device instead (from 0; its source cuts its length), counted as wrapped.
+    fn fit(&self, r: &TraceRecord) -> Result<(u64, bool), String> {
         if r.op == crate::workload::HostOp::Trim && r.len_bytes > self.capacity_bytes && self.out_of_range == OutOfRange::Wrap {
-            return Ok((0, self.capacity_bytes, true));
+            return Ok((0, true));
         }
-        let (offset, wrapped) = crate::workload::fit(r.offset_bytes, r.len_bytes, self.capacity_bytes, Some(self.out_of_range))?;
-        Ok((offset, r.len_bytes, wrapped))
+        crate::workload::fit(r.offset_bytes, r.len_bytes, self.capacity_bytes, Some(self.out_of_range))
     }
 }
