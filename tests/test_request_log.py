@@ -25,7 +25,8 @@ def test_the_log_has_the_reports_requests_and_times(tmp_path):
     log = raidsim.read_request_log(path)
     host = report.to_dict()["host"]
     assert list(log.columns) == ["arrival_ns", "op", "offset_bytes", "len_bytes", "completion_ns", "response_ns",
-                                 "served"]
+                                 "served", "flow"]
+    assert (log["flow"] == 0).all()  # a single workload
     assert len(log) == host["requests"] == 2600  # the warm-up's 400 are not measured, nor logged
     assert (log["op"] == "R").sum() == host["reads"] and (log["op"] == "W").sum() == host["writes"]
     assert int(log["len_bytes"].sum()) == host["bytes_read"] + host["bytes_written"]
@@ -150,3 +151,21 @@ def test_the_op_column_has_both_categories_whatever_the_run_held(tmp_path):
                                                      "metrics.request_log": str(path)}, progress=False)
     op = raidsim.read_request_log(path)["op"]
     assert list(op.cat.categories) == ["R", "W"] and (op == "R").all()
+
+
+def test_each_row_names_the_flow_that_issued_it(tmp_path):
+    path = tmp_path / "flows.parquet"
+    # Flow 1 reads 4 KiB, flow 2 writes 8 KiB: a row's op and size say which flow issued it.
+    flows = raidsim.Workload.flows(
+        raidsim.Workload.synthetic(requests=300, read_fraction=1.0, processes=2, size={"kind": "fixed", "mean_bytes": 4096}),
+        raidsim.Workload.synthetic(requests=200, read_fraction=0.0, processes=2, size={"kind": "fixed", "mean_bytes": 8192}))
+    report = raidsim.simulate("stripe-unit-table5", flows, overrides={**SMALL, "metrics.request_log": str(path)},
+                              progress=False)
+    log = raidsim.read_request_log(path)
+    issued = {f["name"]: f["host"]["requests"] for f in report.to_dict()["flows"]}
+    assert issued == {"flow-1": 300, "flow-2": 200}
+    assert sorted(log["flow"].unique()) == [1, 2]
+    one, two = log[log["flow"] == 1], log[log["flow"] == 2]
+    assert (len(one), len(two)) == (300, 200)
+    assert (one["op"] == "R").all() and (one["len_bytes"] == 4096).all()
+    assert (two["op"] == "W").all() and (two["len_bytes"] == 8192).all()

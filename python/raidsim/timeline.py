@@ -9,8 +9,9 @@ runs. Two things show it.
   after the warm-up, served or failed on lost data) and :func:`raidsim.simulate`
   writes them as Parquet when the run ends — the per-request trace DiskSim,
   MQSim and fio each write. Columns: ``arrival_ns``, ``op`` (``"R"``/``"W"``),
-  ``offset_bytes``, ``len_bytes``, ``completion_ns``, ``response_ns`` and
-  ``served``; rows in completion order. :func:`read_request_log` reads one
+  ``offset_bytes``, ``len_bytes``, ``completion_ns``, ``response_ns``,
+  ``served`` and ``flow`` (0 for a single workload, N for ``flow-N`` of a
+  flows workload); rows in completion order. Trims have no row. :func:`read_request_log` reads one
   back as a pandas DataFrame.
 * **The timeline.** :func:`plot_timeline` (or ``report.plot_timeline(path)``)
   draws, per interval of the report's time series (``metrics.interval_ns``),
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
 
 #: The columns the core hands over: (name, numpy dtype of its little-endian bytes).
 _CORE_COLUMNS = {"arrival_ns": "<u8", "op": "u1", "offset_bytes": "<u8", "len_bytes": "<u8",
-                 "completion_ns": "<u8", "served": "u1"}
+                 "completion_ns": "<u8", "served": "u1", "flow": "<u2"}
 
 
 def log_path(resolved: Dict[str, Any]) -> Optional[str]:
@@ -70,6 +71,7 @@ def request_log_table(columns: List[Tuple[str, bytes]]) -> Any:
         "completion_ns": raw["completion_ns"],
         "response_ns": raw["completion_ns"] - raw["arrival_ns"],
         "served": raw["served"].astype(bool),
+        "flow": raw["flow"],
     })
 
 

@@ -198,7 +198,8 @@ impl Simulation {
 
     /// `metrics.request_log`'s rows as little-endian columns: `arrival_ns`,
     /// `offset_bytes`, `len_bytes`, `completion_ns` (`u64` each), `op`
-    /// (0 read, 1 write) and `served` (`u8` each); `None` without the key.
+    /// (0 read, 1 write) and `served` (`u8` each), `flow` (`u16`: 0 for a
+    /// single workload, N for `flow-N`); `None` without the key.
     fn request_log<'py>(&self, py: Python<'py>) -> Option<Vec<(&'static str, Bound<'py, PyBytes>)>> {
         let log = self.inner.request_log()?;
         let words = |v: &[u64]| PyBytes::new(py, &v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>());
@@ -209,6 +210,7 @@ impl Simulation {
             ("len_bytes", words(&log.len_bytes)),
             ("completion_ns", words(&log.completion_ns)),
             ("served", PyBytes::new(py, &log.served)),
+            ("flow", PyBytes::new(py, &log.flow.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>())),
         ])
     }
 

@@ -29,7 +29,7 @@ pub const MAX_FIXED_BUCKETS: usize = 1 << 18;
 /// key and the hash table's share): bytes kept per member byte written.
 const VERIFIED_BYTES_PER_BYTE: f64 = 1.125;
 /// One row of `metrics.request_log` at the run's peak: the core's columns
-/// (34 bytes: four `u64`, the op, whether served) with their growth room, and
+/// (36 bytes: four `u64`, the op, whether served, the flow's `u16`) with their growth room, and
 /// the copies made to write the Parquet file (76-81 bytes measured at 1-5
 /// million rows).
 pub const REQUEST_LOG_BYTES_PER_ROW: u64 = 96;

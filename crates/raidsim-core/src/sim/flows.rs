@@ -117,6 +117,11 @@ impl Flows {
     }
 
     /// Each flow's responses start again at `now` (the end of the warm-up).
+    /// A flows workload, whose flows the report names `flow-1`, `flow-2`, ... (not one workload).
+    pub(super) fn named(&self) -> bool {
+        self.list.first().is_some_and(|f| f.metrics.is_some())
+    }
+
     pub(super) fn restart_metrics(&mut self, interval_ns: u64, now: Ns) {
         for m in self.list.iter_mut().filter_map(|f| f.metrics.as_mut()) {
             *m = HostMetrics::starting_at(interval_ns, now);

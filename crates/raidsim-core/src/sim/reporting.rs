@@ -69,7 +69,9 @@ impl Simulation {
     /// Logs measured host job `j`, done at `now` (`served`: false when it failed).
     pub(super) fn log_request(&mut self, j: &HostJob, now: Ns, served: bool) {
         if let Some(log) = self.request_log.as_mut() {
-            let row = LoggedRequest { arrival_ns: j.arrival_ns, op: j.op, offset_bytes: j.offset_bytes, len_bytes: j.len_bytes };
+            // Flows are named from 1 (`flow-1`); a single workload is flow 0.
+            let flow = if self.flows.named() { j.flow + 1 } else { 0 };
+            let row = LoggedRequest { arrival_ns: j.arrival_ns, op: j.op, offset_bytes: j.offset_bytes, len_bytes: j.len_bytes, flow };
             log.push(row, now, served);
         }
     }
