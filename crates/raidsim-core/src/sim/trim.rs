@@ -2,9 +2,10 @@
 //! drives' maps, through the array's rule for parity (`array::trim`), and
 //! the host has it back at once (a drive with a cached map books the
 //! translation pages it reads and writes for it as its own work). Real
-//! drives answer a deallocate in microseconds, which this leaves out; what a trim changes is the work of later writes, whose
-//! collections find fewer valid pages to move. Trims are counted apart
-//! from reads and writes (`host.trim.*`), never in the response figures.
+//! drives answer a deallocate in microseconds, which this leaves out; what
+//! a trim changes is the work of later writes, whose collections find fewer
+//! valid pages to move. Trims are counted apart from reads and writes (the
+//! report's `trim` section, `host.trim.*`), never in the response figures.
 //!
 //! Order is kept as the host issued it. A drive maps a write's pages when
 //! it serves the write, which may be long after the host issued it (queued
