@@ -77,6 +77,13 @@ impl FlowsConfig {
                     "is 0 (issue until the stop time) but workload.stop_time_ns is 0: give the flow a request count or the run a stop time",
                 ));
             }
+            if f.requests == 0 && f.trim_fraction >= 1.0 && f.processes > 0 && f.think_time_ns == 0 {
+                return Err(Error::config(
+                    format!("workload.flows[{i}].trim_fraction"),
+                    "is 1 in a closed loop without think time: every request is a trim, which takes no time, so the flow would \
+                     issue forever at one instant and never reach the stop time; give it a request count or a think_time_ns",
+                ));
+            }
         }
         Ok(())
     }

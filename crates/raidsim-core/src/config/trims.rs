@@ -26,7 +26,8 @@ pub fn refuse_trims(config: &Config, members: &[MemberConfig]) -> Result<()> {
     let hint = match &config.workload {
         WorkloadConfig::Trace(_) => "leave the trace's trims out with workload.trims = \"skip\"",
         WorkloadConfig::Requests { .. } => "drop the requests whose op is \"T\"",
-        WorkloadConfig::Synthetic(_) | WorkloadConfig::Flows(_) => "set workload.trim_fraction = 0",
+        WorkloadConfig::Synthetic(_) => "set workload.trim_fraction = 0",
+        WorkloadConfig::Flows(_) => "set each flow's trim_fraction to 0 (workload.flows[i].trim_fraction)",
     };
     Err(Error::config(key, format!("the workload trims, and {why}; {hint}")))
 }
@@ -35,13 +36,13 @@ fn refusal(config: &Config, members: &[MemberConfig]) -> Option<(String, &'stati
     if config.member.kind == MemberKind::Hdd {
         return Some(("member.kind".into(), "a hard disk has no trim"));
     }
-    let block_mapped = |scheme: FtlScheme| matches!(scheme, FtlScheme::Fast | FtlScheme::BlockMap);
-    if block_mapped(config.ssd.ftl.scheme) {
-        return Some(("ssd.ftl.scheme".into(), "trims are modelled on page maps (in DRAM or cached) only, not on block-mapped FTLs"));
-    }
-    let odd = members.iter().position(|m| matches!(m, MemberConfig::Ssd { ssd, .. } if block_mapped(ssd.ftl.scheme)));
-    if let Some(i) = odd {
-        return Some((format!("array.member_ssd[{i}]"), "trims are modelled on page maps (in DRAM or cached) only, not on block-mapped FTLs"));
+    // Each drive's own scheme (spares included): `[ssd]`'s, or its `array.member_ssd` entry's.
+    let block_mapped =
+        |m: &MemberConfig| matches!(m, MemberConfig::Ssd { ssd, .. } if matches!(ssd.ftl.scheme, FtlScheme::Fast | FtlScheme::BlockMap));
+    if let Some(i) = members.iter().position(block_mapped) {
+        let own = config.array.member_ssd.get(i).and_then(|t| t.get("ftl")).and_then(|f| f.get("scheme")).is_some();
+        let key = if own { format!("array.member_ssd[{i}].ftl.scheme") } else { "ssd.ftl.scheme".into() };
+        return Some((key, "trims are modelled on page maps (in DRAM or cached) only, not on block-mapped FTLs"));
     }
     let controller = &config.array.controller;
     if controller.cache == CacheMode::WriteBack {

@@ -151,7 +151,8 @@ impl Counting {
             };
             let Some(op) = r.op.io() else {
                 return Err(Error::Workload(format!(
-                    "request {} is a trim, and {COUNTS_NO_TRIMS}: run the trace with `raidsim run`, or set workload.trims = \"skip\"",
+                    "the workload's request {} (counted from 0) is a trim, and {COUNTS_NO_TRIMS}: run the trace with `raidsim run`, or \
+                     set workload.trims = \"skip\"",
                     r.id
                 )));
             };

@@ -163,12 +163,16 @@ impl Simulation {
             }
             Some(c) => {
                 s.kept_bytes += member_trims(c.planner().geometry(), t.offset_bytes, t.len_bytes, &mut s.ranges)?;
-                // A failed member's device is trimmed too: a spare holds the
-                // stripes already rebuilt onto it, which must read as their
-                // survivors do, or their parity would no longer hold.
-                let device_of = &c.state().device_of;
+                // A spare under rebuild is trimmed too: the stripes already
+                // rebuilt onto it must read as their survivors do, or their
+                // parity would no longer hold. A failed member without one is gone.
+                let state = c.state();
                 for m in &s.ranges {
-                    let device = device_of[m.member as usize] as usize;
+                    let i = m.member as usize;
+                    if state.failed[i] && state.rebuilt[i].is_none() {
+                        continue;
+                    }
+                    let device = state.device_of[i] as usize;
                     let member = self.members.get_mut(device).ok_or_else(|| Error::Internal(format!("no device {device} to trim")))?;
                     member.trim(now, m.offset_bytes, m.len_bytes)?;
                     s.member_bytes += m.len_bytes;

@@ -1,8 +1,9 @@
 //! A drive's side of a trim: the pages a trim covers whole leave the page
 //! map (`ftl::trim`) and the DRAM cache, at once. With the map in DRAM that
 //! takes no flash work. With a cached map (`scheme = "dftl"`) each entry is
-//! changed through the cache as a write's is: a miss reads its translation
-//! page, and a changed entry evicted is written back; that work is booked
+//! looked up through the cache, and changed there as a write's is where its
+//! page held data: a miss reads its translation page, and a changed entry
+//! evicted is written back; that work is booked
 //! from the trim's instant on, as the drive's own, and the host does not
 //! wait for it. A page a trim covers only in part keeps its data: the drive
 //! maps whole pages, and the rest of the page is still the host's. What it
@@ -44,7 +45,10 @@ impl Ssd {
             if let Some(cache) = self.write_cache.as_mut() {
                 cache.trim(lpn);
             }
-            let (known, write_back) = self.translate(now_ns, lpn, true, now_ns);
+            // With a cached map the entry is looked up (a miss reads its
+            // translation page) and changed only where the page held data.
+            let mapped = self.ftl.lookup(lpn).is_some();
+            let (known, write_back) = self.translate(now_ns, lpn, mapped, now_ns);
             self.write_back(now_ns, write_back, known)?;
             if self.ftl.trim(lpn)? {
                 self.trims.pages_dropped += 1;

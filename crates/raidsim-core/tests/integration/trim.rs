@@ -189,7 +189,7 @@ fn configurations_that_cannot_take_a_trim_refuse_it_by_key() {
     for (extra, key) in [
         (&["ssd.ftl.scheme=\"fast\"", "ssd.ftl.log_blocks_per_plane=2"][..], "ssd.ftl.scheme"),
         (&["ssd.ftl.scheme=\"block_map\""][..], "ssd.ftl.scheme"),
-        (&[raid5[0], raid5[1], "array.member_ssd=[{}, {ftl = {scheme = \"block_map\"}}]"][..], "array.member_ssd[1]"),
+        (&[raid5[0], raid5[1], "array.member_ssd=[{}, {ftl = {scheme = \"block_map\"}}]"][..], "array.member_ssd[1].ftl.scheme"),
         (&[raid5[0], raid5[1], "array.controller.cache=\"write_back\"", "array.controller.cache_bytes=1048576"][..], "array.controller.cache"),
         (
             &[
@@ -213,6 +213,26 @@ fn configurations_that_cannot_take_a_trim_refuse_it_by_key() {
     assert!(e.contains("at `member.kind`") && e.contains("hard disk has no trim"), "{e}");
     let e = run_preset("", &["workload.trim_fraction=0.1", "ssd.ftl.scheme=\"block_map\"", "workload.requests=10"]).expect_err("synthetic");
     assert!(e.contains("at `ssd.ftl.scheme`") && e.contains("set workload.trim_fraction = 0"), "{e}");
+    // Block-mapped in [ssd] but page-mapped on every member (no spare takes [ssd]'s): nothing refuses.
+    let page_mapped = "array.member_ssd=[{ftl = {scheme = \"page_map\"}}, {ftl = {scheme = \"page_map\"}}, {ftl = {scheme = \"page_map\"}}, {ftl = {scheme = \"page_map\"}}]";
+    let fast = ["ssd.ftl.scheme=\"fast\"", "ssd.ftl.log_blocks_per_plane=2", page_mapped];
+    run(&[ONE_DIE.as_slice(), &raid5, &fast].concat(), &t).expect("every drive maps by page");
+    let e = run(&[ONE_DIE.as_slice(), &raid5, &fast, &["array.spares=1"]].concat(), &t).expect_err("the spare maps by block");
+    assert!(e.contains("at `ssd.ftl.scheme`"), "{e}");
+    let flows = "workload.flows=[{requests = 0, read_fraction = 0.0, trim_fraction = 1.0, processes = 1}]";
+    let e = run_preset("", &["workload.kind=flows", flows, "workload.stop_time_ns=1000000"]).expect_err("never ends");
+    assert!(e.contains("at `workload.flows[0].trim_fraction`") && e.contains("forever"), "{e}");
+    let e = run_preset(
+        "",
+        &[
+            "workload.kind=flows",
+            &flows.replace("processes = 1", "processes = 1, think_time_ns = 1"),
+            "workload.stop_time_ns=1000000",
+            "ssd.ftl.scheme=\"block_map\"",
+        ],
+    )
+    .expect_err("block map");
+    assert!(e.contains("workload.flows[i].trim_fraction"), "{e}");
     let counted = raidsim_core::count(&config("", &[raid5[0], raid5[1], "workload.kind=requests", reqs.as_str()]));
     let e = counted.expect_err("counting refuses trims").to_string();
     assert!(e.contains("counting mode counts the pages reads and writes move"), "{e}");
@@ -362,6 +382,14 @@ fn a_cached_map_changes_a_trims_entries_through_the_cache() {
     assert_eq!((stat(&r, "ssd.trim.pages_dropped"), stat(&r, "ssd.trim.pages_unmapped")), (Some(64.0), Some(64.0)));
     assert_eq!(r.devices[0].pages_read.get("map_read"), Some(&1));
     assert_eq!(r.devices[0].pages_written.get("map_write"), None);
+    // Pages that hold nothing: each entry is looked up (one translation read
+    // serves all 64) but none changes, so a cache of 2 entries evicts only
+    // clean ones and writes nothing back.
+    let fresh = [ONE_DIE.as_slice(), &["ssd.ftl.scheme=dftl", "ssd.ftl.cmt_bytes=8", "precondition.fill_fraction=0"]].concat();
+    let r = run(&fresh, &[(0, "T", 0, 64 * 4096)]).expect("runs");
+    assert_eq!((stat(&r, "ssd.trim.pages_dropped"), stat(&r, "ssd.trim.pages_unmapped")), (Some(0.0), Some(64.0)));
+    assert_eq!(r.devices[0].pages_read.get("map_read"), Some(&1));
+    assert_eq!(r.devices[0].pages_written.get("map_write"), None);
     let responses = |list: &[(u64, &str, u64, u64)]| {
         let reqs = requests(list);
         responses_in_arrival_order(&[dftl.as_slice(), &["workload.kind=requests", reqs.as_str()]].concat())
@@ -370,4 +398,16 @@ fn a_cached_map_changes_a_trims_entries_through_the_cache() {
     let page_read = 25_000 + 102_400;
     assert_eq!(responses(&[(1, "R", 2000 * 4096, 4096)]), vec![translation_read + page_read]);
     assert_eq!(responses(&[(0, "T", 0, 64 * 4096), (1, "R", 2000 * 4096, 4096)]), vec![2 * translation_read + page_read - 1]);
+}
+
+/// A failed member with no spare is gone: a trim does not reach it, nor is
+/// it counted as trimmed there. A RAID-1 of two whose second member failed
+/// at the start trims ten pages on the first only.
+#[test]
+fn a_failed_member_without_a_spare_is_not_trimmed() {
+    let o = [ONE_DIE.as_slice(), &["array.level=raid1", "array.members=2", "array.failures=[{member = 1, at_request = 0}]"]].concat();
+    let r = run(&o, &[(0, "W", 0, 4096), (1_000_000, "T", 0, 10 * 4096)]).expect("runs");
+    assert_eq!(r.trim.member_bytes, 10 * 4096);
+    assert_eq!(stat(&r, "member[0].trim.pages_dropped").unwrap_or(0.0) + stat(&r, "member[0].trim.pages_unmapped").unwrap_or(0.0), 10.0);
+    assert_eq!(stat(&r, "member[1].trim.pages_dropped"), None);
 }
