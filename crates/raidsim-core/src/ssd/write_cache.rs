@@ -187,6 +187,27 @@ mod tests {
         }
     }
 
+    /// A trim drops a page kept dirty in DRAM, so nothing programs it later
+    /// (no eviction brings it back), and forgets its write-back, so the
+    /// page's next write is a first write, not a rewrite kept in DRAM.
+    #[test]
+    fn a_trimmed_page_is_dropped_unwritten_and_forgotten() {
+        let mut c = cache(1);
+        let write = |c: &mut WriteCache, lpn: u64, at: Ns| {
+            let w = c.write(lpn, 0xff, Cause::User, 0);
+            c.request_done(at, 0);
+            w
+        };
+        write(&mut c, 9, 1); // the first request starts the window: [1, 1001]
+        assert_eq!(write(&mut c, 7, 10).to_flash, Some(0xff));
+        assert_eq!(write(&mut c, 7, 20).to_flash, None); // kept: rewritten in the window
+        c.trim(7);
+        assert!(!c.holds(7), "a read of a trimmed page does not find its old data in DRAM");
+        assert_eq!(write(&mut c, 8, 30).to_flash, Some(0xff));
+        assert_eq!(write(&mut c, 8, 40), CachedWrite { to_flash: None, evicted: None }, "page 7 is not evicted to flash");
+        assert_eq!(write(&mut c, 7, 50).to_flash, Some(0xff), "page 7's next write goes to flash");
+    }
+
     #[test]
     fn sector_masks_cover_the_bytes_written() {
         assert_eq!(sector_mask(0, 4096), 0xff);
