@@ -5,8 +5,8 @@
 //! The controller reports each host request it plans, each stripe job
 //! whose reads have come back and whose writes go out, each stripe CR5M
 //! consolidates, the flash pages a failed chip took with it, the ranges a
-//! trim reached, and reads the front end answered from its cache; it asks for the versions a cache
-//! holds and, at the end, for the verdict. Without `sim.verify` the
+//! trim reached, and reads the front end answered from its cache; it asks
+//! for the versions a cache holds and, at the end, for the verdict. Without `sim.verify` the
 //! observer is [`Unobserved`], whose every method does nothing, so the
 //! controller's paths read the same with and without the check.
 

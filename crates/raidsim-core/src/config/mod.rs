@@ -386,9 +386,7 @@ impl ResolvedConfig {
         config.sim.stop.validate()?;
         validate_warmup(&config)?;
         let members = members::resolve_members(&config)?;
-        if trims::carries_trims(&config.workload)? {
-            trims::refuse_trims(&config, &members)?;
-        }
+        trims::refuse_listed_trims(&config, &members)?;
         let page = members.iter().map(MemberConfig::page_bytes).max().unwrap_or(4096);
         if config.array.level != RaidLevel::Single && config.array.stripe_unit_bytes % page != 0 {
             let what = match config.member.kind {

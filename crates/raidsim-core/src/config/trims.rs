@@ -19,17 +19,33 @@ pub fn carries_trims(workload: &WorkloadConfig) -> Result<bool> {
     })
 }
 
+/// At resolve: refuses the trims the workload's settings carry where their
+/// model is not built. The settings are looked at first, so a long packed
+/// list is decoded again only when they refuse trims.
+pub(super) fn refuse_listed_trims(config: &Config, members: &[MemberConfig]) -> Result<()> {
+    match refusal(config, members) {
+        Some((key, why)) if carries_trims(&config.workload)? => Err(refused(config, key, why)),
+        _ => Ok(()),
+    }
+}
+
 /// Refuses trims where their model is not built: naming the key that
 /// stands in the way and how to leave the trims out of this workload.
 pub fn refuse_trims(config: &Config, members: &[MemberConfig]) -> Result<()> {
-    let Some((key, why)) = refusal(config, members) else { return Ok(()) };
+    match refusal(config, members) {
+        Some((key, why)) => Err(refused(config, key, why)),
+        None => Ok(()),
+    }
+}
+
+fn refused(config: &Config, key: String, why: &str) -> Error {
     let hint = match &config.workload {
         WorkloadConfig::Trace(_) => "leave the trace's trims out with workload.trims = \"skip\"",
         WorkloadConfig::Requests { .. } => "drop the requests whose op is \"T\"",
         WorkloadConfig::Synthetic(_) => "set workload.trim_fraction = 0",
         WorkloadConfig::Flows(_) => "set each flow's trim_fraction to 0 (workload.flows[i].trim_fraction)",
     };
-    Err(Error::config(key, format!("the workload trims, and {why}; {hint}")))
+    Error::config(key, format!("the workload trims, and {why}; {hint}"))
 }
 
 fn refusal(config: &Config, members: &[MemberConfig]) -> Option<(String, &'static str)> {

@@ -61,15 +61,6 @@ impl HostOp {
     }
 }
 
-impl From<Op> for HostOp {
-    fn from(op: Op) -> Self {
-        match op {
-            Op::Read => HostOp::Read,
-            Op::Write => HostOp::Write,
-        }
-    }
-}
-
 /// One request from the host.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HostRequest {

@@ -22,6 +22,15 @@ fn requests(list: &[(u64, &str, u64, u64)]) -> String {
     format!("workload.requests=[{}]", rows.join(", "))
 }
 
+/// A blkparse trace of `lines` in this test run's temp directory, as a `workload.path` override.
+fn blkparse_fixture(name: &str, lines: &[&str]) -> String {
+    let dir = std::env::temp_dir().join(format!("raidsim-trim-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, lines.join("\n") + "\n").expect("fixture");
+    format!("workload.path=\"{}\"", path.display())
+}
+
 fn refs(o: &[String]) -> Vec<&str> {
     o.iter().map(String::as_str).collect()
 }
@@ -250,11 +259,7 @@ fn a_traces_discards_replay_as_trims_or_are_skipped_and_counted() {
         "8,0 0 4 0.000300000 1 D DS 64 + 64 [fstrim]",
         "8,0 0 5 0.000400000 1 D W 8 + 8 [fio]",
     ];
-    let dir = std::env::temp_dir().join(format!("raidsim-trim-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join("discards.blktrace.txt");
-    std::fs::write(&path, lines.join("\n") + "\n").expect("fixture");
-    let p = format!("workload.path=\"{}\"", path.display());
+    let p = blkparse_fixture("discards.blktrace.txt", &lines);
     for replay in ["open", "closed"] {
         let r = format!("workload.replay=\"{replay}\"");
         let o = [ONE_DIE.as_slice(), &["workload.kind=trace", p.as_str(), r.as_str(), "precondition.fill_fraction=1.0"]].concat();
@@ -325,14 +330,6 @@ fn trims_keep_every_codeword_true_on_bytes_through_a_failure_and_rebuild() {
         assert!(trims > 80.0 && stat(&r, "host.trim.member_bytes") > Some(0.0), "{level} {code}: {trims} trims");
         assert!(v.sectors_checked_after_run > 1000 && v.redundancy_checked_after_run > 200, "{level} {code}: {v:?}");
     }
-}
-
-fn blkparse_fixture(name: &str, lines: &[&str]) -> String {
-    let dir = std::env::temp_dir().join(format!("raidsim-trim-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(name);
-    std::fs::write(&path, lines.join("\n") + "\n").expect("fixture");
-    format!("workload.path=\"{}\"", path.display())
 }
 
 /// A whole-device discard from a larger traced device (mkfs, blkdiscard):
