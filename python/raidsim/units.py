@@ -175,7 +175,8 @@ CAUSES = {"user": "host data", "pre_read_rmw": "read-modify-write pre-reads",
           "gc_read": "garbage collection", "gc_write": "garbage collection", "erase": "erases",
           "degraded_read": "degraded reads", "rebuild_read": "rebuild", "rebuild_write": "rebuild",
           "partial_page_read": "partial-page writes", "rebuild_copy_read": "rebuild copies",
-          "map_read": "mapping-cache misses", "map_write": "mapping-cache write-backs"}
+          "map_read": "mapping-cache misses", "map_write": "mapping-cache write-backs",
+          "slc_fold_read": "SLC-cache folds", "slc_fold_write": "SLC-cache folds"}
 
 
 def describe(path: str) -> str:

@@ -150,7 +150,33 @@ pub fn scenario(seed: u64, case: u64) -> Vec<String> {
     if page_map && o.iter().any(|a| a.starts_with("workload.read_fraction=")) && rng.gen_bool(0.33) {
         o.push(format!("workload.trim_fraction={:.2}", rng.gen_range(0.05..0.2)));
     }
+    // A quarter of the page-mapped arrays' drives are TLC behind an SLC cache.
+    if page_map && rng.gen_bool(0.25) {
+        slc_cache(&mut rng, &mut o);
+    }
     o
+}
+
+/// TLC drives with an SLC cache of a few 5-page blocks per plane (16-page
+/// blocks, three bits per cell), folding as they fill or bypassing the
+/// cache when full and folding while idle: folds move pages the byte
+/// verifier follows.
+fn slc_cache(rng: &mut Xoshiro256PlusPlus, o: &mut Vec<String>) {
+    o.push("ssd.geometry.cell_type=\"tlc\"".into());
+    o.push("ssd.geometry.over_provisioning_fraction=0.35".into());
+    for (key, ns) in [("t_read_csb_ns", 40_000), ("t_read_msb_ns", 60_000), ("t_program_csb_ns", 400_000), ("t_program_msb_ns", 900_000)] {
+        o.push(format!("ssd.timing.{key}={ns}"));
+    }
+    o.push(format!("ssd.slc_cache.blocks_per_plane={}", rng.gen_range(2u32..=6)));
+    o.push("ssd.slc_cache.t_read_ns=20000".into());
+    o.push("ssd.slc_cache.t_program_ns=150000".into());
+    let copy_back = !o.iter().any(|a| a == "ssd.ftl.gc_copy_back=false");
+    if copy_back && rng.gen_bool(0.6) {
+        o.push(format!("ssd.slc_cache.idle_fold_after_ns={}", rng.gen_range(0u64..=2_000_000)));
+        if rng.gen_bool(0.5) {
+            o.push("ssd.slc_cache.when_full=\"bypass\"".into());
+        }
+    }
 }
 
 /// The page map's settings that the block-mapped schemes refuse.

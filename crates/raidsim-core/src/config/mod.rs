@@ -26,6 +26,7 @@ mod presets;
 mod raw;
 mod rebuild;
 mod run_checks;
+mod slc_cache;
 mod ssd;
 mod trims;
 mod workload;
@@ -48,6 +49,7 @@ pub use mapping_cache::{FtlScheme, MappingCacheGeometry};
 pub use presets::{preset, preset_names, PRESETS};
 pub use raw::RawConfig;
 pub use rebuild::{RebuildConfig, RebuildPolicy};
+pub use slc_cache::{SlcCacheConfig, SlcWhenFull};
 pub use ssd::{
     bus_bytes, transfer_ns, Allocation, BufferSlotUntil, BufferUnit, CellType, FtlConfig, GcHolds, GcVictim, GeometryConfig, ParallelUnit, SsdConfig,
     TimingConfig, WriteAck, MAX_GC_VICTIM_SAMPLE,

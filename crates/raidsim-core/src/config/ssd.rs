@@ -63,7 +63,8 @@ impl Default for GeometryConfig {
 
 /// Bits per flash cell. Each bit of a cell is read and programmed as its
 /// own page, slower for the higher bits: an MLC block interleaves LSB and
-/// MSB pages, a TLC block LSB, CSB and MSB pages (`flash::cell`).
+/// MSB pages, a TLC block LSB, CSB and MSB pages, a QLC block LSB, CSB,
+/// MSB and TSB pages (`flash::cell`).
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum CellType {
@@ -73,6 +74,8 @@ pub enum CellType {
     Mlc,
     /// Three bits: LSB, CSB and MSB pages.
     Tlc,
+    /// Four bits: LSB, CSB, MSB and TSB pages.
+    Qlc,
 }
 
 impl CellType {
@@ -82,6 +85,18 @@ impl CellType {
             Self::Slc => "slc",
             Self::Mlc => "mlc",
             Self::Tlc => "tlc",
+            Self::Qlc => "qlc",
+        }
+    }
+
+    /// Bits each cell stores: a block written in SLC mode holds this many
+    /// times fewer pages.
+    pub fn bits(self) -> u32 {
+        match self {
+            Self::Slc => 1,
+            Self::Mlc => 2,
+            Self::Tlc => 3,
+            Self::Qlc => 4,
         }
     }
 }
@@ -96,18 +111,24 @@ pub struct TimingConfig {
     /// Page program: register to cells, ns; of an LSB page, every page of
     /// SLC flash.
     pub t_program_ns: u64,
-    /// Read of a CSB (centre-bit) page of TLC flash, ns (MQSim's
-    /// `Page_Read_Latency_CSB`); required for TLC, refused otherwise.
+    /// Read of a CSB (centre-bit) page of TLC or QLC flash, ns (MQSim's
+    /// `Page_Read_Latency_CSB`); required for them, refused otherwise.
     pub t_read_csb_ns: Option<u64>,
-    /// Read of an MSB page of MLC or TLC flash, ns; required for them,
+    /// Read of an MSB page of MLC, TLC or QLC flash, ns; required for them,
     /// refused for SLC.
     pub t_read_msb_ns: Option<u64>,
-    /// Program of a CSB page of TLC flash, ns (MQSim's
-    /// `Page_Program_Latency_CSB`); required for TLC, refused otherwise.
+    /// Read of a TSB (top-bit) page of QLC flash, ns; required for QLC,
+    /// refused otherwise.
+    pub t_read_tsb_ns: Option<u64>,
+    /// Program of a CSB page of TLC or QLC flash, ns (MQSim's
+    /// `Page_Program_Latency_CSB`); required for them, refused otherwise.
     pub t_program_csb_ns: Option<u64>,
-    /// Program of an MSB page of MLC or TLC flash, ns; required for them,
-    /// refused for SLC.
+    /// Program of an MSB page of MLC, TLC or QLC flash, ns; required for
+    /// them, refused for SLC.
     pub t_program_msb_ns: Option<u64>,
+    /// Program of a TSB page of QLC flash, ns; required for QLC, refused
+    /// otherwise.
+    pub t_program_tsb_ns: Option<u64>,
     /// Block erase, ns.
     pub t_erase_ns: u64,
     /// Command and address cycles on the channel per flash operation, ns.
@@ -152,6 +173,8 @@ impl Default for TimingConfig {
             t_read_msb_ns: None,
             t_program_csb_ns: None,
             t_program_msb_ns: None,
+            t_read_tsb_ns: None,
+            t_program_tsb_ns: None,
             t_command_ns: 0,
             read_command_on_channel: false,
             channel_bandwidth_bytes_per_s: 40_000_000,
@@ -351,6 +374,8 @@ pub struct SsdConfig {
     pub parallel_unit: ParallelUnit,
     /// Reads (and writes) that suspend an erase in their way.
     pub erase_suspend: super::erase_suspend::EraseSuspendConfig,
+    /// Blocks written in SLC mode in front of TLC or QLC flash.
+    pub slc_cache: super::slc_cache::SlcCacheConfig,
     /// Purchase price of one drive, US dollars (the RAIS paper's Table 2),
     /// for the report's cost efficiency; 0 = unpriced.
     pub price_usd: f64,
@@ -370,6 +395,7 @@ impl Default for SsdConfig {
             write_cache: Default::default(),
             parallel_unit: ParallelUnit::Die,
             erase_suspend: Default::default(),
+            slc_cache: Default::default(),
             price_usd: 0.0,
         }
     }
@@ -491,6 +517,7 @@ impl SsdConfig {
         }
         validate_order(&self.ftl.static_order)?;
         super::log_blocks::validate(self, spare_blocks_per_plane)?;
+        self.slc_cache.validate(self, spare_blocks_per_plane)?;
         let t = &self.timing;
         for (key, ns) in [
             ("ssd.timing.t_read_ns", t.t_read_ns),
@@ -556,16 +583,19 @@ pub fn transfer_ns(bytes: u64, bytes_per_s: u64) -> u64 {
 /// Each page type of the cell type has its latencies, and no other type
 /// does: a latency the cells cannot use would be silently ignored.
 fn check_page_types(cell: CellType, t: &TimingConfig) -> Result<()> {
-    let (csb, msb) = match cell {
-        CellType::Slc => (false, false),
-        CellType::Mlc => (false, true),
-        CellType::Tlc => (true, true),
+    let (csb, msb, tsb) = match cell {
+        CellType::Slc => (false, false, false),
+        CellType::Mlc => (false, true, false),
+        CellType::Tlc => (true, true, false),
+        CellType::Qlc => (true, true, true),
     };
     for (key, value, wanted) in [
         ("ssd.timing.t_read_csb_ns", t.t_read_csb_ns, csb),
         ("ssd.timing.t_program_csb_ns", t.t_program_csb_ns, csb),
         ("ssd.timing.t_read_msb_ns", t.t_read_msb_ns, msb),
         ("ssd.timing.t_program_msb_ns", t.t_program_msb_ns, msb),
+        ("ssd.timing.t_read_tsb_ns", t.t_read_tsb_ns, tsb),
+        ("ssd.timing.t_program_tsb_ns", t.t_program_tsb_ns, tsb),
     ] {
         match (value, wanted) {
             (Some(ns), true) => at_most_an_hour(key, ns)?,

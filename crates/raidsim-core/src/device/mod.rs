@@ -59,11 +59,16 @@ pub enum Cause {
     MapRead,
     /// Inside an SSD with a cached map: writing a translation page back.
     MapWrite,
+    /// Inside an SSD with an SLC cache: reading a cached page to fold it
+    /// into the dense cells.
+    SlcFoldRead,
+    /// Inside an SSD with an SLC cache: writing a folded page to the dense cells.
+    SlcFoldWrite,
 }
 
 impl Cause {
     /// Number of causes.
-    pub const COUNT: usize = 15;
+    pub const COUNT: usize = 17;
     /// Every cause, in index order.
     pub const ALL: [Cause; Cause::COUNT] = [
         Cause::User,
@@ -81,6 +86,8 @@ impl Cause {
         Cause::RebuildCopyRead,
         Cause::MapRead,
         Cause::MapWrite,
+        Cause::SlcFoldRead,
+        Cause::SlcFoldWrite,
     ];
 
     /// Position in [`Cause::ALL`].
@@ -111,6 +118,8 @@ impl Cause {
             Cause::RebuildCopyRead => "rebuild_copy_read",
             Cause::MapRead => "map_read",
             Cause::MapWrite => "map_write",
+            Cause::SlcFoldRead => "slc_fold_read",
+            Cause::SlcFoldWrite => "slc_fold_write",
         }
     }
 }

@@ -40,6 +40,8 @@ pub struct Timeline {
     /// The last instant passed to [`Timeline::advance`]: busy time before it may be forgotten.
     now_ns: Ns,
     hint: Option<Hint>,
+    /// The latest end of anything ever booked: the server idles from then on.
+    booked_until: Ns,
 }
 
 impl Timeline {
@@ -122,6 +124,7 @@ impl Timeline {
     /// million to step over.
     #[inline]
     fn insert(&mut self, at: usize, start: Ns, end: Ns) {
+        self.booked_until = self.booked_until.max(end);
         let joins_next = self.busy.get(at).is_some_and(|&(s, _)| s == end);
         let joins_previous = at > 0 && self.busy.get(at - 1).is_some_and(|&(_, e)| e == start);
         match (joins_previous, joins_next) {
@@ -154,6 +157,12 @@ impl Timeline {
             let at = if self.last_end() <= start_ns { self.busy.len() } else { self.busy.partition_point(|&(s, _)| s < start_ns) };
             self.insert(at, start_ns, end_ns);
         }
+    }
+
+    /// The latest end of anything ever booked, forgotten or not: from
+    /// then on the server idles, until something more is booked.
+    pub fn booked_until(&self) -> Ns {
+        self.booked_until
     }
 
     /// End of the last booked interval (the instant the server goes idle for good).

@@ -16,11 +16,24 @@
 //!   error-correcting codes for TLC flash memories" (ICNC 2012), as MQSim
 //!   models it (`Flash_Chip::Get_command_execution_latency`).
 //!
+//! - QLC: each word line's four pages in turn, LSB, CSB, MSB, TSB (page
+//!   `p` has type `p mod 4`): 3D QLC NAND programs a word line's bits in
+//!   one full-sequence ("one-shot") operation (Li et al., "Page
+//!   Type-Aware Full-Sequence Program Scheduling via Reinforcement
+//!   Learning in High Density SSDs", IEEE TCAD 2024), so a block's pages
+//!   come in word-line order, as NVMeVirt (Kim et al., FAST 2023) numbers
+//!   them. Each page is still programmed by itself here, at its type's
+//!   latency: see `docs/ssd-model.md`.
+//!
 //! MQSim reads an MLC upper page's latency from its CSB field (its MLC
 //! uses the first two of the three); here an MLC's upper page is an MSB
 //! page, with `t_read_msb_ns` and `t_program_msb_ns`.
+//!
+//! A block of TLC or QLC flash can also be written in SLC mode, one bit
+//! per cell, as drives do for their SLC cache (`ssd.slc_cache`): its pages
+//! are then [`PageType::SlcMode`] pages, with the cache's own latencies.
 
-use crate::config::{CellType, TimingConfig};
+use crate::config::{CellType, SlcCacheConfig, TimingConfig};
 use crate::engine::Ns;
 
 /// The bit of its cells a page holds.
@@ -30,8 +43,18 @@ pub enum PageType {
     Lsb = 0,
     /// Centre bit (TLC).
     Csb = 1,
-    /// Most significant bit (MLC, TLC).
+    /// Most significant bit (MLC, TLC), the third of QLC's four.
     Msb = 2,
+    /// Top bit, QLC's fourth.
+    Tsb = 3,
+    /// A page of a block written in SLC mode (the SLC cache of a TLC or
+    /// QLC drive): one bit per cell.
+    SlcMode = 4,
+}
+
+impl PageType {
+    /// Number of page types.
+    pub const COUNT: usize = 5;
 }
 
 /// The type of page `page_in_block` of a block of `cell` flash.
@@ -46,6 +69,7 @@ pub fn page_type(cell: CellType, page_in_block: u32) -> PageType {
             6..=7 => PageType::Csb,
             p => [PageType::Lsb, PageType::Csb, PageType::Msb][((p - 8) / 2 % 3) as usize],
         },
+        CellType::Qlc => [PageType::Lsb, PageType::Csb, PageType::Msb, PageType::Tsb][(page_in_block % 4) as usize],
     }
 }
 
@@ -53,19 +77,24 @@ pub fn page_type(cell: CellType, page_in_block: u32) -> PageType {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PageLatencies {
     /// Cell array to register.
-    pub read_ns: [Ns; 3],
+    pub read_ns: [Ns; PageType::COUNT],
     /// Register to cells.
-    pub program_ns: [Ns; 3],
+    pub program_ns: [Ns; PageType::COUNT],
 }
 
 impl PageLatencies {
-    /// The latencies `timing` gives each page type; a type the cell type
-    /// does not have (which validation refuses a latency for) takes the LSB's.
-    pub fn new(timing: &TimingConfig) -> Self {
-        let (read, program) = (timing.t_read_ns, timing.t_program_ns);
+    /// The latencies `timing` and the SLC cache give each page type; a type
+    /// the drive does not have (which validation refuses a latency for)
+    /// takes the LSB's.
+    pub fn new(timing: &TimingConfig, slc_cache: &SlcCacheConfig) -> Self {
+        let t = timing;
+        // A type the drive lacks has no latency set: it takes the LSB's.
+        let by_type = |lsb: Ns, csb: Option<Ns>, msb: Option<Ns>, tsb: Option<Ns>, slc_mode: Option<Ns>| {
+            [lsb, csb.unwrap_or(lsb), msb.unwrap_or(lsb), tsb.unwrap_or(lsb), slc_mode.unwrap_or(lsb)]
+        };
         Self {
-            read_ns: [read, timing.t_read_csb_ns.unwrap_or(read), timing.t_read_msb_ns.unwrap_or(read)],
-            program_ns: [program, timing.t_program_csb_ns.unwrap_or(program), timing.t_program_msb_ns.unwrap_or(program)],
+            read_ns: by_type(t.t_read_ns, t.t_read_csb_ns, t.t_read_msb_ns, t.t_read_tsb_ns, slc_cache.t_read_ns),
+            program_ns: by_type(t.t_program_ns, t.t_program_csb_ns, t.t_program_msb_ns, t.t_program_tsb_ns, slc_cache.t_program_ns),
         }
     }
 
@@ -95,9 +124,17 @@ mod tests {
                 PageType::Lsb => 'L',
                 PageType::Csb => 'C',
                 PageType::Msb => 'M',
+                PageType::Tsb | PageType::SlcMode => '?',
             })
             .collect();
         assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn qlc_takes_each_word_lines_four_pages_in_turn() {
+        let got: Vec<PageType> = (0..9).map(|p| page_type(CellType::Qlc, p)).collect();
+        use PageType::*;
+        assert_eq!(got, [Lsb, Csb, Msb, Tsb, Lsb, Csb, Msb, Tsb, Lsb]);
     }
 
     #[test]

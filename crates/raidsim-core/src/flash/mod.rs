@@ -25,12 +25,30 @@ pub struct FlashLayout {
     pub planes: u32,
     /// Total dies.
     pub dies: u32,
+    /// Blocks of each plane in the dense cells: the first ones. The rest,
+    /// the SLC cache's (`ssd.slc_cache`), are written in SLC mode.
+    pub native_blocks_per_plane: u32,
 }
 
 impl FlashLayout {
-    /// The layout of a validated geometry.
-    pub fn new(g: &GeometryConfig, d: &DerivedGeometry) -> Self {
-        Self { geometry: g.clone(), planes: d.planes, dies: d.dies }
+    /// The layout of a validated geometry whose planes each keep
+    /// `slc_blocks_per_plane` blocks in SLC mode.
+    pub fn new(g: &GeometryConfig, d: &DerivedGeometry, slc_blocks_per_plane: u32) -> Self {
+        Self { geometry: g.clone(), planes: d.planes, dies: d.dies, native_blocks_per_plane: g.blocks_per_plane - slc_blocks_per_plane }
+    }
+
+    /// The global block numbers of `plane`'s blocks in the dense cells.
+    #[inline]
+    pub fn native_blocks(&self, plane: u32) -> std::ops::Range<u32> {
+        let first = plane * self.geometry.blocks_per_plane;
+        first..first + self.native_blocks_per_plane
+    }
+
+    /// The global block numbers of `plane`'s SLC-cache blocks.
+    #[inline]
+    pub fn slc_blocks(&self, plane: u32) -> std::ops::Range<u32> {
+        let first = plane * self.geometry.blocks_per_plane;
+        first + self.native_blocks_per_plane..first + self.geometry.blocks_per_plane
     }
 
     /// Global block index of a ppn.
@@ -82,7 +100,11 @@ impl FlashLayout {
         if self.geometry.cell_type == crate::config::CellType::Slc {
             return cell::PageType::Lsb;
         }
-        cell::page_type(self.geometry.cell_type, ppn % self.geometry.pages_per_block)
+        let ppb = self.geometry.pages_per_block;
+        if (ppn / ppb) % self.geometry.blocks_per_plane >= self.native_blocks_per_plane {
+            return cell::PageType::SlcMode;
+        }
+        cell::page_type(self.geometry.cell_type, ppn % ppb)
     }
 
     /// First ppn of a global block.

@@ -73,6 +73,9 @@ impl Ftl {
     /// takes its place: every page mapped to it is unmapped and reported,
     /// its blocks are erased and their wear record starts again.
     pub fn fail_chip(&mut self, chip: u32) -> Result<ChipLoss> {
+        if self.slc.is_some() {
+            return Err(Error::Internal("a chip failed in a drive with an SLC cache, which validation keeps from CR5M".into()));
+        }
         let l = &self.layout;
         let planes_per_chip = l.geometry.dies_per_chip * l.geometry.planes_per_die;
         if chip >= l.planes / planes_per_chip {

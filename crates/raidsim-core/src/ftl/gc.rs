@@ -14,16 +14,21 @@ pub struct GcWork {
     pub summary_pages: u64,
     /// The copied pages' reads by the type of page read, and their
     /// programs by the type of page written ([`crate::flash::cell`]).
-    pub reads_by_type: [u64; 3],
+    pub reads_by_type: [u64; PageType::COUNT],
     /// See `reads_by_type`.
-    pub programs_by_type: [u64; 3],
+    pub programs_by_type: [u64; PageType::COUNT],
+    /// Of the pages copied, those an SLC cache's folds moved.
+    pub pages_folded: u64,
+    /// Of the blocks erased, the SLC cache's folded blocks.
+    pub blocks_folded: u64,
 }
 
 impl GcWork {
-    /// Whether collection did anything: a FAST partial merge of a logical
-    /// block without a data block copies pages and erases none.
+    /// Whether collection did anything (an SLC cache's folds aside): a
+    /// FAST partial merge of a logical block without a data block copies
+    /// pages and erases none.
     pub fn ran(&self) -> bool {
-        self.blocks_erased > 0 || self.pages_copied > 0
+        self.blocks_erased > self.blocks_folded || self.pages_copied > self.pages_folded
     }
 
     /// This work, then `w`.
@@ -31,7 +36,9 @@ impl GcWork {
         self.pages_copied += w.pages_copied;
         self.blocks_erased += w.blocks_erased;
         self.summary_pages += w.summary_pages;
-        for t in 0..3 {
+        self.pages_folded += w.pages_folded;
+        self.blocks_folded += w.blocks_folded;
+        for t in 0..PageType::COUNT {
             self.reads_by_type[t] += w.reads_by_type[t];
             self.programs_by_type[t] += w.programs_by_type[t];
         }
@@ -64,34 +71,41 @@ impl Ftl {
 
     /// Copies the valid pages of `victim` into `plane`'s open block and erases it.
     pub(super) fn collect_block(&mut self, plane: u32, victim: u32, now_ns: Ns) -> Result<GcWork> {
+        let mut work = self.move_valid_pages(plane, victim, self.data_pages_per_block, now_ns)?;
+        work.blocks_erased = 1;
+        self.erase_count[victim as usize] += 1;
+        self.state[victim as usize] = BlockState::Free;
+        self.planes[plane as usize].free.push_back(victim);
+        self.sync_free_pages(plane);
+        Ok(work)
+    }
+
+    /// Copies the valid pages among the first `pages` of `victim` into
+    /// `plane`'s open block, each read and program at its page's type.
+    pub(super) fn move_valid_pages(&mut self, plane: u32, victim: u32, pages: u32, now_ns: Ns) -> Result<GcWork> {
         let first = self.layout.first_page(victim);
-        let mut work = GcWork { blocks_erased: 1, ..GcWork::default() };
+        let mut work = GcWork::default();
         let mut sealed = 0;
-        for ppn in first..first + self.data_pages_per_block {
-            let lpn = self.id_at(ppn);
-            if lpn != NO_PAGE {
+        for ppn in first..first + pages {
+            let id = self.id_at(ppn);
+            if id != NO_PAGE {
                 self.invalidate(ppn);
-                let (new, seals) = self.append(plane, lpn, now_ns)?;
-                self.set_ppn(u64::from(lpn), new);
+                let (new, seals) = self.append(plane, id, now_ns)?;
+                self.set_ppn(u64::from(id), new);
                 work.pages_copied += 1;
                 work.reads_by_type[self.layout.page_type(ppn) as usize] += 1;
                 work.programs_by_type[self.layout.page_type(new) as usize] += 1;
                 sealed += u64::from(seals);
             }
         }
-        self.erase_count[victim as usize] += 1;
-        self.state[victim as usize] = BlockState::Free;
-        self.planes[plane as usize].free.push_back(victim);
-        self.sync_free_pages(plane);
         work.summary_pages = sealed * u64::from(self.summary_pages_per_block);
         Ok(work)
     }
 
     /// The blocks of `plane` a collection could take: full, and with a page to free.
     fn gc_candidates(&self, plane: u32) -> impl Iterator<Item = u32> + '_ {
-        let bpp = self.layout.geometry.blocks_per_plane;
         let ppb = self.data_pages_per_block as u16;
-        (plane * bpp..(plane + 1) * bpp).filter(move |&b| self.state[b as usize] == BlockState::Used && self.valid[b as usize] < ppb)
+        self.layout.native_blocks(plane).filter(move |&b| self.state[b as usize] == BlockState::Used && self.valid[b as usize] < ppb)
     }
 
     pub(super) fn pick_victim(&mut self, plane: u32, now_ns: Ns) -> Option<u32> {

@@ -24,6 +24,7 @@
 use crate::config::{DerivedGeometry, FtlScheme, GcVictim, SsdConfig};
 use crate::engine::Ns;
 use crate::error::{Error, Result};
+use crate::flash::cell::PageType;
 use crate::flash::{FlashLayout, NO_PAGE};
 use std::collections::VecDeque;
 
@@ -33,6 +34,7 @@ mod copies;
 mod fill;
 mod gc;
 mod log_block;
+mod slc_cache;
 mod static_allocation;
 mod trim;
 mod wear;
@@ -41,9 +43,11 @@ pub use cmt::{CachedMappingTable, CmtLookup};
 pub use copies::ChipLoss;
 pub use gc::GcWork;
 pub use log_block::MergeCounts;
+pub use slc_cache::SlcCounts;
 
 use fill::FillLayout;
 use log_block::LogBlocks;
+use slc_cache::SlcCache;
 use static_allocation::{drive_planes, FlowDomains};
 
 /// A map entry that holds what the in-order fill left there ([`fill`]);
@@ -142,18 +146,20 @@ pub struct Ftl {
     /// without (`"block_map"`), which then places every write instead of
     /// the planes' open blocks.
     log_blocks: Option<Box<LogBlocks>>,
+    /// The blocks written in SLC mode (`ssd.slc_cache`), if any.
+    slc: Option<Box<SlcCache>>,
 }
 
 impl Ftl {
     /// An empty (freshly erased) drive.
     pub fn new(ssd: &SsdConfig, d: &DerivedGeometry) -> Self {
         let g = &ssd.geometry;
-        let layout = FlashLayout::new(g, d);
+        let layout = FlashLayout::new(g, d, ssd.slc_cache.blocks_per_plane);
         let bpp = layout.geometry.blocks_per_plane;
         let planes = (0..layout.planes)
             .map(|p| {
-                let first = p * bpp;
-                Plane { free: (first + 1..first + bpp).collect(), open_block: first, next_page: 0 }
+                let native = layout.native_blocks(p);
+                Plane { free: (native.start + 1..native.end).collect(), open_block: native.start, next_page: 0 }
             })
             .collect();
         let mut state = vec![BlockState::Free; d.blocks as usize];
@@ -191,6 +197,7 @@ impl Ftl {
             plane_valid: vec![0; layout.planes as usize],
             free_pages: vec![0; layout.planes as usize],
             log_blocks: None,
+            slc: SlcCache::new(ssd, &layout),
             layout,
         };
         let block_mapped = match ssd.ftl.scheme {
@@ -357,7 +364,7 @@ impl Ftl {
         // invalid page: two blocks' worth of pages that are not valid data.
         // (Validation guarantees three spare blocks, so a full drive spread
         // evenly leaves no plane full.)
-        let usable = u64::from(self.layout.geometry.blocks_per_plane) - 2;
+        let usable = u64::from(self.layout.native_blocks_per_plane) - 2;
         self.plane_valid[plane as usize] >= usable * u64::from(self.data_pages_per_block)
     }
 
@@ -425,7 +432,7 @@ impl Ftl {
             if pages == 0 {
                 continue;
             }
-            if pages > u64::from(l.geometry.blocks_per_plane) * per_block {
+            if pages > u64::from(l.native_blocks_per_plane) * per_block {
                 return Err(self.no_free_block(plane));
             }
             // Blocks fill in order from the plane's first; the last one
@@ -437,8 +444,7 @@ impl Ftl {
             }
             let next_page = (pages - (pages - 1) / per_block * per_block) as u32;
             (self.state[open as usize], self.valid[open as usize]) = (BlockState::Open, next_page as u16);
-            let blocks_per_plane = l.geometry.blocks_per_plane;
-            self.planes[plane as usize] = Plane { free: (open + 1..first + blocks_per_plane).collect(), open_block: open, next_page };
+            self.planes[plane as usize] = Plane { free: (open + 1..l.native_blocks(plane).end).collect(), open_block: open, next_page };
             self.plane_valid[plane as usize] = pages;
             self.sync_free_pages(plane);
         }
@@ -529,6 +535,9 @@ impl Ftl {
         }
         if self.log_blocks != other.log_blocks {
             return differs("the block maps or log blocks");
+        }
+        if self.slc != other.slc {
+            return differs("the SLC caches");
         }
         Ok(())
     }

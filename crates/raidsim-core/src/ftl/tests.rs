@@ -56,9 +56,9 @@ fn a_collection_counts_copies_by_the_types_of_their_source_and_destination_pages
     let gc = ftl.collect_until(0, ftl.free_blocks(0) + 1, 0).expect("collects");
     assert_eq!((gc.pages_copied, gc.blocks_erased), (14, 1));
     // Read from A: pages 0-11 and 14-15, by hand: LSB 0-5, 8-9, 14-15; CSB 6-7, 10-11.
-    assert_eq!(gc.reads_by_type, [10, 4, 0]);
+    assert_eq!(gc.reads_by_type, [10, 4, 0, 0, 0]);
     // Written to B's pages 2-15: LSB 2-5, 8-9, 14-15; CSB 6-7, 10-11; MSB 12-13.
-    assert_eq!(gc.programs_by_type, [8, 4, 2]);
+    assert_eq!(gc.programs_by_type, [8, 4, 2, 0, 0]);
     assert_eq!(ftl.check_invariants(), Ok(()));
 }
 

@@ -26,8 +26,8 @@ impl Ftl {
     /// by more than the threshold.
     pub(super) fn level_statically(&mut self, plane: u32, now_ns: Ns) -> Result<GcWork> {
         let Some(threshold) = self.static_wear_levelling_threshold else { return Ok(GcWork::default()) };
-        let bpp = self.layout.geometry.blocks_per_plane;
-        let blocks = plane * bpp..(plane + 1) * bpp;
+        // The cache's blocks wear by their own cycle of fills and folds.
+        let blocks = self.layout.native_blocks(plane);
         let max = blocks.clone().map(|b| self.erase_count[b as usize]).max().unwrap_or(0);
         let coldest = blocks.filter(|&b| self.state[b as usize] == BlockState::Used).min_by_key(|&b| self.erase_count[b as usize]);
         match coldest {
@@ -48,6 +48,7 @@ impl Ftl {
     /// after a warm-up), as the drive's own counters restart; wear is kept.
     pub fn reset_counts(&mut self) {
         self.static_wear_levelling_moves = 0;
+        self.reset_slc_counts();
         if let Some(lb) = self.log_blocks.as_mut() {
             lb.reset_merges();
         }

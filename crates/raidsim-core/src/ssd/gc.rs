@@ -16,7 +16,7 @@ impl Ssd {
     /// copied page also crosses the channel out and back), then its erases.
     pub(super) fn gc_phases(&self, gc: GcWork) -> (Ns, Ns) {
         let (t, l) = (&self.timing, &self.latencies);
-        let by_type: Ns = (0..3).map(|i| gc.reads_by_type[i] * l.read_ns[i] + gc.programs_by_type[i] * l.program_ns[i]).sum();
+        let by_type: Ns = (0..PageType::COUNT).map(|i| gc.reads_by_type[i] * l.read_ns[i] + gc.programs_by_type[i] * l.program_ns[i]).sum();
         let per_block = u64::from(self.ftl.summary_pages_per_block());
         let sealed_blocks = gc.summary_pages.checked_div(per_block).unwrap_or(0);
         let transfers = if self.gc_copy_back { 0 } else { gc.pages_copied * 2 * self.channel_ns(self.page_size_bytes) };
@@ -54,14 +54,17 @@ impl Ssd {
         }
     }
 
+    /// Counts collection's copies and an SLC cache's folds apart, and
+    /// the erases of both.
     pub(super) fn count_gc(&mut self, gc: GcWork) {
-        if gc.ran() {
-            self.gc_runs += 1;
-            self.counters.pages_read[Cause::GcRead.index()] += gc.pages_copied;
-            self.counters.pages_written[Cause::GcWrite.index()] += gc.pages_copied;
-            self.counters.erases += gc.blocks_erased;
-            self.summary_pages_written += gc.summary_pages;
-        }
+        self.gc_runs += u64::from(gc.ran());
+        let copied = gc.pages_copied - gc.pages_folded;
+        self.counters.pages_read[Cause::GcRead.index()] += copied;
+        self.counters.pages_written[Cause::GcWrite.index()] += copied;
+        self.counters.pages_read[Cause::SlcFoldRead.index()] += gc.pages_folded;
+        self.counters.pages_written[Cause::SlcFoldWrite.index()] += gc.pages_folded;
+        self.counters.erases += gc.blocks_erased;
+        self.summary_pages_written += gc.summary_pages;
     }
 
     /// Collections this drive started itself, ever (see `own_gc_starts`).

@@ -27,8 +27,8 @@ impl Ssd {
     /// Flash pages written per page the host (or array) asked to write.
     pub fn write_amplification(&self) -> f64 {
         let all: u64 = self.counters.pages_written.iter().sum();
-        // The drive's own writes: collection's copies and its map's pages.
-        let own = self.counters.pages_written[Cause::GcWrite.index()] + self.counters.pages_written[Cause::MapWrite.index()];
+        // The drive's own writes: collection's copies, its map's pages, its SLC cache's folds.
+        let own: u64 = [Cause::GcWrite, Cause::MapWrite, Cause::SlcFoldWrite].iter().map(|c| self.counters.pages_written[c.index()]).sum();
         if all == own {
             return 0.0;
         }
@@ -140,6 +140,7 @@ impl Ssd {
             )),
             (None, _) => {}
         }
+        self.slc_cache_stats(prefix, out);
         self.trim_stats(prefix, out);
         out.push(Stat::new(
             format!("{prefix}.ftl.summary_pages_written"),

@@ -42,6 +42,27 @@ fn mlc_alternates_lsb_and_msb_pages() {
 }
 
 #[test]
+fn qlc_takes_each_word_lines_four_pages_in_turn() {
+    let qlc = [
+        "ssd.geometry.cell_type=\"qlc\"",
+        "ssd.timing.t_read_csb_ns=50000",
+        "ssd.timing.t_read_msb_ns=100000",
+        "ssd.timing.t_read_tsb_ns=150000",
+        "ssd.timing.t_program_csb_ns=400000",
+        "ssd.timing.t_program_msb_ns=800000",
+        "ssd.timing.t_program_tsb_ns=1600000",
+    ];
+    let (read, program) = ([25_000, 50_000, 100_000, 150_000], [200_000, 400_000, 800_000, 1_600_000]);
+    let got = write_then_read(8, &qlc);
+    for k in 0..8 {
+        assert_eq!(got[k], X + program[k % 4], "write of page {k}");
+        assert_eq!(got[8 + k], read[k % 4] + X, "read of page {k}");
+    }
+    let tlc = refused(&[&TLC[..], &["ssd.timing.t_read_tsb_ns=1"]].concat());
+    assert!(tlc.contains("ssd.timing.t_read_tsb_ns") && tlc.contains("no such page type"), "{tlc}");
+}
+
+#[test]
 fn a_page_type_latency_the_cells_cannot_use_is_refused_and_a_missing_one_named() {
     let slc = refused(&["ssd.timing.t_read_msb_ns=100000"]);
     assert!(slc.contains("ssd.timing.t_read_msb_ns") && slc.contains("no such page type"), "{slc}");

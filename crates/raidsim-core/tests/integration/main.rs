@@ -37,6 +37,7 @@ mod rebuild;
 mod report_warnings;
 mod request_log;
 mod shared_traces;
+mod slc_cache;
 mod ssd_closed_forms;
 mod steadiness;
 mod stripe_unit_tables;

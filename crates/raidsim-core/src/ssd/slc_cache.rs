@@ -1,0 +1,62 @@
+//! The SLC cache's time: folding while a die idles, and its counts.
+//!
+//! Drives fold their SLC cache in the background, when no host work is
+//! waiting (see `config::slc_cache`). The drive here books work as
+//! requests arrive, so idle folding is booked then too: when a request
+//! arrives, every die (unit) that has had nothing booked for at least
+//! `idle_fold_after_ns` has folded its cache blocks since, one at a time
+//! from that instant, oldest first, as long as each fold began before the
+//! arrival. The last fold may run past it and delay the new request, as a
+//! background operation under way does. What the folds moved is moved
+//! before the request is served, the order in which the die did it. A die
+//! that still owes collection is not idle.
+
+use super::*;
+
+impl Ssd {
+    /// Books the folds of every die idle long enough before `now_ns`.
+    pub(super) fn fold_while_idle(&mut self, now_ns: Ns) -> Result<()> {
+        let Some(after) = self.idle_fold_after_ns else { return Ok(()) };
+        for unit in 0..self.units.len() {
+            if self.owed_gc[unit].0 > 0 {
+                continue;
+            }
+            let mut t = self.units[unit].booked_until().saturating_add(after);
+            while t < now_ns {
+                let Some(gc) = self.ftl.fold_idle(self.planes_of_unit(unit), t)? else { break };
+                let (copies, erases) = self.gc_phases(gc);
+                self.units[unit].book_at(t, t + copies + erases);
+                self.note_erases(unit, t + copies + erases, erases);
+                self.count_gc(gc);
+                t += copies + erases;
+            }
+        }
+        Ok(())
+    }
+
+    /// The planes a unit's dies hold.
+    fn planes_of_unit(&self, unit: usize) -> std::ops::Range<u32> {
+        let g = &self.ftl.layout().geometry;
+        let planes = match self.parallel_unit {
+            ParallelUnit::Die => g.planes_per_die,
+            ParallelUnit::Chip => g.planes_per_die * g.dies_per_chip,
+        };
+        unit as u32 * planes..(unit as u32 + 1) * planes
+    }
+
+    pub(super) fn slc_cache_stats(&self, prefix: &str, out: &mut Stats) {
+        let Some(c) = self.ftl.slc_counts() else { return };
+        for (name, n, unit, what) in [
+            ("pages_cached", c.pages_cached, "pages", "pages written into the SLC cache"),
+            ("pages_bypassed", c.pages_bypassed, "pages", "pages written to the dense cells because their plane's cache was full"),
+            ("blocks_folded", c.blocks_folded, "blocks", "cache blocks folded into the dense cells and erased"),
+            ("blocks_folded_idle", c.blocks_folded_idle, "blocks", "of the blocks folded, those folded while their die idled"),
+            ("pages_folded", c.pages_folded, "pages", "valid pages the folds moved into the dense cells"),
+        ] {
+            out.push(Stat::new(format!("{prefix}.slc_cache.{name}"), n as f64, unit, what));
+        }
+        if let Some(held) = self.ftl.slc_pages_written() {
+            out.push(Stat::new(format!("{prefix}.slc_cache.pages_held"), held as f64, "pages", "cache pages written and not yet folded, at the end"));
+        }
+    }
+}
