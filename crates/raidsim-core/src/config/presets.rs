@@ -21,6 +21,8 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("intel-ssdsa2m040g2gc", include_str!("../../presets/intel-ssdsa2m040g2gc.toml")),
     ("mqsim-default", include_str!("../../presets/mqsim-default.toml")),
     ("mqsim-fast18", include_str!("../../presets/mqsim-fast18.toml")),
+    ("samsung-970-evo-plus-1tb", include_str!("../../presets/samsung-970-evo-plus-1tb.toml")),
+    ("intel-660p-1tb", include_str!("../../presets/intel-660p-1tb.toml")),
     ("hdd-ibm-lightning", include_str!("../../presets/hdd-ibm-lightning.toml")),
     ("hdd-seagate-elite3", include_str!("../../presets/hdd-seagate-elite3.toml")),
     ("hdd-seagate-wren4", include_str!("../../presets/hdd-seagate-wren4.toml")),
