@@ -47,7 +47,7 @@ def test_the_tlc_drive_writes_past_its_cache_at_the_data_sheets_rate(figures):
 
 
 def test_the_qlc_drive_past_its_cache_writes_about_as_slowly_as_quoted(figures):
-    # Not calibrated: the chip's 12 MB/s (ISSCC 2018) and the folds give 87 MB/s; quoted "about 100".
+    # Not calibrated: the chip's 12 MB/s (ISSCC 2018) and the folds give 90 MB/s; quoted "about 100".
     off = _off(figures, "intel-660p-1tb", "write_past_cache_mb_per_s")
     assert -0.15 < off < 0.0, off
 
@@ -57,16 +57,17 @@ def test_the_tlc_drives_queue_depth_one_reads_follow_from_its_50_us_read(figures
     assert abs(_off(figures, "samsung-970-evo-plus-1tb", "random_read_qd1_iops")) < 0.05
 
 
-def test_the_tlc_drives_sequential_reads_are_capped_by_its_link(figures):
-    assert abs(_off(figures, "samsung-970-evo-plus-1tb", "sequential_read_mb_per_s")) < 0.01
+def test_sequential_reads_meet_the_data_sheet(figures):
+    # The TLC drive's link caps them; the QLC drive's channel rate was calibrated to them.
+    for preset in ("samsung-970-evo-plus-1tb", "intel-660p-1tb"):
+        assert abs(_off(figures, preset, "sequential_read_mb_per_s")) < 0.01, preset
 
 
 def test_the_gaps_stay_as_the_presets_state_them(figures):
-    # A die serves one page at a time here, and a 4 KiB write programs a whole 16 KiB page:
-    # the stated gaps. A change that closes them must restate them in the presets and docs.
-    assert -0.45 < _off(figures, "samsung-970-evo-plus-1tb", "random_read_qd32_iops") < -0.35
-    assert -0.85 < _off(figures, "samsung-970-evo-plus-1tb", "random_write_qd32_iops") < -0.75
-    assert -0.50 < _off(figures, "intel-660p-1tb", "sequential_read_mb_per_s") < -0.40
+    # A 4 KiB write programs a whole 16 KiB page here: the stated gaps. A
+    # change that closes them must restate them in the presets and docs.
+    assert -0.30 < _off(figures, "samsung-970-evo-plus-1tb", "random_read_qd32_iops") < -0.20
+    assert -0.90 < _off(figures, "samsung-970-evo-plus-1tb", "random_write_qd32_iops") < -0.80
 
 
 def test_the_caches_hold_what_the_presets_say():

@@ -154,6 +154,13 @@ pub fn scenario(seed: u64, case: u64) -> Vec<String> {
     if page_map && rng.gen_bool(0.25) {
         slc_cache(&mut rng, &mut o);
     }
+    // Some drives have two planes a die, run side by side (drawn apart, so
+    // that the draws above stay as they were).
+    if rng.gen_bool(0.2) {
+        o.retain(|a| !a.starts_with("ssd.parallel_unit=") && !a.starts_with("ssd.geometry.planes_per_die="));
+        o.push("ssd.geometry.planes_per_die=2".into());
+        o.push("ssd.parallel_unit=\"plane\"".into());
+    }
     o
 }
 

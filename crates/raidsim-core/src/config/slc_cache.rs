@@ -85,7 +85,10 @@ impl SlcCacheConfig {
             return Err(Error::config(key, "an SLC drive has no SLC cache: set ssd.geometry.cell_type to \"mlc\", \"tlc\" or \"qlc\""));
         }
         if Self::pages_per_block(ssd) == 0 {
-            return Err(Error::config(key, "a block of fewer pages than bits per cell holds no page in SLC mode"));
+            return Err(Error::config(
+                "ssd.geometry.pages_per_block",
+                "a block of fewer pages than bits per cell holds no page in SLC mode: no SLC cache",
+            ));
         }
         for (k, ns) in [("ssd.slc_cache.t_read_ns", self.t_read_ns), ("ssd.slc_cache.t_program_ns", self.t_program_ns)] {
             at_most_an_hour(k, ns.ok_or_else(|| Error::config(k, "a cache's pages need their latency"))?)?;

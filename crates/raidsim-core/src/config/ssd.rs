@@ -249,6 +249,9 @@ pub enum ParallelUnit {
     /// issues to an idle chip one die's command at a time and keeps the
     /// chip busy until it has ended and sent its data).
     Chip,
+    /// Each plane: a die's planes run their operations side by side, the
+    /// most multi-plane operations give (see `docs/ssd-model.md`).
+    Plane,
 }
 
 /// Garbage-collection victim selection.

@@ -53,6 +53,6 @@ impl Ftl {
         }
         self.state[block as usize] = BlockState::Used;
         self.sync_free_pages(plane);
-        Ok(WriteOutcome { ppn: block * ppb + offset, sealed_block: false, gc })
+        Ok(WriteOutcome { ppn: block * ppb + offset, sealed_block: false, gc, fold: GcWork::default() })
     }
 }

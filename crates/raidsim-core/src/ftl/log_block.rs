@@ -189,7 +189,7 @@ impl Ftl {
             gc.add(&self.close_sequential(lb, plane, now_ns)?);
         }
         self.sync_free_pages(plane);
-        Ok(WriteOutcome { ppn, sealed_block: false, gc })
+        Ok(WriteOutcome { ppn, sealed_block: false, gc, fold: GcWork::default() })
     }
 
     /// Before `lpn` is rewritten in `plane`: its old copy invalid, and no

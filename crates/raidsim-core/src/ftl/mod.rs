@@ -91,6 +91,8 @@ pub struct WriteOutcome {
     pub sealed_block: bool,
     /// Garbage collection the write triggered.
     pub gc: GcWork,
+    /// The SLC cache's folds the write triggered (`when_full = "fold"`).
+    pub fold: GcWork,
 }
 
 /// The FTL's mapping and block state for one drive.
@@ -404,7 +406,7 @@ impl Ftl {
         let (ppn, sealed_block) = self.append(plane, lpn as u32, now_ns)?;
         self.set_ppn(lpn, ppn);
         let gc = self.collect_until(plane, self.gc_threshold_blocks, now_ns)?;
-        Ok(WriteOutcome { ppn, sealed_block: sealed_block && self.summary_pages_per_block > 0, gc })
+        Ok(WriteOutcome { ppn, sealed_block: sealed_block && self.summary_pages_per_block > 0, gc, fold: GcWork::default() })
     }
 
     /// The in-order fill of logical pages `0..filled` on a fresh drive,

@@ -92,15 +92,15 @@ impl Ftl {
         }
         let ppn = self.append_slc(plane, id as u32, now_ns)?;
         self.set_ppn(id, ppn);
-        let mut gc = GcWork::default();
+        let mut fold = GcWork::default();
         if self.slc_mut().when_full == SlcWhenFull::Fold {
             while self.slc_mut().planes[plane as usize].free.is_empty() {
                 let Some(victim) = self.slc_mut().planes[plane as usize].written.front().copied() else { break };
-                gc.add(&self.fold_block(plane, victim, now_ns)?);
+                fold.add(&self.fold_block(plane, victim, now_ns)?);
             }
         }
-        gc.add(&self.collect_until(plane, self.gc_threshold_blocks, now_ns)?);
-        Ok(WriteOutcome { ppn, sealed_block: false, gc })
+        let gc = self.collect_until(plane, self.gc_threshold_blocks, now_ns)?;
+        Ok(WriteOutcome { ppn, sealed_block: false, gc, fold })
     }
 
     fn slc_mut(&mut self) -> &mut SlcCache {

@@ -140,6 +140,8 @@ pub struct Ssd {
     latencies: PageLatencies,
     /// Idle time after which a die folds its SLC cache (`ssd::slc_cache`).
     idle_fold_after_ns: Option<Ns>,
+    /// Per unit: the end of its last idle fold.
+    idle_fold_end: Vec<Ns>,
     /// `ssd.ftl.scheme`: only the page map in DRAM takes trims.
     ftl_scheme: crate::config::FtlScheme,
     trims: TrimCounts,
@@ -180,6 +182,7 @@ impl Ssd {
         let units = match ssd.parallel_unit {
             ParallelUnit::Die => dies,
             ParallelUnit::Chip => dies / ssd.geometry.dies_per_chip as usize,
+            ParallelUnit::Plane => d.planes as usize,
         };
         let page = u64::from(ssd.geometry.page_size_bytes);
         let (m, cmt) = (&d.mapping_cache, d.mapping_cache.cached_entries > 0);
@@ -227,6 +230,7 @@ impl Ssd {
             summary_block_ns: summary_block_ns(ssd),
             latencies: PageLatencies::new(&ssd.timing, &ssd.slc_cache),
             idle_fold_after_ns: ssd.slc_cache.idle_fold_after_ns,
+            idle_fold_end: vec![0; units],
             ftl_scheme: ssd.ftl.scheme,
             trims: TrimCounts::default(),
             cmt: cmt.then(|| CachedMappingTable::new(m.cached_entries, m.entries_per_translation_page, d.logical_pages)),
@@ -361,7 +365,7 @@ impl Ssd {
         let layout = self.ftl.layout();
         let die = layout.die_of_plane(plane);
         let channel = layout.channel_of_die(die) as usize;
-        let unit = self.unit_of_die(die);
+        let unit = self.unit_of_plane(plane);
         self.units[unit].advance(now_ns);
         self.channels[channel].advance(now_ns);
         Route { unit, channel }
@@ -526,6 +530,7 @@ impl Ssd {
         let x = self.book(route, ready_ns, work, Op::Write);
         let programmed = x + work.transfer + work.after;
         self.book_gc(route, programmed, outcome.gc);
+        self.book_fold(route, programmed, outcome.fold);
         if partial {
             self.counters.pages_read[Cause::PartialPageRead.index()] += 1;
         }
@@ -533,6 +538,7 @@ impl Ssd {
         self.summary_pages_written += u64::from(outcome.sealed_block) * u64::from(self.ftl.summary_pages_per_block());
         self.own_gc_starts += u64::from(outcome.gc.ran());
         self.count_gc(outcome.gc);
+        self.count_gc(outcome.fold);
         Ok(PageDone { transferred_ns: x + work.transfer, programmed_ns: programmed })
     }
 

@@ -33,17 +33,25 @@ impl Ssd {
         (die * ppd + best) as u32
     }
 
-    /// The unit (die or chip) that serves `plane`.
-    pub(super) fn unit_of_die(&self, die: u32) -> usize {
+    /// The unit (die, chip or plane) that serves `plane`.
+    pub(super) fn unit_of_plane(&self, plane: u32) -> usize {
+        let layout = self.ftl.layout();
         match self.parallel_unit {
-            ParallelUnit::Die => die as usize,
-            ParallelUnit::Chip => self.ftl.layout().chip_of_die(die) as usize,
+            ParallelUnit::Die => layout.die_of_plane(plane) as usize,
+            ParallelUnit::Chip => layout.chip_of_die(layout.die_of_plane(plane)) as usize,
+            ParallelUnit::Plane => plane as usize,
         }
+    }
+
+    /// When every unit serving `die` has nothing booked any more.
+    fn die_free_at(&self, die: u32) -> Ns {
+        let ppd = self.ftl.layout().geometry.planes_per_die;
+        (die * ppd..(die + 1) * ppd).map(|p| self.units[self.unit_of_plane(p)].last_end()).max().unwrap_or(0)
     }
 
     /// When the unit serving `plane` has nothing booked any more.
     pub(super) fn unit_free_at(&self, plane: u32) -> Ns {
-        self.units[self.unit_of_die(self.ftl.layout().die_of_plane(plane))].last_end()
+        self.units[self.unit_of_plane(plane)].last_end()
     }
 
     /// Chip `chip` of this drive fails; a spare chip takes its place and
@@ -60,7 +68,7 @@ impl Ssd {
     pub fn mirroring_chips_idle(&self, now_ns: Ns) -> bool {
         let layout = self.ftl.layout();
         let mut dies = (0..layout.dies).filter(|&d| layout.is_mirroring_die(d)).peekable();
-        dies.peek().is_some() && dies.all(|d| self.units[self.unit_of_die(d)].last_end() <= now_ns) && self.mirroring_chip_has_room()
+        dies.peek().is_some() && dies.all(|d| self.die_free_at(d) <= now_ns) && self.mirroring_chip_has_room()
     }
 
     /// Where the paper is silent: a mirroring chip too full to collect
@@ -99,7 +107,7 @@ impl Ssd {
         let layout = self.ftl.layout();
         let (ppd, n) = (layout.geometry.planes_per_die, layout.dies as usize);
         let eligible = |d: usize| eligible(layout, d as u32);
-        let best = (0..n).filter(|&d| eligible(d)).min_by_key(|&d| (self.units[self.unit_of_die(d as u32)].last_end(), d));
+        let best = (0..n).filter(|&d| eligible(d)).min_by_key(|&d| (self.die_free_at(d as u32), d));
         let best = best.ok_or_else(|| Error::Internal("no die of the kind asked for on this drive".into()))?;
         for die in std::iter::once(best).chain((0..n).filter(|&d| d != best && eligible(d))) {
             for _ in 0..ppd {

@@ -1,4 +1,9 @@
-//! The SLC cache's time: folding while a die idles, and its counts.
+//! The SLC cache's time: its folds, and its counts.
+//!
+//! A fold a write asked for (`when_full = "fold"`) is booked on the die at
+//! once, from the end of that write's program: unlike collection, which a
+//! die owes until its next operation, a fold is the drive's background
+//! work and runs whether or not more work arrives.
 //!
 //! Drives fold their SLC cache in the background, when no host work is
 //! waiting (see `config::slc_cache`). The drive here books work as
@@ -7,9 +12,11 @@
 //! `idle_fold_after_ns` has folded its cache blocks since, one at a time
 //! from that instant, oldest first, as long as each fold began before the
 //! arrival. The last fold may run past it and delay the new request, as a
-//! background operation under way does. What the folds moved is moved
-//! before the request is served, the order in which the die did it. A die
-//! that still owes collection is not idle.
+//! background operation under way does. A die whose last booking is its own
+//! idle fold is still folding: it goes on from that fold's end, without
+//! waiting the idle time again. What the folds moved is moved before the
+//! request is served, the order in which the die did it. A die that still
+//! owes collection is not idle.
 
 use super::*;
 
@@ -21,7 +28,9 @@ impl Ssd {
             if self.owed_gc[unit].0 > 0 {
                 continue;
             }
-            let mut t = self.units[unit].booked_until().saturating_add(after);
+            let idle_from = self.units[unit].booked_until();
+            let still_folding = idle_from > 0 && idle_from == self.idle_fold_end[unit];
+            let mut t = if still_folding { idle_from } else { idle_from.saturating_add(after) };
             while t < now_ns {
                 let Some(gc) = self.ftl.fold_idle(self.planes_of_unit(unit), t)? else { break };
                 let (copies, erases) = self.gc_phases(gc);
@@ -29,9 +38,24 @@ impl Ssd {
                 self.note_erases(unit, t + copies + erases, erases);
                 self.count_gc(gc);
                 t += copies + erases;
+                self.idle_fold_end[unit] = t;
             }
         }
         Ok(())
+    }
+
+    /// Books a fold a write asked for on its unit, from `from_ns` on.
+    pub(super) fn book_fold(&mut self, r: Route, from_ns: Ns, fold: GcWork) {
+        let (copies, erases) = self.gc_phases(fold);
+        if copies + erases == 0 {
+            return;
+        }
+        if self.gc_holds == GcHolds::Channel {
+            // Copies that cross the channel hold it as collection's do.
+            return self.book_gc(r, from_ns, fold);
+        }
+        let start = self.units[r.unit].book(from_ns, copies + erases);
+        self.note_erases(r.unit, start + copies + erases, erases);
     }
 
     /// The planes a unit's dies hold.
@@ -40,6 +64,7 @@ impl Ssd {
         let planes = match self.parallel_unit {
             ParallelUnit::Die => g.planes_per_die,
             ParallelUnit::Chip => g.planes_per_die * g.dies_per_chip,
+            ParallelUnit::Plane => 1,
         };
         unit as u32 * planes..(unit as u32 + 1) * planes
     }

@@ -26,6 +26,7 @@ mod hdd_model;
 mod input_errors;
 mod intra_ssd;
 mod mapping_cache;
+mod multi_plane;
 mod no_panic_fuzz;
 mod parity_compute;
 mod planner_properties;

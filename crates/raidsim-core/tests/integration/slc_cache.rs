@@ -74,23 +74,21 @@ fn cached_pages_are_written_and_read_at_the_slc_modes_latencies() {
 }
 
 #[test]
-fn taking_the_last_free_cache_block_folds_the_oldest_and_the_next_operation_waits_for_it() {
+fn taking_the_last_free_cache_block_folds_the_oldest_at_once() {
     let mut requests = writes(0..9, 10 * MS);
-    requests.extend([(100 * MS, 'R', 0), (110 * MS, 'R', 4)]);
+    // Page 4's write ends at 40 ms + X + SLC_PROGRAM; a read arrives 1 us into the fold that follows it.
+    let fold_from = 40 * MS + X + SLC_PROGRAM;
+    requests.extend([(fold_from + 1_000, 'R', 4), (100 * MS, 'R', 0), (110 * MS, 'R', 4)]);
+    requests.sort_unstable();
     let (got, r) = run(&requests, &[]);
     // Pages 0-3 fill the first cache block; page 4 opens the second, the
-    // last free one, and the first is folded after it, owed to the die.
+    // last free one, and the first is folded after it, into dense pages 0-3 (LSB).
     assert_eq!(got[..5], [X + SLC_PROGRAM; 5]);
-    assert_eq!(got[5], FOLD_INTO_LSB + X + SLC_PROGRAM, "the write after the fold waits for it");
-    assert_eq!(got[6..8], [X + SLC_PROGRAM; 2]);
-    // Page 8 opens the folded block again, and the second block (pages 4-7) is folded:
-    // into dense pages 4 and 5 (LSB), 6 and 7 (CSB).
-    assert_eq!(got[8], X + SLC_PROGRAM);
-    // Page 0 was folded into an LSB page; the read waits for the second fold first.
-    let second_fold = 4 * SLC_READ + 2 * PROGRAM[0] + 2 * PROGRAM[1] + ERASE;
-    assert_eq!(got[9], second_fold + READ_LSB + X);
-    // Page 4 was folded into dense page 4, an LSB page.
-    assert_eq!(got[10], READ_LSB + X);
+    assert_eq!(got[5], FOLD_INTO_LSB - 1_000 + SLC_READ + X, "the read waits for the fold under way");
+    // Page 8 opens the folded block again, and the second block (pages 4-7)
+    // is folded into dense pages 4 and 5 (LSB), 6 and 7 (CSB), long before the reads.
+    assert_eq!(got[6..10], [X + SLC_PROGRAM; 4], "a fold booked at once is over before the next write");
+    assert_eq!(got[10..], [READ_LSB + X; 2], "pages 0 and 4 were folded into LSB pages");
     assert_eq!(stat(&r, "ssd.slc_cache.blocks_folded"), 2.0);
     assert_eq!(stat(&r, "ssd.slc_cache.pages_folded"), 8.0);
     assert_eq!(stat(&r, "ssd.slc_cache.blocks_folded_idle"), 0.0);
@@ -102,10 +100,11 @@ fn taking_the_last_free_cache_block_folds_the_oldest_and_the_next_operation_wait
 
 #[test]
 fn a_page_rewritten_in_the_cache_is_never_folded() {
-    // Five writes of one page: the first block holds four versions, and
-    // the fifth, in the second block, leaves it nothing valid to fold.
-    let (got, r) = run(&writes(std::iter::repeat(0).take(6), 10 * MS), &[]);
-    assert_eq!(got[5], ERASE + X + SLC_PROGRAM, "the fold is the erase alone");
+    // Five writes of one page, 1 ms apart: the first block holds four
+    // versions, and the fifth, in the second block, leaves it nothing valid
+    // to fold: the fold is its erase, which the sixth write meets.
+    let (got, r) = run(&writes(std::iter::repeat(0).take(6), MS), &[]);
+    assert_eq!(got[5], 4 * MS + X + SLC_PROGRAM + ERASE - 5 * MS + X + SLC_PROGRAM);
     assert_eq!((stat(&r, "ssd.slc_cache.blocks_folded"), stat(&r, "ssd.slc_cache.pages_folded")), (1.0, 0.0));
     assert_eq!(written(&r, "slc_fold_write"), 0);
     assert_eq!(stat(&r, "ssd.ftl.write_amplification"), 1.0);
@@ -142,6 +141,29 @@ fn a_request_arriving_during_an_idle_fold_waits_for_it_and_no_second_fold_begins
     early.push((fold_from - 1, 'R', 0));
     let (got, r) = run(&early, &IDLE_BYPASS);
     assert_eq!((got[4], stat(&r, "ssd.slc_cache.blocks_folded_idle")), (SLC_READ + X, 0.0));
+}
+
+#[test]
+fn a_die_folding_while_idle_goes_on_whatever_other_dies_are_asked() {
+    // Two dies: even pages on die 0, odd ones on die 1. Twelve writes to die
+    // 0 fill three of its four cache blocks; it idles from 11 ms + X +
+    // SLC_PROGRAM and folds them from 5 ms later, into dense pages 0-3
+    // (LLLL), 4-7 and 8-11 (LLCC each), done by 23.97 ms.
+    let two_dies = ["ssd.geometry.dies_per_chip=2", "ssd.slc_cache.blocks_per_plane=4"];
+    let extra = [&IDLE_BYPASS[..], &two_dies].concat();
+    let mut requests = writes((0..12).map(|k| 2 * k), MS);
+    requests.push((24_500_000, 'R', 0));
+    let (alone, r) = run(&requests, &extra);
+    assert_eq!(stat(&r, "ssd.slc_cache.blocks_folded_idle"), 3.0);
+    assert_eq!(alone[12], READ_LSB + X);
+    let fold_llcc = 4 * SLC_READ + 2 * PROGRAM[0] + 2 * PROGRAM[1] + ERASE;
+    assert_eq!(11 * MS + X + SLC_PROGRAM + 5 * MS + FOLD_INTO_LSB + 2 * fold_llcc, 23_972_400);
+    // A read of die 1 at 17 ms, during die 0's first fold, changes nothing for die 0.
+    requests.push((17 * MS, 'R', 1));
+    requests.sort_unstable();
+    let (got, r) = run(&requests, &extra);
+    assert_eq!(stat(&r, "ssd.slc_cache.blocks_folded_idle"), 3.0);
+    assert_eq!(got[13], READ_LSB + X);
 }
 
 #[test]
@@ -222,4 +244,15 @@ fn settings_the_cache_cannot_honour_are_refused_by_key() {
         .concat(),
     );
     assert!(cr5m.contains("array.level"), "{cr5m}");
+}
+
+#[test]
+fn no_cache_over_a_presets_cache_drops_its_settings_but_not_ones_set_by_hand() {
+    let plain = config("intel-660p-1tb", &["ssd.slc_cache.blocks_per_plane=0"]);
+    assert_eq!(plain.config.ssd.slc_cache, raidsim_core::config::SlcCacheConfig::default());
+    let mut raw = raidsim_core::config::RawConfig::from_preset("intel-660p-1tb").expect("preset");
+    raw.set("ssd.slc_cache.blocks_per_plane=0").expect("set");
+    raw.set("ssd.slc_cache.t_read_ns=1").expect("set");
+    let e = raw.resolve().expect_err("refused").to_string();
+    assert!(e.contains("ssd.slc_cache.t_read_ns") && e.contains("no effect"), "{e}");
 }
