@@ -31,6 +31,13 @@ impl GcWork {
         self.blocks_erased > self.blocks_folded || self.pages_copied > self.pages_folded
     }
 
+    /// Whether there is no work at all: most writes collect nothing, and
+    /// their callers skip the sums.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.pages_copied == 0 && self.blocks_erased == 0 && self.summary_pages == 0
+    }
+
     /// This work, then `w`.
     pub(super) fn add(&mut self, w: &GcWork) {
         self.pages_copied += w.pages_copied;

@@ -31,6 +31,9 @@ impl Ssd {
     /// anything booked later: the unit and its channel from the first
     /// instant both are free for the copies, then the unit for the erases.
     pub(super) fn book_gc(&mut self, r: Route, from_ns: Ns, gc: GcWork) {
+        if gc.is_empty() {
+            return;
+        }
         let (copies, erases) = self.gc_phases(gc);
         if copies + erases == 0 {
             return;
@@ -57,6 +60,9 @@ impl Ssd {
     /// Counts collection's copies and an SLC cache's folds apart, and
     /// the erases of both.
     pub(super) fn count_gc(&mut self, gc: GcWork) {
+        if gc.is_empty() {
+            return;
+        }
         self.gc_runs += u64::from(gc.ran());
         let copied = gc.pages_copied - gc.pages_folded;
         self.counters.pages_read[Cause::GcRead.index()] += copied;

@@ -46,6 +46,9 @@ impl Ssd {
 
     /// Books a fold a write asked for on its unit, from `from_ns` on.
     pub(super) fn book_fold(&mut self, r: Route, from_ns: Ns, fold: GcWork) {
+        if fold.is_empty() {
+            return;
+        }
         let (copies, erases) = self.gc_phases(fold);
         if copies + erases == 0 {
             return;
