@@ -67,7 +67,17 @@ def test_the_gaps_stay_as_the_presets_state_them(figures):
     # A 4 KiB write programs a whole 16 KiB page here: the stated gaps. A
     # change that closes them must restate them in the presets and docs.
     assert -0.30 < _off(figures, "samsung-970-evo-plus-1tb", "random_read_qd32_iops") < -0.20
-    assert -0.90 < _off(figures, "samsung-970-evo-plus-1tb", "random_write_qd32_iops") < -0.80
+    assert -0.70 < _off(figures, "samsung-970-evo-plus-1tb", "random_write_qd32_iops") < -0.60
+
+
+def test_the_tlc_drives_random_writes_beside_the_measured_drive(figures):
+    # Not calibrated: the DRAM buffer acknowledges them, the flash drains it at its rate. The
+    # data sheet's 60,000 IOPS at queue depth 1 is far below what the drive was measured at.
+    measured = BENCH.MEASURED["samsung-970-evo-plus-1tb"]
+    qd1 = figures["samsung-970-evo-plus-1tb"]["random_write_qd1_iops"] / measured["random_write_qd1_iops"] - 1
+    assert 0.0 < qd1 < 0.25, qd1
+    qd32 = figures["samsung-970-evo-plus-1tb"]["random_write_qd32_iops"] / measured["random_write_qd32_iops"] - 1
+    assert -0.55 < qd32 < -0.40, qd32
 
 
 def test_the_caches_hold_what_the_presets_say():
