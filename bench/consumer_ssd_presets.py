@@ -2,8 +2,9 @@
 
 For each preset it runs, on the fresh drive, 128 KiB sequential writes at queue depth 32 inside the SLC cache
 (4 GB) and past it (the cache's bytes, then 4 GB more: their rate is the difference of the two runs' times),
-128 KiB sequential reads at queue depth 32, and 4 KiB random reads at queue depth 1 and 32 and random writes at
-queue depth 32 on a half-filled drive, and prints each figure beside the data sheet's.
+128 KiB sequential reads at queue depth 32, and 4 KiB random reads and writes at queue depth 1 and 32 on a
+half-filled drive, and prints each figure beside the data sheet's (and beside the drive's own, measured, where a
+review publishes it).
 
     python bench/consumer_ssd_presets.py [PRESET ...] [--json]
 

@@ -119,3 +119,8 @@ def test_out_on_a_full_disk_leaves_no_empty_file_and_names_it(tmp_path, capsys, 
     # The last run's file as it was (no empty or half one), and no temporary file or directory left beside it.
     assert (out / name).read_bytes() == before and not [p for p in out.iterdir() if p.name.startswith(".")]
     assert not list(out.glob("*.tmp"))
+
+
+def test_python_dash_m_raidsim_is_the_command():
+    p = subprocess.run([sys.executable, "-m", "raidsim", "--version"], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0 and p.stdout.startswith("raidsim "), (p.stdout, p.stderr)

@@ -47,7 +47,7 @@ def test_the_tlc_drive_writes_past_its_cache_at_the_data_sheets_rate(figures):
 
 
 def test_the_qlc_drive_past_its_cache_writes_about_as_slowly_as_quoted(figures):
-    # Not calibrated: the chip's 12 MB/s (ISSCC 2018) and the folds give 90 MB/s; quoted "about 100".
+    # Not calibrated: the chip's 12 MB/s (ISSCC 2018) and the folds give 91 MB/s; quoted "about 100".
     off = _off(figures, "intel-660p-1tb", "write_past_cache_mb_per_s")
     assert -0.15 < off < 0.0, off
 

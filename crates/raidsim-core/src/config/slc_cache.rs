@@ -19,7 +19,7 @@
 //! modelled.
 
 use super::mapping_cache::FtlScheme;
-use super::ssd::{at_most_an_hour, CellType, SsdConfig};
+use super::ssd::{at_most_an_hour, Allocation, CellType, SsdConfig};
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -27,10 +27,10 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SlcWhenFull {
-    /// Fold the cache's oldest block into the dense cells, after the write
-    /// that took the plane's last free cache block, as garbage collection
-    /// follows the write that crossed its threshold: every page then goes
-    /// through the cache, and writes pay for the folds.
+    /// Once the plane has opened its last free cache block, each write
+    /// into it folds a share of the oldest full block, so that the block is
+    /// folded by the time the open one fills: every page then goes through
+    /// the cache, and writes pay for the folds.
     #[default]
     Fold,
     /// Write the dense cells directly until idle folding frees cache blocks.
@@ -118,6 +118,13 @@ impl SlcCacheConfig {
             return Err(Error::config(
                 "ssd.ftl.scheme",
                 "an SLC cache needs a page map (\"page_map\" or \"dftl\"): a block map keeps pages in place",
+            ));
+        }
+        if ssd.ftl.allocation == Allocation::StaticDie {
+            return Err(Error::config(
+                "ssd.ftl.allocation",
+                "\"static_die\" picks the plane of a die with the most free dense pages, which cached pages have not used yet, so \
+                 one plane would take them all: use \"static\" or \"dynamic\" with an SLC cache",
             ));
         }
         if ssd.ftl.summary_pages_per_block != 0 {

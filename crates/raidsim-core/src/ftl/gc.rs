@@ -78,7 +78,7 @@ impl Ftl {
 
     /// Copies the valid pages of `victim` into `plane`'s open block and erases it.
     pub(super) fn collect_block(&mut self, plane: u32, victim: u32, now_ns: Ns) -> Result<GcWork> {
-        let mut work = self.move_valid_pages(plane, victim, self.data_pages_per_block, now_ns)?;
+        let (mut work, _) = self.move_valid_pages(plane, victim, 0..self.data_pages_per_block, u64::MAX, now_ns)?;
         work.blocks_erased = 1;
         self.erase_count[victim as usize] += 1;
         self.state[victim as usize] = BlockState::Free;
@@ -87,13 +87,20 @@ impl Ftl {
         Ok(work)
     }
 
-    /// Copies the valid pages among the first `pages` of `victim` into
-    /// `plane`'s open block, each read and program at its page's type.
-    pub(super) fn move_valid_pages(&mut self, plane: u32, victim: u32, pages: u32, now_ns: Ns) -> Result<GcWork> {
+    /// Copies up to `limit` valid pages among `pages` of `victim` into
+    /// `plane`'s open block, each read and program at its page's type; and
+    /// the page after the last one looked at.
+    pub(super) fn move_valid_pages(&mut self, plane: u32, victim: u32, pages: std::ops::Range<u32>, limit: u64, now_ns: Ns) -> Result<(GcWork, u32)> {
         let first = self.layout.first_page(victim);
         let mut work = GcWork::default();
         let mut sealed = 0;
-        for ppn in first..first + pages {
+        let mut next = pages.start;
+        for page in pages {
+            if work.pages_copied == limit {
+                break;
+            }
+            next = page + 1;
+            let ppn = first + page;
             let id = self.id_at(ppn);
             if id != NO_PAGE {
                 self.invalidate(ppn);
@@ -106,7 +113,7 @@ impl Ftl {
             }
         }
         work.summary_pages = sealed * u64::from(self.summary_pages_per_block);
-        Ok(work)
+        Ok((work, next))
     }
 
     /// The blocks of `plane` a collection could take: full, and with a page to free.

@@ -13,11 +13,16 @@
 //! A page rewritten while in the cache is never folded, which is how a
 //! cache lowers write amplification as well as write time.
 //!
-//! When folding happens is the drive's policy: after the write that took
-//! the plane's last free cache block (`when_full = "fold"`), or while its
-//! die idles (`idle_fold_after_ns`, asked by `ssd::slc_cache`). Garbage
-//! collection never picks a cache block, and wear levelling moves dense
-//! blocks only.
+//! When folding happens is the drive's policy. With `when_full = "fold"`,
+//! once a plane has opened its last free cache block, each write into it
+//! folds a share of the oldest full block, just enough that the block is
+//! folded and erased by the time the open one fills (the valid pages left
+//! in the oldest over the pages left in the open block, rounded up), as
+//! firmware interleaves folding with the writes that need the room; so a
+//! write never waits for a whole block's fold. A die also folds whole
+//! blocks while it idles (`idle_fold_after_ns`, asked by `ssd::slc_cache`).
+//! Garbage collection never picks a cache block, and wear levelling moves
+//! dense blocks only.
 
 use super::*;
 use crate::config::{SlcCacheConfig, SlcWhenFull, SsdConfig};
@@ -44,6 +49,8 @@ struct SlcPlane {
     open: Option<(u32, u32)>,
     /// Full cache blocks, the longest written first: the next to fold.
     written: VecDeque<u32>,
+    /// The page of the oldest full block its fold goes on from.
+    fold_cursor: u32,
 }
 
 /// Every plane's cache blocks.
@@ -61,7 +68,9 @@ impl SlcCache {
         if !ssd.slc_cache.enabled() {
             return None;
         }
-        let planes = (0..layout.planes).map(|p| SlcPlane { free: layout.slc_blocks(p).collect(), open: None, written: VecDeque::new() }).collect();
+        let planes = (0..layout.planes)
+            .map(|p| SlcPlane { free: layout.slc_blocks(p).collect(), open: None, written: VecDeque::new(), fold_cursor: 0 })
+            .collect();
         let pages_per_block = SlcCacheConfig::pages_per_block(ssd);
         Some(Box::new(Self { pages_per_block, when_full: ssd.slc_cache.when_full, planes, counts: SlcCounts::default() }))
     }
@@ -92,13 +101,14 @@ impl Ftl {
         }
         let ppn = self.append_slc(plane, id as u32, now_ns)?;
         self.set_ppn(id, ppn);
-        let mut fold = GcWork::default();
-        if self.slc_mut().when_full == SlcWhenFull::Fold {
-            while self.slc_mut().planes[plane as usize].free.is_empty() {
-                let Some(victim) = self.slc_mut().planes[plane as usize].written.front().copied() else { break };
-                fold.add(&self.fold_block(plane, victim, now_ns)?);
-            }
-        }
+        let slc = self.slc_mut();
+        let p = &slc.planes[plane as usize];
+        let fold = if slc.when_full == SlcWhenFull::Fold && p.free.is_empty() {
+            let open_left = p.open.map_or(0, |(_, next)| slc.pages_per_block - next);
+            self.fold_share(plane, open_left, now_ns)?
+        } else {
+            GcWork::default()
+        };
         let gc = self.collect_until(plane, self.gc_threshold_blocks, now_ns)?;
         Ok(WriteOutcome { ppn, sealed_block: false, gc, fold })
     }
@@ -138,23 +148,40 @@ impl Ftl {
         Ok(ppn)
     }
 
-    /// Moves the valid pages of cache block `victim` into `plane`'s dense
-    /// open block and erases it into the cache's free blocks.
-    fn fold_block(&mut self, plane: u32, victim: u32, now_ns: Ns) -> Result<GcWork> {
-        let slc = self.slc.as_deref_mut().expect("only called with a cache");
-        let p = &mut slc.planes[plane as usize];
-        if p.written.front() != Some(&victim) {
-            return Err(Error::Internal(format!("block {victim} is not plane {plane}'s oldest full cache block")));
+    /// A write's share of folding `plane`'s oldest full block, when `open_left`
+    /// pages are left in the open one: its valid pages over those, rounded
+    /// up (all of them when none are left).
+    fn fold_share(&mut self, plane: u32, open_left: u32, now_ns: Ns) -> Result<GcWork> {
+        let Some(&victim) = self.slc_mut().planes[plane as usize].written.front() else { return Ok(GcWork::default()) };
+        let valid = u64::from(self.valid[victim as usize]);
+        let share = if open_left == 0 { valid } else { valid.div_ceil(u64::from(open_left)) };
+        self.fold_pages(plane, share, now_ns)
+    }
+
+    /// Moves up to `share` valid pages of `plane`'s oldest full cache block
+    /// into the plane's dense open block, from where its fold stopped, and
+    /// erases the block into the cache's free blocks once it holds none.
+    fn fold_pages(&mut self, plane: u32, share: u64, now_ns: Ns) -> Result<GcWork> {
+        let slc = self.slc.as_deref().expect("only called with a cache");
+        let (p, pages) = (&slc.planes[plane as usize], slc.pages_per_block);
+        let Some(&victim) = p.written.front() else { return Ok(GcWork::default()) };
+        let from = p.fold_cursor;
+        let (mut work, cursor) = self.move_valid_pages(plane, victim, from..pages, share, now_ns)?;
+        work.pages_folded = work.pages_copied;
+        let done = self.valid[victim as usize] == 0;
+        if done {
+            (work.blocks_erased, work.blocks_folded) = (1, 1);
+            self.erase_count[victim as usize] += 1;
+            self.state[victim as usize] = BlockState::Free;
         }
-        p.written.pop_front();
-        let pages = slc.pages_per_block;
-        let mut work = self.move_valid_pages(plane, victim, pages, now_ns)?;
-        (work.blocks_erased, work.blocks_folded, work.pages_folded) = (1, 1, work.pages_copied);
-        self.erase_count[victim as usize] += 1;
-        self.state[victim as usize] = BlockState::Free;
         let slc = self.slc_mut();
-        slc.planes[plane as usize].free.push_back(victim);
-        slc.counts.blocks_folded += 1;
+        let p = &mut slc.planes[plane as usize];
+        p.fold_cursor = if done { 0 } else { cursor };
+        if done {
+            p.written.pop_front();
+            p.free.push_back(victim);
+            slc.counts.blocks_folded += 1;
+        }
         slc.counts.pages_folded += work.pages_folded;
         Ok(work)
     }
@@ -169,8 +196,7 @@ impl Ftl {
             .filter(|&p| !slc.planes[p as usize].written.is_empty())
             .max_by_key(|&p| (slc.planes[p as usize].written.len(), std::cmp::Reverse(p)));
         let Some(plane) = fullest else { return Ok(None) };
-        let victim = slc.planes[plane as usize].written[0];
-        let mut gc = self.fold_block(plane, victim, now_ns)?;
+        let mut gc = self.fold_pages(plane, u64::MAX, now_ns)?;
         self.slc_mut().counts.blocks_folded_idle += 1;
         gc.add(&self.collect_until(plane, self.gc_threshold_blocks, now_ns)?);
         Ok(Some(gc))
@@ -181,11 +207,11 @@ impl Ftl {
         self.slc.as_deref().map(|s| s.counts)
     }
 
-    /// Pages the SLC cache holds now, valid or not, if the drive has one.
-    pub fn slc_pages_written(&self) -> Option<u64> {
+    /// Valid pages the SLC cache holds now, if the drive has one.
+    pub fn slc_pages_held(&self) -> Option<u64> {
         let slc = self.slc.as_deref()?;
-        let per_block = u64::from(slc.pages_per_block);
-        Some(slc.planes.iter().map(|p| p.written.len() as u64 * per_block + p.open.map_or(0, |(_, next)| u64::from(next))).sum())
+        let blocks = slc.planes.iter().flat_map(|p| p.written.iter().copied().chain(p.open.map(|(b, _)| b)));
+        Some(blocks.map(|b| u64::from(self.valid[b as usize])).sum())
     }
 
     pub(super) fn reset_slc_counts(&mut self) {

@@ -3,7 +3,9 @@
 //! A fold a write asked for (`when_full = "fold"`) is booked on the die at
 //! once, from the end of that write's program: unlike collection, which a
 //! die owes until its next operation, a fold is the drive's background
-//! work and runs whether or not more work arrives.
+//! work and runs whether or not more work arrives. It copies inside the
+//! plane, so it holds the die alone; only copies that cross the channel
+//! (`gc_copy_back = false`) hold it, as collection's do.
 //!
 //! Drives fold their SLC cache in the background, when no host work is
 //! waiting (see `config::slc_cache`). The drive here books work as
@@ -53,8 +55,8 @@ impl Ssd {
         if copies + erases == 0 {
             return;
         }
-        if self.gc_holds == GcHolds::Channel {
-            // Copies that cross the channel hold it as collection's do.
+        if !self.gc_copy_back {
+            // Copies that cross the channel hold it, as collection's do.
             return self.book_gc(r, from_ns, fold);
         }
         let start = self.units[r.unit].book(from_ns, copies + erases);
@@ -83,8 +85,13 @@ impl Ssd {
         ] {
             out.push(Stat::new(format!("{prefix}.slc_cache.{name}"), n as f64, unit, what));
         }
-        if let Some(held) = self.ftl.slc_pages_written() {
-            out.push(Stat::new(format!("{prefix}.slc_cache.pages_held"), held as f64, "pages", "cache pages written and not yet folded, at the end"));
+        if let Some(held) = self.ftl.slc_pages_held() {
+            out.push(Stat::new(
+                format!("{prefix}.slc_cache.pages_held"),
+                held as f64,
+                "pages",
+                "valid pages in the cache, not yet folded, at the end",
+            ));
         }
     }
 }

@@ -74,27 +74,33 @@ fn cached_pages_are_written_and_read_at_the_slc_modes_latencies() {
 }
 
 #[test]
-fn taking_the_last_free_cache_block_folds_the_oldest_at_once() {
+fn once_the_last_free_cache_block_is_open_each_write_folds_its_share_of_the_oldest() {
     let mut requests = writes(0..9, 10 * MS);
-    // Page 4's write ends at 40 ms + X + SLC_PROGRAM; a read arrives 1 us into the fold that follows it.
+    // Page 4's write ends at 40 ms + X + SLC_PROGRAM; a read arrives 1 us into the folding it asks for.
     let fold_from = 40 * MS + X + SLC_PROGRAM;
-    requests.extend([(fold_from + 1_000, 'R', 4), (100 * MS, 'R', 0), (110 * MS, 'R', 4)]);
+    requests.extend([(fold_from + 1_000, 'R', 4), (100 * MS, 'R', 0), (110 * MS, 'R', 4), (120 * MS, 'R', 6)]);
     requests.sort_unstable();
     let (got, r) = run(&requests, &[]);
     // Pages 0-3 fill the first cache block; page 4 opens the second, the
-    // last free one, and the first is folded after it, into dense pages 0-3 (LSB).
+    // last free one, leaving 3 of its pages: it folds 4 / 3 rounded up = 2
+    // pages of the first into dense pages 0 and 1 (LSB), and the read of
+    // page 4 (in the cache) waits for them.
     assert_eq!(got[..5], [X + SLC_PROGRAM; 5]);
-    assert_eq!(got[5], FOLD_INTO_LSB - 1_000 + SLC_READ + X, "the read waits for the fold under way");
-    // Page 8 opens the folded block again, and the second block (pages 4-7)
-    // is folded into dense pages 4 and 5 (LSB), 6 and 7 (CSB), long before the reads.
-    assert_eq!(got[6..10], [X + SLC_PROGRAM; 4], "a fold booked at once is over before the next write");
-    assert_eq!(got[10..], [READ_LSB + X; 2], "pages 0 and 4 were folded into LSB pages");
-    assert_eq!(stat(&r, "ssd.slc_cache.blocks_folded"), 2.0);
-    assert_eq!(stat(&r, "ssd.slc_cache.pages_folded"), 8.0);
+    assert_eq!(got[5], 2 * (SLC_READ + PROGRAM[0]) - 1_000 + SLC_READ + X);
+    // Pages 5 and 6 fold one page each, the last with the block's erase,
+    // each long before the next write; page 7 fills the second block; page
+    // 8 opens the first again and folds pages 4 and 5 into dense pages 4
+    // and 5 (LSB); pages 6 and 7 stay in the cache.
+    assert_eq!(got[6..10], [X + SLC_PROGRAM; 4]);
+    assert_eq!(got[10..12], [READ_LSB + X; 2], "pages 0 and 4 were folded into LSB pages");
+    assert_eq!(got[12], SLC_READ + X, "page 6 is still cached");
+    assert_eq!(stat(&r, "ssd.slc_cache.blocks_folded"), 1.0);
+    assert_eq!(stat(&r, "ssd.slc_cache.pages_folded"), 6.0);
+    assert_eq!(stat(&r, "ssd.slc_cache.pages_held"), 3.0, "pages 6 and 7, and 8");
     assert_eq!(stat(&r, "ssd.slc_cache.blocks_folded_idle"), 0.0);
-    assert_eq!((written(&r, "user"), written(&r, "slc_fold_write")), (9, 8));
-    assert_eq!(r.devices[0].erases, 2);
-    assert_eq!(stat(&r, "ssd.ftl.write_amplification"), 17.0 / 9.0);
+    assert_eq!((written(&r, "user"), written(&r, "slc_fold_write")), (9, 6));
+    assert_eq!(r.devices[0].erases, 1);
+    assert_eq!(stat(&r, "ssd.ftl.write_amplification"), 15.0 / 9.0);
     assert_eq!(stat(&r, "ssd.ftl.gc.runs"), 0.0, "folds are not collections");
 }
 
@@ -167,6 +173,21 @@ fn a_die_folding_while_idle_goes_on_whatever_other_dies_are_asked() {
 }
 
 #[test]
+fn a_fold_copies_inside_its_plane_and_leaves_the_channel_to_other_dies() {
+    // Two dies on the channel: even pages on die 0. Page 8's write (the
+    // fifth to die 0) folds two pages there; a read on die 1 arriving 1 us
+    // into that fold is not held, even where collection holds the channel.
+    let write_end = 4 * MS + X + SLC_PROGRAM;
+    let mut requests = writes((0..5).map(|k| 2 * k), MS);
+    requests.push((write_end + 1_000, 'R', 1));
+    for holds in ["ssd.ftl.gc_holds=\"unit\"", "ssd.ftl.gc_holds=\"channel\""] {
+        let (got, r) = run(&requests, &["ssd.geometry.dies_per_chip=2", holds]);
+        assert_eq!(stat(&r, "ssd.slc_cache.pages_folded"), 2.0);
+        assert_eq!(got[5], READ_LSB + X, "{holds}");
+    }
+}
+
+#[test]
 fn preconditioning_writes_the_dense_cells_and_leaves_the_cache_empty() {
     let (got, r) = run(&[(0, 'W', 0), (10 * MS, 'R', 1)], &["precondition.fill_fraction=0.5", "precondition.random_overwrite_factor=0.5"]);
     assert_eq!(got[0], X + SLC_PROGRAM);
@@ -226,6 +247,9 @@ fn settings_the_cache_cannot_honour_are_refused_by_key() {
         let e = with(extra);
         assert!(e.contains(expected), "{extra:?}: {e}");
     }
+    let static_die =
+        with(&["ssd.ftl.allocation=\"static_die\"", "ssd.slc_cache.blocks_per_plane=2", "ssd.slc_cache.t_read_ns=1", "ssd.slc_cache.t_program_ns=1"]);
+    assert!(static_die.contains("ssd.ftl.allocation"), "{static_die}");
     let slc = refused(&["ssd.slc_cache.blocks_per_plane=2", "ssd.slc_cache.t_read_ns=1", "ssd.slc_cache.t_program_ns=1"]);
     assert!(slc.contains("an SLC drive has no SLC cache"), "{slc}");
     let cr5m = refused(
