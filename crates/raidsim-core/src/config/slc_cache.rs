@@ -52,8 +52,8 @@ pub struct SlcCacheConfig {
     /// What a write does when its plane's cache is full.
     pub when_full: SlcWhenFull,
     /// A die left idle this long folds its cache's blocks in the
-    /// background, oldest first, one block at a time, until work arrives,
-    /// ns; none = no idle folding.
+    /// background, oldest first, a page at a time, until work arrives, ns;
+    /// none = no idle folding.
     pub idle_fold_after_ns: Option<u64>,
 }
 

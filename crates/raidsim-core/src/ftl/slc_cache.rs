@@ -19,8 +19,9 @@
 //! folded and erased by the time the open one fills (the valid pages left
 //! in the oldest over the pages left in the open block, rounded up), as
 //! firmware interleaves folding with the writes that need the room; so a
-//! write never waits for a whole block's fold. A die also folds whole
-//! blocks while it idles (`idle_fold_after_ns`, asked by `ssd::slc_cache`).
+//! write never waits for a whole block's fold. A die also folds while it
+//! idles (`idle_fold_after_ns`, asked by `ssd::slc_cache`), a page at a
+//! time.
 //! Garbage collection never picks a cache block, and wear levelling moves
 //! dense blocks only.
 
@@ -186,18 +187,20 @@ impl Ftl {
         Ok(work)
     }
 
-    /// Folds the oldest full cache block among `planes` (the planes of one
-    /// idle die; the one with the most full blocks, the first on a tie),
-    /// then collects that plane as a write would: `None` when no plane of
-    /// them has a full cache block.
+    /// Folds one page of the oldest full cache block among `planes` (the
+    /// planes of one idle die; the one with the most full blocks, the first
+    /// on a tie), erasing the block if that was its last valid page, then
+    /// collects that plane as a write would: `None` when no plane of them
+    /// has a full cache block. A page at a time, so that a request arriving
+    /// meanwhile waits for one page's fold, not a block's.
     pub fn fold_idle(&mut self, planes: std::ops::Range<u32>, now_ns: Ns) -> Result<Option<GcWork>> {
         let Some(slc) = self.slc.as_deref() else { return Ok(None) };
         let fullest = planes
             .filter(|&p| !slc.planes[p as usize].written.is_empty())
             .max_by_key(|&p| (slc.planes[p as usize].written.len(), std::cmp::Reverse(p)));
         let Some(plane) = fullest else { return Ok(None) };
-        let mut gc = self.fold_pages(plane, u64::MAX, now_ns)?;
-        self.slc_mut().counts.blocks_folded_idle += 1;
+        let mut gc = self.fold_pages(plane, 1, now_ns)?;
+        self.slc_mut().counts.blocks_folded_idle += gc.blocks_folded;
         gc.add(&self.collect_until(plane, self.gc_threshold_blocks, now_ns)?);
         Ok(Some(gc))
     }

@@ -11,10 +11,10 @@
 //! waiting (see `config::slc_cache`). The drive here books work as
 //! requests arrive, so idle folding is booked then too: when a request
 //! arrives, every die (unit) that has had nothing booked for at least
-//! `idle_fold_after_ns` has folded its cache blocks since, one at a time
-//! from that instant, oldest first, as long as each fold began before the
-//! arrival. The last fold may run past it and delay the new request, as a
-//! background operation under way does. A die whose last booking is its own
+//! `idle_fold_after_ns` has folded its cache blocks since, oldest first, a
+//! page at a time from that instant, as long as each page's fold began
+//! before the arrival. The last may run past it and delay the new request
+//! by at most one page's fold, as a background operation under way does. A die whose last booking is its own
 //! idle fold is still folding: it goes on from that fold's end, without
 //! waiting the idle time again. What the folds moved is moved before the
 //! request is served, the order in which the die did it. A die that still

@@ -134,19 +134,20 @@ fn a_full_cache_is_bypassed_and_an_idle_die_folds_it_oldest_first() {
 }
 
 #[test]
-fn a_request_arriving_during_an_idle_fold_waits_for_it_and_no_second_fold_begins() {
+fn a_request_arriving_during_an_idle_fold_waits_for_that_page_only() {
     let mut requests = writes(0..4, MS);
-    // The die idles from the fourth write's end; the fold begins 5 ms later.
+    // The die idles from the fourth write's end; folding begins 5 ms later,
+    // a page at a time: page 0 into dense page 0 (LSB) first.
     let fold_from = 3 * MS + X + SLC_PROGRAM + 5 * MS;
     requests.push((fold_from + 1_000, 'R', 0));
     let (got, r) = run(&requests, &IDLE_BYPASS);
-    assert_eq!(got[4], FOLD_INTO_LSB - 1_000 + READ_LSB + X);
-    assert_eq!(stat(&r, "ssd.slc_cache.blocks_folded_idle"), 1.0);
+    assert_eq!(got[4], SLC_READ + PROGRAM[0] - 1_000 + READ_LSB + X);
+    assert_eq!((stat(&r, "ssd.slc_cache.pages_folded"), stat(&r, "ssd.slc_cache.blocks_folded_idle")), (1.0, 0.0));
     // Arriving just before the fold would begin, the read finds the page still cached.
     let mut early = writes(0..4, MS);
     early.push((fold_from - 1, 'R', 0));
     let (got, r) = run(&early, &IDLE_BYPASS);
-    assert_eq!((got[4], stat(&r, "ssd.slc_cache.blocks_folded_idle")), (SLC_READ + X, 0.0));
+    assert_eq!((got[4], stat(&r, "ssd.slc_cache.pages_folded")), (SLC_READ + X, 0.0));
 }
 
 #[test]
