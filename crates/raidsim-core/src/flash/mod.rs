@@ -101,7 +101,9 @@ impl FlashLayout {
             return cell::PageType::Lsb;
         }
         let ppb = self.geometry.pages_per_block;
-        if (ppn / ppb) % self.geometry.blocks_per_plane >= self.native_blocks_per_plane {
+        // Without an SLC cache every block is dense: no division to ask.
+        let has_cache = self.native_blocks_per_plane < self.geometry.blocks_per_plane;
+        if has_cache && (ppn / ppb) % self.geometry.blocks_per_plane >= self.native_blocks_per_plane {
             return cell::PageType::SlcMode;
         }
         cell::page_type(self.geometry.cell_type, ppn % ppb)

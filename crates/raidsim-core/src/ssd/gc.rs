@@ -59,6 +59,15 @@ impl Ssd {
 
     /// Counts collection's copies and an SLC cache's folds apart, and
     /// the erases of both.
+    /// Books `work` on `unit` alone, at the first instant from `from_ns`
+    /// it fits there; returns its end.
+    pub(super) fn book_on_unit(&mut self, unit: usize, from_ns: Ns, work: GcWork) -> Ns {
+        let (copies, erases) = self.gc_phases(work);
+        let end = self.units[unit].book(from_ns, copies + erases) + copies + erases;
+        self.note_erases(unit, end, erases);
+        end
+    }
+
     pub(super) fn count_gc(&mut self, gc: GcWork) {
         if gc.is_empty() {
             return;
@@ -97,9 +106,7 @@ impl Ssd {
             // Counted even when it takes no time (a zero erase time): the blocks were erased.
             let route = self.route(now_ns, plane);
             if self.gc_holds == GcHolds::Unit {
-                let (copies, erases) = self.gc_phases(gc);
-                let start = self.units[route.unit].book(now_ns, copies + erases);
-                self.note_erases(route.unit, start + copies + erases, erases);
+                self.book_on_unit(route.unit, now_ns, gc);
             } else {
                 self.book_gc(route, now_ns, gc);
             }

@@ -46,7 +46,11 @@ impl Ssd {
     /// When every unit serving `die` has nothing booked any more.
     fn die_free_at(&self, die: u32) -> Ns {
         let ppd = self.ftl.layout().geometry.planes_per_die;
-        (die * ppd..(die + 1) * ppd).map(|p| self.units[self.unit_of_plane(p)].last_end()).max().unwrap_or(0)
+        if self.parallel_unit != ParallelUnit::Plane {
+            // One unit serves all of the die's planes.
+            return self.units[self.unit_of_plane(die * ppd)].last_end();
+        }
+        (die * ppd..(die + 1) * ppd).map(|p| self.units[p as usize].last_end()).max().unwrap_or(0)
     }
 
     /// When the unit serving `plane` has nothing booked any more.

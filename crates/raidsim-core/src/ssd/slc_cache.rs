@@ -35,11 +35,9 @@ impl Ssd {
             let mut t = if still_folding { idle_from } else { idle_from.saturating_add(after) };
             while t < now_ns {
                 let Some(gc) = self.ftl.fold_idle(self.planes_of_unit(unit), t)? else { break };
-                let (copies, erases) = self.gc_phases(gc);
-                self.units[unit].book_at(t, t + copies + erases);
-                self.note_erases(unit, t + copies + erases, erases);
+                // Nothing is booked on the unit after `t`: the fold starts there.
+                t = self.book_on_unit(unit, t, gc);
                 self.count_gc(gc);
-                t += copies + erases;
                 self.idle_fold_end[unit] = t;
             }
         }
@@ -51,16 +49,11 @@ impl Ssd {
         if fold.is_empty() {
             return;
         }
-        let (copies, erases) = self.gc_phases(fold);
-        if copies + erases == 0 {
-            return;
-        }
         if !self.gc_copy_back {
             // Copies that cross the channel hold it, as collection's do.
             return self.book_gc(r, from_ns, fold);
         }
-        let start = self.units[r.unit].book(from_ns, copies + erases);
-        self.note_erases(r.unit, start + copies + erases, erases);
+        self.book_on_unit(r.unit, from_ns, fold);
     }
 
     /// The planes a unit's dies hold.

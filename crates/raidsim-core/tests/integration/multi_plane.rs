@@ -30,3 +30,18 @@ fn two_planes_sense_at_once_and_send_in_turn() {
     assert_eq!(two_at_once('R', "die"), [READ + X, 2 * (READ + X)]);
     assert_eq!(two_at_once('R', "plane"), [READ + X, READ + 2 * X]);
 }
+
+#[test]
+fn dynamic_allocation_counts_a_die_busy_while_any_of_its_planes_is() {
+    // Two dies, each on its own channel, two planes each. The first write
+    // takes die 0's plane 0; with plane 1 idle die 0 is still busy, so the
+    // second goes to die 1 and its own channel, and both end together.
+    let req = "workload.requests=[[0, \"W\", 0, 4096], [0, \"W\", 4096, 4096]]";
+    let o = [
+        &ONE_DIE[..],
+        &["ssd.geometry.channels=2", "ssd.geometry.planes_per_die=2", "ssd.ftl.allocation=\"dynamic\"", "ssd.parallel_unit=\"plane\""],
+        &["workload.kind=\"requests\"", req],
+    ]
+    .concat();
+    assert_eq!(responses_in_arrival_order(&o), [X + PROGRAM, X + PROGRAM]);
+}
