@@ -40,6 +40,18 @@ impl CaseOutcome {
 /// Every tenth case is RAID inside one SSD ([`in_ssd_scenario`]).
 const IN_SSD_EVERY: u64 = 10;
 
+/// Diff-RAID parity shares for `members` members, in tenths, summing to 1,
+/// some of them 0 (a member holding no parity).
+fn parity_shares(rng: &mut Xoshiro256PlusPlus, members: u32) -> String {
+    let mut tenths = vec![0u32; members as usize];
+    for _ in 0..10 {
+        // Skewed towards the first members, as Diff-RAID's assignments are.
+        let m = rng.gen_range(0..members).min(rng.gen_range(0..members));
+        tenths[m as usize] += 1;
+    }
+    tenths.iter().map(|t| format!("{:.1}", f64::from(*t) / 10.0)).collect::<Vec<_>>().join(", ")
+}
+
 /// Draws scenario `case` of `seed` as config assignments.
 pub fn scenario(seed: u64, case: u64) -> Vec<String> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ case.wrapping_mul(0x9e37_79b9_7f4a_7c15));
@@ -93,6 +105,9 @@ pub fn scenario(seed: u64, case: u64) -> Vec<String> {
             "array.layout=\"{}\"",
             ["left_symmetric", "left_asymmetric", "right_symmetric", "right_asymmetric"].choose(&mut rng).unwrap_or(&"left_symmetric")
         ));
+        if rng.gen_bool(0.3) {
+            o.push(format!("array.parity_distribution=[{}]", parity_shares(&mut rng, members)));
+        }
     }
     o.push(format!("array.stripe_order=\"{}\"", ["parallel", "sequential"].choose(&mut rng).unwrap_or(&"parallel")));
     let requests: u64 = rng.gen_range(100..=400);

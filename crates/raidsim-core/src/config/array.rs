@@ -416,6 +416,10 @@ pub struct ArrayConfig {
     pub stripe_unit_bytes: u64,
     /// RAID-5/6 parity rotation.
     pub layout: ParityLayout,
+    /// RAID-5: each member's share of the parity, in member order, summing
+    /// to 1 (Diff-RAID's uneven parity, `config::parity_distribution`);
+    /// empty: `layout`'s even rotation.
+    pub parity_distribution: Vec<f64>,
     /// RAID-10: copies of each unit.
     pub copies: u32,
     /// RAID-6 code.
@@ -473,6 +477,7 @@ impl Default for ArrayConfig {
             members: 1,
             stripe_unit_bytes: 65_536,
             layout: ParityLayout::LeftSymmetric,
+            parity_distribution: Vec::new(),
             copies: 2,
             code: ErasureCode::Rs,
             parity_placement: ParityPlacement::Rotated,
@@ -588,6 +593,7 @@ impl ArrayConfig {
             raidsim_codes::structure(kind, (n - 2) as usize, p).map_err(|e| Error::config("array.prime", e.to_string()))?;
         }
         self.controller.validate(self)?;
+        super::parity_distribution::validate(&self.parity_distribution, n, self.level == RaidLevel::Raid5, &format!("{:?}", self.level))?;
         if !(self.gc_forced_free_fraction > 0.0 && self.gc_forced_free_fraction < 0.5) {
             return Err(Error::config("array.gc_forced_free_fraction", "must lie in (0, 0.5)"));
         }

@@ -17,6 +17,7 @@
 //! RAID-6 left-symmetric    P = n-1 - s mod n, Q = (P+1) mod n, data d on (P + 2 + d) mod n
 //! RAID-6 right-symmetric   P = s mod n,       Q = (P+1) mod n, data d on (P + 2 + d) mod n
 //! RAID-4                   P = n - 1 (md's parity-last), data d on d
+//! RAID-5, parity shares    P = cycle[s mod L] (`parity_distribution`), data as `layout` says
 //! ```
 //!
 //! RAID-1 is an n-way mirror (one data unit per "stripe", a copy on every
@@ -58,6 +59,9 @@ pub struct ArrayGeometry {
     pub codeword_rows: u64,
     /// RAID-6 parity on fixed members (n − 2, n − 1).
     pub dedicated: bool,
+    /// RAID-5 with parity shares: the parity member of each stripe of one
+    /// cycle (empty: `layout`'s rotation).
+    pub parity_cycle: Vec<u32>,
 }
 
 impl ArrayGeometry {
@@ -90,6 +94,11 @@ impl ArrayGeometry {
             rows,
             codeword_rows,
             dedicated,
+            parity_cycle: if cfg.parity_distribution.is_empty() {
+                Vec::new()
+            } else {
+                super::parity_distribution::parity_cycle(&cfg.parity_distribution)
+            },
         }
     }
 
@@ -163,6 +172,9 @@ impl ArrayGeometry {
     }
 
     fn p_member(&self, s: u64) -> u64 {
+        if !self.parity_cycle.is_empty() {
+            return u64::from(self.parity_cycle[(s % self.parity_cycle.len() as u64) as usize]);
+        }
         let n = u64::from(self.members);
         let k = u64::from(self.data_units);
         match (self.level, self.layout) {
@@ -280,6 +292,31 @@ mod tests {
         assert_eq!(&la[..3], &[vec![1, 2, 3, 4, 0], vec![0, 1, 2, 3, 4], vec![0, 1, 4, 2, 3]]);
         let ra = table(&geometry(RaidLevel::Raid6, ParityLayout::RightAsymmetric, 5));
         assert_eq!(&ra[..2], &[vec![2, 3, 4, 0, 1], vec![0, 3, 4, 1, 2]]);
+    }
+
+    #[test]
+    fn parity_shares_place_parity_by_their_cycle() {
+        let shared = |shares: Vec<f64>, layout| {
+            let cfg = ArrayConfig {
+                level: RaidLevel::Raid5,
+                members: 4,
+                layout,
+                parity_distribution: shares,
+                stripe_unit_bytes: 4096,
+                ..Default::default()
+            };
+            table(&ArrayGeometry::new(&cfg, 1 << 30))
+        };
+        // The even split rotates parity one member a stripe upwards: md's right rotations.
+        for layout in [ParityLayout::RightAsymmetric, ParityLayout::RightSymmetric] {
+            assert_eq!(shared(vec![0.25; 4], layout), table(&geometry(RaidLevel::Raid5, layout, 4)), "{layout:?}");
+        }
+        // All parity on the last member is RAID-4, whichever way the data goes.
+        let r4 = table(&geometry(RaidLevel::Raid4, ParityLayout::LeftSymmetric, 4));
+        assert_eq!(shared(vec![0.0, 0.0, 0.0, 1.0], ParityLayout::LeftAsymmetric), r4);
+        // (50, 0, 25, 25) in a cycle of 4 stripes: P on 0, 2, 3, 0; symmetric data starts after P.
+        let t = shared(vec![0.5, 0.0, 0.25, 0.25], ParityLayout::LeftSymmetric);
+        assert_eq!(t, vec![vec![1, 2, 3, 0], vec![3, 0, 1, 2], vec![0, 1, 2, 3], vec![1, 2, 3, 0]]);
     }
 
     #[test]

@@ -21,6 +21,7 @@ mod log_blocks;
 mod mapping_cache;
 mod members;
 mod memory;
+mod parity_distribution;
 pub use memory::MAX_FIXED_BUCKETS;
 mod presets;
 mod raw;

@@ -34,6 +34,8 @@ fn the_cases_draw_every_flash_management_option() {
         assert!(drawn.iter().any(|o| o == option), "no case sets {option}");
     }
     assert!(drawn.iter().any(|o| o.starts_with("workload.trim_fraction=")), "no case trims");
+    let shares = drawn.iter().filter(|o| o.starts_with("array.parity_distribution=")).count();
+    assert!(shares > 20, "{shares} cases with Diff-RAID parity shares");
 }
 
 #[test]
