@@ -24,7 +24,7 @@ EXPERIMENTS = REPO / "python" / "raidsim" / "papers" / "experiments"
 NAMES = {"stripe-unit-tables", "erasure-code-updates", "erasure-code-tables", "stripe-unit-study", "disk-parameters",
          "striping-coefficients", "hdd-stripe-unit-tables", "cr5m", "rais", "erasure-code-study",
          "stripe-unit-chips", "stripe-unit-md-raid5", "stripe-unit-traces", "cr5m-chips", "striping-traces",
-         "disk-validation", "mqsim-fast18"}
+         "disk-validation", "mqsim-fast18", "diff-raid"}
 # The entries that run in seconds (counting, or arithmetic on presets).
 FAST = ["stripe-unit-tables", "erasure-code-updates", "erasure-code-tables", "disk-parameters"]
 # The same in the catalog's order, as `reproduce all` runs them.

@@ -60,6 +60,16 @@ class ReliabilityReport:
                  "array_loss_high": y["array_loss"]["high"]} for y in self._data["by_year"]]
         return pd.DataFrame(rows).set_index("year")
 
+    def wear_at_wear_outs(self) -> "pd.DataFrame":
+        """The members' wear, each its fraction of its rated P/E cycles, oldest first, at each of a lifetime's
+        first wear-outs (up to three per member), averaged over the lifetimes that reached it: the ages a
+        replacement meets. Empty when no member wears (``wear_out_hours``)."""
+        import pandas as pd
+
+        rows = [{"wear_out": w["wear_out"], "lifetimes": w["lifetimes"],
+                 **{f"rank_{k + 1}": x for k, x in enumerate(w["fractions"])}} for w in self._data["wear_at_wear_outs"]]
+        return pd.DataFrame(rows).set_index("wear_out") if rows else pd.DataFrame()
+
     def summary(self) -> Dict[str, Any]:
         """The end of the mission in one row, and the study's other estimates."""
         d = self._data
@@ -89,7 +99,15 @@ class ReliabilityReport:
                   + (f", of them wear-outs: {d['wear_outs_per_lifetime']:.4g}; array lost, the failure past its "
                      f"tolerance a wear-out: {d['array_loss_by_wear_out']:.4g}" if d["wear_outs_per_lifetime"] else ""),
                   f"rebuilds without redundancy that met a read error, per lifetime: {d['read_error_losses_per_lifetime']:.4g}"
-                  f" (each such rebuild meets one with probability {d['rebuild_read_error_probability']:.4g})"]
+                  f" (each such rebuild meets one with probability {d['rebuild_read_error_probability']:.4g}"
+                  + (f" from new survivors, {d['rebuild_read_error_probability_worn']:.4g} from survivors at their rated "
+                     "cycles)" if d.get("rebuild_read_error_probability_worn") is not None else ")")]
+        worn = d["wear_at_wear_outs"]
+        if worn:
+            lines.append("members' wear when one wears out, oldest first (fraction of rated P/E cycles):")
+            for w in (worn[0], worn[-1]) if len(worn) > 1 else worn[:1]:
+                lines.append(f"  wear-out {w['wear_out']:>2} ({w['lifetimes']:,} lifetimes): "
+                             + " ".join(f"{x:.3f}" for x in w["fractions"]))
         if d["mttdl_hours"] is not None:
             m = d["mttdl_hours"]
             lines.append(f"MTTDL from {m['lifetimes']:,} lifetimes run to the loss: {m['mean']:.4g} h "

@@ -25,6 +25,7 @@ REPRODUCE_OPTIONS = {
     "disk-parameters": {"json"},
     "disk-validation": {"json", "out", "quick", "traces", "trace"},
     "mqsim-fast18": {"json", "out", "quick"},
+    "diff-raid": {"json", "out", "quick"},
     "stripe-unit-traces": {"json", "trace", "traces"},
     "stripe-unit-chips": {"json", "out", "workers", "no_progress", "trace", "traces"},
     "stripe-unit-md-raid5": {"json", "out", "workers", "no_progress", "trace", "traces"},
@@ -126,6 +127,8 @@ def _reproduce(args: argparse.Namespace) -> int:
         return _reproduce_disk_validation(args)
     if args.name == "mqsim-fast18":
         return _reproduce_mqsim_fast18(args)
+    if args.name == "diff-raid":
+        return _reproduce_diff_raid(args)
     if args.name == "striping-traces":
         return _reproduce_striping_traces(args)
     if args.name in ORDINARY_WITH_TRACES and not args.json:
@@ -431,19 +434,33 @@ def _reproduce_disk_validation(args: argparse.Namespace) -> int:
 
 def _reproduce_mqsim_fast18(args: argparse.Namespace) -> int:
     """Two flows sharing one SSD, beside MQSim's recorded figures."""
+    from ..papers import mqsim_fast18
+
+    return _reproduce_judged_module(args, mqsim_fast18, os.path.join(DEFAULT_OUT, mqsim_fast18.NAME))
+
+
+def _reproduce_diff_raid(args: argparse.Namespace) -> int:
+    """Diff-RAID's parity assignments: simulated wear, then lifetimes, beside the paper's abstract."""
+    from ..papers import diff_raid
+
+    return _reproduce_judged_module(args, diff_raid, os.path.join(DEFAULT_OUT, diff_raid.NAME + ("-quick" if args.quick else "")))
+
+
+def _reproduce_judged_module(args: argparse.Namespace, module: Any, default_out: str) -> int:
+    """A reproduction module with ``run(quick)``, ``row_args``, ``plot`` and ``text``: its rows judged by the
+    catalog, printed as text or JSON, with its figures."""
     from ..papers import catalog
-    from ..papers import mqsim_fast18 as mf
     from ..papers.reproduce_all import judged, row
 
-    out = args.out or os.path.join(DEFAULT_OUT, mf.NAME)
+    out = args.out or default_out
     refuse_out_file(out, "the figure")
-    result = mf.run(quick=args.quick)
-    rows = judged(catalog.entry(mf.NAME), [row(**a) for a in mf.row_args(result)])
-    figures = mf.plot(result, out)
+    result = module.run(quick=args.quick)
+    rows = judged(catalog.entry(module.NAME), [row(**a) for a in module.row_args(result)])
+    figures = module.plot(result, out)
     if args.json:
         print(json.dumps(rows, indent=2))
     else:
-        print(mf.text(result, rows))
+        print(module.text(result, rows))
         _print_figures(figures)
     return 0
 

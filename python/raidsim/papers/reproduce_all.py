@@ -293,6 +293,13 @@ def _mqsim_fast18(ctx: RunContext) -> Outcome:
     return Outcome([row(**args) for args in mf.row_args(result)], mf.plot(result, ctx.out_dir), notes)
 
 
+def _diff_raid(ctx: RunContext) -> Outcome:
+    from . import diff_raid as dr
+
+    result = dr.run(quick=ctx.quick)
+    return Outcome([row(**args) for args in dr.row_args(result)], dr.plot(result, ctx.out_dir), [])
+
+
 def _with_traces(module: Any, ctx: RunContext, entry: str) -> Dict[str, Any]:
     return module.run(ctx.out_dir, quick=ctx.quick, traces_dir=ctx.traces_dir, workers=ctx.workers,
                       progress=ctx.progress, given=ctx.given_traces(entry))
@@ -440,6 +447,7 @@ RUNNERS: Dict[str, Callable[[RunContext], Outcome]] = {
     "erasure-code-tables": _erasure_code_tables,
     "erasure-code-study": _erasure_code_study,
     "mqsim-fast18": _mqsim_fast18,
+    "diff-raid": _diff_raid,
 }
 
 # Units of the module rows' metrics (cr5m, erasure-code-study, rais), by name: first match wins; a name
@@ -473,7 +481,7 @@ def module_unit(metric: str) -> str:
 # --- running ----------------------------------------------------------------------------------------
 
 #: The entries whose --quick runs a smaller grid, into a directory of its own; the others run the same either way.
-QUICK_MODES = {"striping-coefficients", "cr5m", "rais", "erasure-code-study", "disk-validation", "mqsim-fast18"}
+QUICK_MODES = {"striping-coefficients", "cr5m", "rais", "erasure-code-study", "disk-validation", "mqsim-fast18", "diff-raid"}
 
 
 def entry_dir(out: str, name: str, quick: bool) -> str:

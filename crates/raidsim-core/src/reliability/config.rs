@@ -45,6 +45,21 @@ pub enum RebuildDistribution {
     Fixed,
 }
 
+/// Which wear rate a member's replacement takes (see `reliability::wear`).
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, Default, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ReplacementWear {
+    /// The rate of the member it replaces: its slot's share of the writes
+    /// stays with the slot (RAID-4's parity member, a Diff-RAID array that
+    /// never reshuffles).
+    #[default]
+    SameSlot,
+    /// Diff-RAID's parity-shifting replacement: the replacement takes the
+    /// slowest rate, and every member that wore slower than the one replaced
+    /// moves up one rate, so the oldest member always ages fastest.
+    Shift,
+}
+
 /// A reliability study (`raidsim reliability`).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
@@ -82,15 +97,23 @@ pub struct ReliabilityConfig {
     /// Wear-out is no sharp instant: each member's is drawn uniformly
     /// within ± this fraction of its `wear_out_hours` (0: exactly then).
     pub wear_out_spread: f64,
+    /// Which wear rate a replacement takes: its slot's, or the slowest with
+    /// the others shifted up (Diff-RAID).
+    pub replacement_wear: ReplacementWear,
     /// The rebuild's duration distribution.
     pub rebuild: RebuildDistribution,
     /// The mean (exponential) or the (fixed) rebuild duration, hours: from
     /// a member's failure (or a replacement's arrival) to its redundancy
     /// restored. Each failed member is rebuilt on its own, at once.
     pub rebuild_hours: f64,
-    /// Unrecoverable bit errors per bit read (0: none); a rebuild that
-    /// reads the survivors without redundancy left loses a sector per error.
+    /// Unrecoverable bit errors per bit read (0: none), of a new member; a
+    /// rebuild that reads the survivors without redundancy left loses a
+    /// sector per error.
     pub uber: f64,
+    /// UBER of a member at its rated P/E cycles (its wear-out): a member
+    /// `x` of the way there reads with `uber × (uber_worn / uber)^x`, error
+    /// rates growing exponentially with wear; 0: no growth.
+    pub uber_worn: f64,
     /// Bytes one unrecoverable error loses.
     pub sector_bytes: u64,
     /// The service life simulated, years (of 8,766 hours).
@@ -125,9 +148,11 @@ impl Default for ReliabilityConfig {
             weibull_scale_hours: 1_500_000.0,
             wear_out_hours: Vec::new(),
             wear_out_spread: 0.1,
+            replacement_wear: ReplacementWear::SameSlot,
             rebuild: RebuildDistribution::Exponential,
             rebuild_hours: 24.0,
             uber: 1e-17,
+            uber_worn: 0.0,
             sector_bytes: 4096,
             mission_years: 5,
             lifetimes: 1_000_000,
@@ -174,6 +199,12 @@ impl ReliabilityConfig {
         }
         if !(0.0..1.0).contains(&self.uber) {
             return Err(Error::config("uber", format!("{} must lie in [0, 1): errors per bit read", self.uber)));
+        }
+        if self.uber_worn != 0.0 && !(self.uber_worn >= self.uber && self.uber_worn < 1.0 && self.uber > 0.0) {
+            return Err(Error::config(
+                "uber_worn",
+                format!("{} must lie in [uber, 1) with uber > 0 (uber = {}), or be 0 (no growth)", self.uber_worn, self.uber),
+            ));
         }
         if self.sector_bytes == 0 {
             return Err(Error::config("sector_bytes", "must be at least 1"));

@@ -3,8 +3,8 @@
 //! rebuilt on its own, unrecoverable read errors drawn when a rebuild must
 //! read the survivors with no redundancy left.
 
-use super::config::{LifeDistribution, RebuildDistribution, ReliabilityConfig};
-use rand::Rng;
+use super::config::{LifeDistribution, RebuildDistribution, ReliabilityConfig, ReplacementWear};
+use super::wear::Wear;
 use rand_distr::{Distribution, Exp, Poisson, Weibull};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -42,7 +42,7 @@ impl Outcome {
 
     /// A rebuild with no redundancy left reads `survivors` members whole at
     /// `now`: an unrecoverable error there loses its sector.
-    pub(super) fn read_survivors(&mut self, survivors: u32, now: f64, weight: f64, d: &Draws, rng: &mut Xoshiro256PlusPlus) {
+    pub(super) fn read_survivors(&mut self, survivors: f64, now: f64, weight: f64, d: &Draws, rng: &mut Xoshiro256PlusPlus) {
         let errors = d.read_errors(survivors, rng);
         if errors > 0 {
             self.error_losses += weight;
@@ -55,9 +55,13 @@ impl Outcome {
 /// The random draws of a lifetime, built once per study.
 pub(super) struct Draws {
     life: Life,
-    /// Each member's wear-out instant from new, hours (infinite: never), and the spread around it.
-    wear_out_hours: Vec<f64>,
+    /// Each member's hours from new to its wear-out at its first rank
+    /// (infinite: never); none when no member wears.
+    wear_out_hours: Option<Vec<f64>>,
     wear_out_spread: f64,
+    replacement_wear: ReplacementWear,
+    /// ln(uber_worn / uber): how a worn member's error rate has grown (0: not).
+    uber_growth: f64,
     rebuild: Rebuild,
     replacement_hours: f64,
     /// Expected read errors when a rebuild reads one survivor whole.
@@ -86,15 +90,16 @@ impl Draws {
             RebuildDistribution::Exponential => Rebuild::Exponential(Exp::new(1.0 / c.rebuild_hours).ok()?),
             RebuildDistribution::Fixed => Rebuild::Fixed(c.rebuild_hours),
         };
-        let members = (c.members as usize).max(1);
         let wear_out_hours = match c.wear_out_hours.as_slice() {
-            [] => vec![f64::INFINITY; members],
-            given => given.iter().map(|&h| if h > 0.0 { h } else { f64::INFINITY }).collect(),
+            [] => None,
+            given => Some(given.iter().map(|&h| if h > 0.0 { h } else { f64::INFINITY }).collect()),
         };
         Some(Self {
             life,
             wear_out_hours,
             wear_out_spread: c.wear_out_spread,
+            replacement_wear: c.replacement_wear,
+            uber_growth: if c.uber_worn > 0.0 { (c.uber_worn / c.uber).ln() } else { 0.0 },
             rebuild,
             replacement_hours: c.replacement_hours,
             errors_per_survivor: c.uber * c.member_capacity_bytes as f64 * 8.0,
@@ -103,23 +108,17 @@ impl Draws {
         })
     }
 
-    /// Member `m`'s life from new: its random failure, or its wear-out if
-    /// sooner; and whether it wore out.
-    fn life(&self, m: usize, rng: &mut Xoshiro256PlusPlus) -> (f64, bool) {
-        let random = match &self.life {
+    /// A member's random life from new, hours (its wear-out is [`Wear`]'s).
+    fn random_life(&self, rng: &mut Xoshiro256PlusPlus) -> f64 {
+        match &self.life {
             Life::Exponential(e) => e.sample(rng),
             Life::Weibull(w) => w.sample(rng),
-        };
-        let at = self.wear_out_hours[m];
-        if !at.is_finite() {
-            return (random, false);
         }
-        let worn = at * (1.0 + self.wear_out_spread * (2.0 * rng.gen::<f64>() - 1.0));
-        if worn < random {
-            (worn, true)
-        } else {
-            (random, false)
-        }
+    }
+
+    /// The members' wear, when any wears.
+    fn wear(&self) -> Option<Wear> {
+        self.wear_out_hours.as_ref().map(|h| Wear::new(h, self.wear_out_spread, self.replacement_wear, self.uber_growth))
     }
 
     fn rebuild(&self, rng: &mut Xoshiro256PlusPlus) -> f64 {
@@ -129,10 +128,11 @@ impl Draws {
         }
     }
 
-    /// Read errors met reading `survivors` whole members: Poisson, with
-    /// P(at least one) = 1 - exp(-UBER x bits read).
-    fn read_errors(&self, survivors: u32, rng: &mut Xoshiro256PlusPlus) -> u64 {
-        let mean = self.errors_per_survivor * f64::from(survivors);
+    /// Read errors met reading whole members, `survivors` of them counted
+    /// by their UBER over a new member's: Poisson, with P(at least one) =
+    /// 1 - exp(-UBER x bits read).
+    fn read_errors(&self, survivors: f64, rng: &mut Xoshiro256PlusPlus) -> u64 {
+        let mean = self.errors_per_survivor * survivors;
         if mean <= 0.0 {
             return 0;
         }
@@ -158,32 +158,47 @@ pub(super) struct Lifetime {
     shape: Shape,
     /// Each member's next failure, hours (infinite while it is failed).
     fails_at: Vec<f64>,
-    /// Whether that failure is its wear-out.
+    /// Each member's random failure, hours (its wear-out may come sooner).
+    random_at: Vec<f64>,
+    /// Whether its next failure is its wear-out.
     wears_out: Vec<bool>,
     /// Each failed member's rebuild end, hours (infinite while healthy).
     rebuilt_at: Vec<f64>,
     failed_in_group: Vec<u32>,
     /// When each spare used is replenished, hours.
     restocks: Vec<f64>,
+    /// The members' wear, when any wears.
+    pub(super) wear: Option<Wear>,
+    scratch: Vec<f64>,
 }
 
 impl Lifetime {
-    pub(super) fn new(shape: Shape) -> Self {
+    pub(super) fn new(shape: Shape, d: &Draws) -> Self {
         let n = (shape.groups * shape.size) as usize;
         Self {
             shape,
             fails_at: vec![0.0; n],
+            random_at: vec![0.0; n],
             wears_out: vec![false; n],
             rebuilt_at: vec![f64::INFINITY; n],
             failed_in_group: vec![0; shape.groups as usize],
             restocks: Vec::new(),
+            wear: d.wear(),
+            scratch: Vec::with_capacity(n),
         }
     }
 
     /// Runs one lifetime up to `horizon_hours` (infinite: to the array's loss).
     pub(super) fn run(&mut self, d: &Draws, horizon_hours: f64, rng: &mut Xoshiro256PlusPlus) -> Outcome {
+        if let Some(w) = self.wear.as_mut() {
+            w.reset();
+        }
         for m in 0..self.fails_at.len() {
-            (self.fails_at[m], self.wears_out[m]) = d.life(m, rng);
+            self.random_at[m] = d.random_life(rng);
+            if let Some(w) = self.wear.as_mut() {
+                w.install(m, 0.0, rng);
+            }
+            self.next_failure(m);
         }
         self.rebuilt_at.fill(f64::INFINITY);
         self.failed_in_group.fill(0);
@@ -213,11 +228,29 @@ impl Lifetime {
         }
     }
 
+    /// Member `m`'s next failure: its random one, or its wear-out if sooner.
+    fn next_failure(&mut self, m: usize) {
+        let worn = self.wear.as_ref().map_or(f64::INFINITY, |w| w.wear_out_at(m));
+        (self.fails_at[m], self.wears_out[m]) = if worn < self.random_at[m] { (worn, true) } else { (self.random_at[m], false) };
+    }
+
     fn rebuilt(&mut self, m: usize, now: f64, d: &Draws, rng: &mut Xoshiro256PlusPlus) {
         self.rebuilt_at[m] = f64::INFINITY;
         self.failed_in_group[m / self.shape.size as usize] -= 1;
-        let (life, wears_out) = d.life(m, rng);
-        (self.fails_at[m], self.wears_out[m]) = (now + life, wears_out);
+        self.random_at[m] = now + d.random_life(rng);
+        let Some(w) = self.wear.as_mut() else {
+            return self.next_failure(m);
+        };
+        w.replaced(m, now, rng);
+        if !w.shifts() {
+            return self.next_failure(m);
+        }
+        // The others' rates changed: so did their wear-outs (a member still failed keeps none).
+        for i in 0..self.fails_at.len() {
+            if self.rebuilt_at[i].is_infinite() {
+                self.next_failure(i);
+            }
+        }
     }
 
     /// Member `m` fails at `now`: true when the array is lost.
@@ -226,6 +259,12 @@ impl Lifetime {
         self.fails_at[m] = f64::INFINITY;
         self.failed_in_group[g] += 1;
         out.wear_outs += f64::from(u8::from(self.wears_out[m]));
+        if let Some(w) = self.wear.as_mut() {
+            if self.wears_out[m] {
+                w.wore_out(now, &mut self.scratch);
+            }
+            w.down(m, now);
+        }
         let failed = self.failed_in_group[g];
         if failed > self.shape.tolerance {
             out.array_lost(now, 1.0, d.data_bytes);
@@ -246,9 +285,21 @@ impl Lifetime {
         };
         self.rebuilt_at[m] = start + d.rebuild(rng);
         if failed == self.shape.tolerance {
-            out.read_survivors(self.shape.size - failed, now, 1.0, d, rng);
+            let survivors = self.survivors_read(g, now);
+            out.read_survivors(survivors, now, 1.0, d, rng);
         }
         false
+    }
+
+    /// The healthy members of group `g`, each counted by its UBER at `now`
+    /// over a new member's (1 each when error rates do not grow with wear).
+    fn survivors_read(&self, g: usize, now: f64) -> f64 {
+        let size = self.shape.size as usize;
+        let healthy = (g * size..(g + 1) * size).filter(|&i| self.rebuilt_at[i].is_infinite());
+        match self.wear.as_ref() {
+            Some(w) if w.grows() => healthy.map(|i| w.uber_factor(i, now)).sum(),
+            _ => f64::from(self.shape.size - self.failed_in_group[g]),
+        }
     }
 }
 
@@ -279,7 +330,7 @@ mod tests {
             ..ReliabilityConfig::default()
         };
         let d = Draws::new(&c).expect("valid");
-        let mut life = Lifetime::new(Shape { groups: 1, size: 3, tolerance: 2, spares: 1 });
+        let mut life = Lifetime::new(Shape { groups: 1, size: 3, tolerance: 2, spares: 1 }, &d);
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
         let (mut spares, mut out) = (1, Outcome::default());
         assert!(!life.failed(0, 0.0, &d, &mut spares, &mut rng, &mut out));

@@ -30,12 +30,16 @@
 mod config;
 mod lifetime;
 pub mod markov;
+mod wear;
 
-pub use config::{LifeDistribution, RebuildDistribution, ReliabilityConfig, ReliabilityLevel, HOURS_PER_YEAR, MAX_LIFETIMES};
+pub use config::{LifeDistribution, RebuildDistribution, ReliabilityConfig, ReliabilityLevel, ReplacementWear, HOURS_PER_YEAR, MAX_LIFETIMES};
 pub use lifetime::{Outcome, Shape};
+pub use wear::RECORDED_WEAR_OUTS_PER_MEMBER;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod wear_tests;
 
 use crate::error::{Error, Result};
 use lifetime::{Draws, Lifetime};
@@ -79,6 +83,20 @@ pub struct MeanEstimate {
     pub lifetimes: u64,
 }
 
+/// The members' wear when one of them wears out: the `wear_out`-th of a
+/// lifetime (1 = its first), averaged over the lifetimes that reached it.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct WearAtWearOut {
+    /// Which wear-out of a lifetime (1: the first).
+    pub wear_out: u32,
+    /// Lifetimes that reached it.
+    pub lifetimes: u64,
+    /// Each member's fraction of its rated P/E cycles, oldest first (the
+    /// one wearing out, about 1, first; a member failed and not yet
+    /// replaced counts 0).
+    pub fractions: Vec<f64>,
+}
+
 /// What a reliability study found.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct ReliabilityReport {
@@ -100,8 +118,12 @@ pub struct ReliabilityReport {
     /// last year's `array_loss`, not a share of it).
     pub array_loss_by_wear_out: f64,
     /// The probability that one rebuild with no redundancy left meets an
-    /// unrecoverable read error: 1 - exp(-UBER × bits it reads).
+    /// unrecoverable read error: 1 - exp(-UBER × bits it reads), its
+    /// survivors new.
     pub rebuild_read_error_probability: f64,
+    /// The same with every survivor at its rated cycles (`uber_worn`);
+    /// absent when error rates do not grow with wear.
+    pub rebuild_read_error_probability_worn: Option<f64>,
     /// Mean time to the array's loss, hours, from `mttdl_lifetimes`
     /// lifetimes run to it (absent when none were asked for).
     pub mttdl_hours: Option<MeanEstimate>,
@@ -110,6 +132,10 @@ pub struct ReliabilityReport {
     pub markov_mttdl_hours: Option<f64>,
     /// Lifetimes were weighted by importance sampling (`failure_biasing`).
     pub importance_sampling: bool,
+    /// The members' wear at each of a lifetime's first wear-outs (up to
+    /// three per member), when members wear: the ages a replacement meets,
+    /// which Diff-RAID keeps apart.
+    pub wear_at_wear_outs: Vec<WearAtWearOut>,
     /// What a reader of these figures must know.
     pub warnings: Vec<String>,
 }
@@ -157,7 +183,7 @@ impl Reliability {
         Ok(Self {
             rng: Xoshiro256PlusPlus::seed_from_u64(config.seed ^ RELIABILITY_STREAM),
             mttdl_rng: Xoshiro256PlusPlus::seed_from_u64(config.seed ^ RELIABILITY_STREAM ^ MTTDL_STREAM),
-            plain: Lifetime::new(shape),
+            plain: Lifetime::new(shape, &draws),
             loss: vec![[0.0; 4]; config.mission_years as usize],
             draws,
             shape,
@@ -179,6 +205,9 @@ impl Reliability {
     pub fn step(&mut self, n: u64) -> f64 {
         let horizon = f64::from(self.config.mission_years) * HOURS_PER_YEAR;
         let todo = n.min(self.config.lifetimes - self.done);
+        if let Some(w) = self.plain.wear.as_mut() {
+            w.recording = true;
+        }
         for _ in 0..todo {
             let out = match self.biased.as_mut() {
                 Some(b) => b.run(&self.draws, horizon, &mut self.rng),
@@ -188,6 +217,9 @@ impl Reliability {
         }
         self.done += todo;
         let to_loss = (n - todo).min(self.config.mttdl_lifetimes - self.mttdl.0);
+        if let Some(w) = self.plain.wear.as_mut() {
+            w.recording = false;
+        }
         for _ in 0..to_loss {
             let t = self.plain.run(&self.draws, f64::INFINITY, &mut self.mttdl_rng).array_loss.map_or(f64::INFINITY, |(t, _)| t);
             self.mttdl = (self.mttdl.0 + 1, self.mttdl.1 + t, self.mttdl.2 + t * t);
@@ -246,9 +278,11 @@ impl Reliability {
             wear_outs_per_lifetime: self.wear_outs / n,
             array_loss_by_wear_out: self.lost_to_wear_out / n,
             rebuild_read_error_probability: if self.shape.tolerance == 0 { 0.0 } else { -(-c.uber * bits).exp_m1() },
+            rebuild_read_error_probability_worn: (c.uber_worn > 0.0 && self.shape.tolerance > 0).then(|| -(-c.uber_worn * bits).exp_m1()),
             mttdl_hours: None,
             markov_mttdl_hours,
             importance_sampling: weighted,
+            wear_at_wear_outs: self.wear_at_wear_outs(),
             warnings: Vec::new(),
         };
         report.mttdl_hours = (self.mttdl.0 > 1).then(|| {
@@ -259,6 +293,22 @@ impl Reliability {
         });
         self.warn(&mut report, exponential);
         report
+    }
+
+    fn wear_at_wear_outs(&self) -> Vec<WearAtWearOut> {
+        let Some(w) = self.plain.wear.as_ref() else {
+            return Vec::new();
+        };
+        w.ages_at_wear_outs
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, lifetimes))| *lifetimes > 0)
+            .map(|(k, (sums, lifetimes))| WearAtWearOut {
+                wear_out: k as u32 + 1,
+                lifetimes: *lifetimes,
+                fractions: sums.iter().map(|s| s / *lifetimes as f64).collect(),
+            })
+            .collect()
     }
 
     fn warn(&self, report: &mut ReliabilityReport, exponential: bool) {
@@ -345,6 +395,8 @@ pub fn config_from_json(text: &str, what: &str) -> Result<ReliabilityConfig> {
         ("spares", config.replacement_hours == 0.0, "replacement_hours > 0 (a replacement then arrives at once)"),
         ("sector_bytes", config.uber == 0.0, "uber > 0"),
         ("wear_out_spread", config.wear_out_hours.iter().all(|&h| h == 0.0), "wear_out_hours gives a member a wear-out"),
+        ("replacement_wear", config.wear_out_hours.iter().all(|&h| h == 0.0), "wear_out_hours gives a member a wear-out"),
+        ("uber_worn", config.wear_out_hours.iter().all(|&h| h == 0.0), "wear_out_hours gives a member a wear-out"),
     ];
     match idle.iter().find(|(key, unused, _)| *unused && set(key)) {
         Some((key, _, needs)) => Err(Error::config(*key, format!("has no effect unless {needs}: remove it, or set that too"))),
