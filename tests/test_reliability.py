@@ -253,3 +253,18 @@ def test_raid10_copies_the_report_does_not_tell_must_be_given():
     with pytest.raises(raidsim.InputError, match="--set copies=N"):
         reliability_inputs(report, 1000)
     assert reliability_inputs(report, 1000, copies=3)[0]["copies"] == 3
+
+
+def test_weekly_scrubs_leave_a_rebuild_half_a_weeks_latent_errors():
+    # Failures far apart from scrubs' instants meet each survivor's latent errors of U ~ uniform(0, 168) hours:
+    # per rebuild P = E[1 - exp(-7 x 1e-4 x U)] = 1 - (1 - exp(-x)) / x, x = 7e-4 x 168, and a lifetime
+    # rebuilds once per failure.
+    r = raidsim.reliability(members=8, uber=0, latent_errors_per_hour=1e-4, scrub_interval_hours=168,
+                            lifetimes=400_000, progress=False)
+    s = r.summary()
+    x = 7e-4 * 168
+    expected = s["failures_per_lifetime"] * (1 - (1 - math.exp(-x)) / x)
+    assert s["latent_error_losses_per_lifetime"] == pytest.approx(expected, rel=0.05)
+    assert "met a latent sector error" in r.to_text()
+    with pytest.raises(raidsim.ConfigError, match="scrub_interval_hours.*latent_errors_per_hour"):
+        raidsim.reliability(scrub_interval_hours=168, lifetimes=10, progress=False)

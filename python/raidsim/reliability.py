@@ -79,6 +79,7 @@ class ReliabilityReport:
                 "p_loss_low": last["loss"]["low"], "p_loss_high": last["loss"]["high"],
                 "p_array_loss": last["array_loss"]["p"], "expected_bytes_lost": d["expected_bytes_lost"],
                 "read_error_losses_per_lifetime": d["read_error_losses_per_lifetime"],
+                "latent_error_losses_per_lifetime": d["latent_error_losses_per_lifetime"],
                 "failures_per_lifetime": d["failures_per_lifetime"],
                 "wear_outs_per_lifetime": d["wear_outs_per_lifetime"],
                 "array_loss_by_wear_out": d["array_loss_by_wear_out"],
@@ -102,6 +103,9 @@ class ReliabilityReport:
                   f" (each such rebuild meets one with probability {d['rebuild_read_error_probability']:.4g}"
                   + (f" from new survivors, {d['rebuild_read_error_probability_worn']:.4g} from survivors at their rated "
                      "cycles)" if d.get("rebuild_read_error_probability_worn") is not None else ")")]
+        if self.params.get("latent_errors_per_hour"):
+            lines.append(f"rebuilds without redundancy that met a latent sector error, per lifetime: "
+                         f"{d['latent_error_losses_per_lifetime']:.4g}")
         worn = d["wear_at_wear_outs"]
         if worn:
             lines.append("members' wear when one wears out, oldest first (fraction of rated P/E cycles):")

@@ -114,7 +114,16 @@ pub struct ReliabilityConfig {
     /// `x` of the way there reads with `uber × (uber_worn / uber)^x`, error
     /// rates growing exponentially with wear; 0: no growth.
     pub uber_worn: f64,
-    /// Bytes one unrecoverable error loses.
+    /// Latent sector errors each member develops per hour (a Poisson
+    /// process; 0: none): sectors gone bad unnoticed, found and repaired by
+    /// the next scrub while redundancy is there, lost when a rebuild without
+    /// redundancy left reads them first (Bairavasundaram et al., SIGMETRICS
+    /// 2007; Elerath & Pecht, IEEE Trans. Computers 2009).
+    pub latent_errors_per_hour: f64,
+    /// Hours between two scrubs of a member, from its installation (0: never
+    /// scrubbed, its latent errors stay until it is replaced).
+    pub scrub_interval_hours: f64,
+    /// Bytes one unrecoverable or latent error loses.
     pub sector_bytes: u64,
     /// The service life simulated, years (of 8,766 hours).
     pub mission_years: u32,
@@ -153,6 +162,8 @@ impl Default for ReliabilityConfig {
             rebuild_hours: 24.0,
             uber: 1e-17,
             uber_worn: 0.0,
+            latent_errors_per_hour: 0.0,
+            scrub_interval_hours: 0.0,
             sector_bytes: 4096,
             mission_years: 5,
             lifetimes: 1_000_000,
@@ -205,6 +216,12 @@ impl ReliabilityConfig {
                 "uber_worn",
                 format!("{} must lie in [uber, 1) with uber > 0 (uber = {}), or be 0 (no growth)", self.uber_worn, self.uber),
             ));
+        }
+        if !(self.latent_errors_per_hour >= 0.0 && self.latent_errors_per_hour.is_finite()) {
+            return Err(Error::config("latent_errors_per_hour", format!("{} must be a finite number >= 0", self.latent_errors_per_hour)));
+        }
+        if !(self.scrub_interval_hours >= 0.0 && self.scrub_interval_hours.is_finite()) {
+            return Err(Error::config("scrub_interval_hours", format!("{} must be a finite number >= 0 (0: never)", self.scrub_interval_hours)));
         }
         if self.sector_bytes == 0 {
             return Err(Error::config("sector_bytes", "must be at least 1"));
@@ -277,6 +294,8 @@ impl ReliabilityConfig {
             Some("replacement_hours = 0")
         } else if !self.wear_out_hours.is_empty() {
             Some("no wear_out_hours")
+        } else if self.latent_errors_per_hour > 0.0 {
+            Some("latent_errors_per_hour = 0 (latent errors depend on when each member was last scrubbed)")
         } else {
             None
         };

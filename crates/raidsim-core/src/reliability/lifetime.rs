@@ -19,6 +19,8 @@ pub struct Outcome {
     pub array_loss: Option<(f64, f64)>,
     /// Rebuilds that met unrecoverable read errors, weighted.
     pub error_losses: f64,
+    /// Rebuilds that met latent sector errors, weighted.
+    pub latent_losses: f64,
     /// Bytes lost, weighted: sectors to read errors, and the whole array's data when it is lost.
     pub bytes_lost: f64,
     /// Member failures, weighted by the lifetime's likelihood ratio at its end.
@@ -40,13 +42,21 @@ impl Outcome {
         self.bytes_lost += weight * data_bytes;
     }
 
-    /// A rebuild with no redundancy left reads `survivors` members whole at
-    /// `now`: an unrecoverable error there loses its sector.
-    pub(super) fn read_survivors(&mut self, survivors: f64, now: f64, weight: f64, d: &Draws, rng: &mut Xoshiro256PlusPlus) {
+    /// A rebuild with no redundancy left reads its survivors whole at `now`:
+    /// `survivors` of them counted by their UBER over a new member's, and
+    /// `latent` latent errors expected among them; each error met loses
+    /// its sector.
+    pub(super) fn read_survivors(&mut self, survivors: f64, latent: f64, now: f64, weight: f64, d: &Draws, rng: &mut Xoshiro256PlusPlus) {
         let errors = d.read_errors(survivors, rng);
+        let found = if latent > 0.0 { Poisson::new(latent).map(|p| p.sample(rng) as u64).unwrap_or(0) } else { 0 };
         if errors > 0 {
             self.error_losses += weight;
-            self.bytes_lost += weight * errors as f64 * d.sector_bytes;
+        }
+        if found > 0 {
+            self.latent_losses += weight;
+        }
+        if errors + found > 0 {
+            self.bytes_lost += weight * (errors + found) as f64 * d.sector_bytes;
             self.first_loss.get_or_insert((now, weight));
         }
     }
@@ -66,6 +76,9 @@ pub(super) struct Draws {
     replacement_hours: f64,
     /// Expected read errors when a rebuild reads one survivor whole.
     errors_per_survivor: f64,
+    /// Latent errors a member develops per hour, and the hours between its scrubs (0: never).
+    latent_per_hour: f64,
+    scrub_interval_hours: f64,
     sector_bytes: f64,
     pub(super) data_bytes: f64,
 }
@@ -103,6 +116,8 @@ impl Draws {
             rebuild,
             replacement_hours: c.replacement_hours,
             errors_per_survivor: c.uber * c.member_capacity_bytes as f64 * 8.0,
+            latent_per_hour: c.latent_errors_per_hour,
+            scrub_interval_hours: c.scrub_interval_hours,
             sector_bytes: c.sector_bytes as f64,
             data_bytes: c.data_bytes(),
         })
@@ -114,6 +129,14 @@ impl Draws {
             Life::Exponential(e) => e.sample(rng),
             Life::Weibull(w) => w.sample(rng),
         }
+    }
+
+    /// Latent errors expected on a member installed at `installed` when it
+    /// is read at `now`: those since its last scrub.
+    fn latent_errors(&self, installed: f64, now: f64) -> f64 {
+        let age = now - installed;
+        let since_scrub = if self.scrub_interval_hours > 0.0 { age % self.scrub_interval_hours } else { age };
+        self.latent_per_hour * since_scrub
     }
 
     /// The members' wear, when any wears.
@@ -169,6 +192,8 @@ pub(super) struct Lifetime {
     restocks: Vec<f64>,
     /// The members' wear, when any wears.
     pub(super) wear: Option<Wear>,
+    /// When each member's drive was installed, hours (scrubs count from it).
+    installed_at: Vec<f64>,
     scratch: Vec<f64>,
 }
 
@@ -184,6 +209,7 @@ impl Lifetime {
             failed_in_group: vec![0; shape.groups as usize],
             restocks: Vec::new(),
             wear: d.wear(),
+            installed_at: vec![0.0; n],
             scratch: Vec::with_capacity(n),
         }
     }
@@ -201,6 +227,7 @@ impl Lifetime {
             self.next_failure(m);
         }
         self.rebuilt_at.fill(f64::INFINITY);
+        self.installed_at.fill(0.0);
         self.failed_in_group.fill(0);
         self.restocks.clear();
         let mut spares = self.shape.spares;
@@ -237,6 +264,7 @@ impl Lifetime {
     fn rebuilt(&mut self, m: usize, now: f64, d: &Draws, rng: &mut Xoshiro256PlusPlus) {
         self.rebuilt_at[m] = f64::INFINITY;
         self.failed_in_group[m / self.shape.size as usize] -= 1;
+        self.installed_at[m] = now;
         self.random_at[m] = now + d.random_life(rng);
         let Some(w) = self.wear.as_mut() else {
             return self.next_failure(m);
@@ -286,9 +314,19 @@ impl Lifetime {
         self.rebuilt_at[m] = start + d.rebuild(rng);
         if failed == self.shape.tolerance {
             let survivors = self.survivors_read(g, now);
-            out.read_survivors(survivors, now, 1.0, d, rng);
+            let latent = self.latent_errors(g, now, d);
+            out.read_survivors(survivors, latent, now, 1.0, d, rng);
         }
         false
+    }
+
+    /// Latent errors expected on the healthy members of group `g` at `now`.
+    fn latent_errors(&self, g: usize, now: f64, d: &Draws) -> f64 {
+        if d.latent_per_hour == 0.0 {
+            return 0.0;
+        }
+        let size = self.shape.size as usize;
+        (g * size..(g + 1) * size).filter(|&i| self.rebuilt_at[i].is_infinite()).map(|i| d.latent_errors(self.installed_at[i], now)).sum()
     }
 
     /// The healthy members of group `g`, each counted by its UBER at `now`

@@ -174,7 +174,7 @@ impl BiasedLifetime {
                 return out;
             }
             if failed == self.shape.tolerance {
-                out.read_survivors(f64::from(self.shape.size - failed), now, weight, d, rng);
+                out.read_survivors(f64::from(self.shape.size - failed), 0.0, now, weight, d, rng);
             }
         }
     }

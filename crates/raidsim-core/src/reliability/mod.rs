@@ -109,6 +109,9 @@ pub struct ReliabilityReport {
     pub expected_bytes_lost: f64,
     /// Expected rebuilds per lifetime that met an unrecoverable read error.
     pub read_error_losses_per_lifetime: f64,
+    /// Expected rebuilds per lifetime that met a latent sector error (one
+    /// that met both counts in both).
+    pub latent_error_losses_per_lifetime: f64,
     /// Member failures per lifetime, mean.
     pub failures_per_lifetime: f64,
     /// Of those, wear-outs (`wear_out_hours`).
@@ -153,6 +156,7 @@ pub struct Reliability {
     loss: Vec<[f64; 4]>,
     bytes_lost: f64,
     error_losses: f64,
+    latent_losses: f64,
     failures: f64,
     wear_outs: f64,
     lost_to_wear_out: f64,
@@ -192,6 +196,7 @@ impl Reliability {
             done: 0,
             bytes_lost: 0.0,
             error_losses: 0.0,
+            latent_losses: 0.0,
             failures: 0.0,
             wear_outs: 0.0,
             lost_to_wear_out: 0.0,
@@ -240,6 +245,7 @@ impl Reliability {
         }
         self.bytes_lost += out.bytes_lost;
         self.error_losses += out.error_losses;
+        self.latent_losses += out.latent_losses;
         self.failures += out.failures;
         self.final_weights = (self.final_weights.0 + out.final_weight, self.final_weights.1 + out.final_weight * out.final_weight);
         self.wear_outs += out.wear_outs;
@@ -274,6 +280,7 @@ impl Reliability {
             by_year,
             expected_bytes_lost: self.bytes_lost / n,
             read_error_losses_per_lifetime: self.error_losses / n,
+            latent_error_losses_per_lifetime: self.latent_losses / n,
             failures_per_lifetime: self.failures / n,
             wear_outs_per_lifetime: self.wear_outs / n,
             array_loss_by_wear_out: self.lost_to_wear_out / n,
@@ -393,7 +400,8 @@ pub fn config_from_json(text: &str, what: &str) -> Result<ReliabilityConfig> {
         ("mttf_hours", config.life != LifeDistribution::Exponential, "life = \"exponential\""),
         ("copies", config.level != ReliabilityLevel::Raid10, "level = \"raid10\""),
         ("spares", config.replacement_hours == 0.0, "replacement_hours > 0 (a replacement then arrives at once)"),
-        ("sector_bytes", config.uber == 0.0, "uber > 0"),
+        ("sector_bytes", config.uber == 0.0 && config.latent_errors_per_hour == 0.0, "uber > 0 or latent_errors_per_hour > 0"),
+        ("scrub_interval_hours", config.latent_errors_per_hour == 0.0, "latent_errors_per_hour > 0"),
         ("wear_out_spread", config.wear_out_hours.iter().all(|&h| h == 0.0), "wear_out_hours gives a member a wear-out"),
         ("replacement_wear", config.wear_out_hours.iter().all(|&h| h == 0.0), "wear_out_hours gives a member a wear-out"),
         ("uber_worn", config.wear_out_hours.iter().all(|&h| h == 0.0), "wear_out_hours gives a member a wear-out"),

@@ -265,3 +265,50 @@ fn the_chain_keeps_its_digits_where_rebuilds_are_a_million_times_faster() {
     let five = Shape { groups: 1, size: 5, tolerance: 4, spares: 0 };
     assert!(markov::mttdl_hours(five, 1.0 / 1.5e6, 1.0 / 24.0).is_some_and(|t| t > 4e24 && t < 5e24));
 }
+
+#[test]
+fn a_rebuild_meets_the_latent_errors_since_each_survivors_last_scrub() {
+    // A mirror: member 0 wears out every 1,000 h, member 1 never. Member 1 develops 1e-3 latent errors an
+    // hour and is scrubbed every 300 h from its installation, so the k-th rebuild (at k × 1,000 h) reads
+    // (k × 1,000 mod 300) hours of them: 100, 200, 0, 100, 200, 0, 100, 200 h in the 1-year mission, each
+    // met with probability 1 - exp(-1e-3 × hours). Never scrubbed, it reads k × 1,000 hours' worth.
+    let c = |scrub: f64| ReliabilityConfig {
+        level: ReliabilityLevel::Raid1,
+        members: 2,
+        mttf_hours: 1e15,
+        rebuild: RebuildDistribution::Fixed,
+        rebuild_hours: 1e-6,
+        wear_out_hours: vec![1000.0, 0.0],
+        wear_out_spread: 0.0,
+        uber: 0.0,
+        latent_errors_per_hour: 1e-3,
+        scrub_interval_hours: scrub,
+        mission_years: 1,
+        lifetimes: 20_000,
+        ..ReliabilityConfig::default()
+    };
+    let met = |hours: &[f64]| hours.iter().map(|h| 1.0 - (-1e-3 * h).exp()).sum::<f64>();
+    let scrubbed = reliability(c(300.0)).expect("runs");
+    let expected = met(&[100.0, 200.0, 0.0, 100.0, 200.0, 0.0, 100.0, 200.0]);
+    assert!((scrubbed.latent_error_losses_per_lifetime - expected).abs() < 0.02, "{} against {expected}", scrubbed.latent_error_losses_per_lifetime);
+    assert_eq!(scrubbed.read_error_losses_per_lifetime, 0.0);
+    let never = reliability(c(0.0)).expect("runs");
+    let expected = met(&[1000.0, 2000.0, 3000.0, 4000.0, 5000.0, 6000.0, 7000.0, 8000.0]);
+    assert!((never.latent_error_losses_per_lifetime - expected).abs() < 0.02, "{} against {expected}", never.latent_error_losses_per_lifetime);
+    // Each error found loses its sector.
+    assert!(never.expected_bytes_lost > scrubbed.expected_bytes_lost);
+}
+
+#[test]
+fn latent_error_settings_are_refused_by_key() {
+    let err = |c: ReliabilityConfig| Reliability::new(c).err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(err(ReliabilityConfig { latent_errors_per_hour: -1.0, ..ReliabilityConfig::default() }).contains("latent_errors_per_hour"));
+    assert!(err(ReliabilityConfig { latent_errors_per_hour: f64::NAN, ..ReliabilityConfig::default() }).contains("latent_errors_per_hour"));
+    let scrub = ReliabilityConfig { latent_errors_per_hour: 1e-6, scrub_interval_hours: -2.0, ..ReliabilityConfig::default() };
+    assert!(err(scrub).contains("scrub_interval_hours"));
+    let biased = ReliabilityConfig { latent_errors_per_hour: 1e-6, failure_biasing: 0.5, mttf_hours: 1e9, ..ReliabilityConfig::default() };
+    assert!(err(biased).contains("failure_biasing"));
+    let e = config_from_json(r#"{"scrub_interval_hours": 168}"#, "study").expect_err("no latent errors").to_string();
+    assert!(e.contains("scrub_interval_hours") && e.contains("latent_errors_per_hour"), "{e}");
+    assert!(config_from_json(r#"{"sector_bytes": 512, "uber": 0, "latent_errors_per_hour": 1e-6}"#, "study").is_ok());
+}
