@@ -83,6 +83,7 @@ class ReliabilityReport:
                 "failures_per_lifetime": d["failures_per_lifetime"],
                 "wear_outs_per_lifetime": d["wear_outs_per_lifetime"],
                 "array_loss_by_wear_out": d["array_loss_by_wear_out"],
+                "array_loss_by_common_cause": d["array_loss_by_common_cause"],
                 "rebuild_read_error_probability": d["rebuild_read_error_probability"],
                 "mttdl_hours": None if mttdl is None else mttdl["mean"],
                 "markov_mttdl_hours": d["markov_mttdl_hours"]}
@@ -103,6 +104,9 @@ class ReliabilityReport:
                   f" (each such rebuild meets one with probability {d['rebuild_read_error_probability']:.4g}"
                   + (f" from new survivors, {d['rebuild_read_error_probability_worn']:.4g} from survivors at their rated "
                      "cycles)" if d.get("rebuild_read_error_probability_worn") is not None else ")")]
+        if self.params.get("group_failures_per_hour"):
+            lines.append(f"array lost to a common-cause event (a whole group failing at once): "
+                         f"{d['array_loss_by_common_cause']:.4g}")
         if self.params.get("latent_errors_per_hour"):
             lines.append(f"rebuilds without redundancy that met a latent sector error, per lifetime: "
                          f"{d['latent_error_losses_per_lifetime']:.4g}")

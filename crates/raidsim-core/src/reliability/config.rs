@@ -100,6 +100,14 @@ pub struct ReliabilityConfig {
     /// Which wear rate a replacement takes: its slot's, or the slowest with
     /// the others shifted up (Diff-RAID).
     pub replacement_wear: ReplacementWear,
+    /// Common-cause events per group of members per hour (a Poisson
+    /// process; 0: none): each fails every member of one group at once, as
+    /// a shared enclosure, power or firmware fault or a bad batch does
+    /// (field studies find failures correlated within RAID groups: Schroeder
+    /// & Gibson, FAST'07; Maneas et al., FAST'20). A β-factor model (IEC
+    /// 61508) sets it to β / `mttf_hours` and `mttf_hours` to the members'
+    /// own mean life over (1 − β).
+    pub group_failures_per_hour: f64,
     /// The rebuild's duration distribution.
     pub rebuild: RebuildDistribution,
     /// The mean (exponential) or the (fixed) rebuild duration, hours: from
@@ -158,6 +166,7 @@ impl Default for ReliabilityConfig {
             wear_out_hours: Vec::new(),
             wear_out_spread: 0.1,
             replacement_wear: ReplacementWear::SameSlot,
+            group_failures_per_hour: 0.0,
             rebuild: RebuildDistribution::Exponential,
             rebuild_hours: 24.0,
             uber: 1e-17,
@@ -216,6 +225,9 @@ impl ReliabilityConfig {
                 "uber_worn",
                 format!("{} must lie in [uber, 1) with uber > 0 (uber = {}), or be 0 (no growth)", self.uber_worn, self.uber),
             ));
+        }
+        if !(self.group_failures_per_hour >= 0.0 && self.group_failures_per_hour.is_finite()) {
+            return Err(Error::config("group_failures_per_hour", format!("{} must be a finite number >= 0", self.group_failures_per_hour)));
         }
         if !(self.latent_errors_per_hour >= 0.0 && self.latent_errors_per_hour.is_finite()) {
             return Err(Error::config("latent_errors_per_hour", format!("{} must be a finite number >= 0", self.latent_errors_per_hour)));
@@ -294,6 +306,8 @@ impl ReliabilityConfig {
             Some("replacement_hours = 0")
         } else if !self.wear_out_hours.is_empty() {
             Some("no wear_out_hours")
+        } else if self.group_failures_per_hour > 0.0 {
+            Some("group_failures_per_hour = 0 (a common-cause event is no rare path to bias towards)")
         } else if self.latent_errors_per_hour > 0.0 {
             Some("latent_errors_per_hour = 0 (latent errors depend on when each member was last scrubbed)")
         } else {

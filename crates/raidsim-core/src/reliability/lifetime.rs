@@ -29,6 +29,8 @@ pub struct Outcome {
     pub wear_outs: f64,
     /// The failure that lost the array was a wear-out.
     pub lost_to_wear_out: bool,
+    /// The array was lost to a common-cause event.
+    pub lost_to_common_cause: bool,
     /// The likelihood ratio at the lifetime's end (1 without importance
     /// sampling): its mean over lifetimes is 1 when the weights behave.
     pub final_weight: f64,
@@ -73,6 +75,8 @@ pub(super) struct Draws {
     /// ln(uber_worn / uber): how a worn member's error rate has grown (0: not).
     uber_growth: f64,
     rebuild: Rebuild,
+    /// The first common-cause event of any group (none: they do not happen).
+    group_event: Option<Exp<f64>>,
     replacement_hours: f64,
     /// Expected read errors when a rebuild reads one survivor whole.
     errors_per_survivor: f64,
@@ -115,6 +119,7 @@ impl Draws {
             uber_growth: if c.uber_worn > 0.0 { (c.uber_worn / c.uber).ln() } else { 0.0 },
             rebuild,
             replacement_hours: c.replacement_hours,
+            group_event: (c.group_failures_per_hour > 0.0).then(|| Exp::new(c.group_failures_per_hour * f64::from(c.groups().0)).ok()).flatten(),
             errors_per_survivor: c.uber * c.member_capacity_bytes as f64 * 8.0,
             latent_per_hour: c.latent_errors_per_hour,
             scrub_interval_hours: c.scrub_interval_hours,
@@ -232,10 +237,17 @@ impl Lifetime {
         self.restocks.clear();
         let mut spares = self.shape.spares;
         let mut out = Outcome { final_weight: 1.0, ..Outcome::default() };
+        // A common-cause event fails a whole group, beyond any tolerance: the first one ends the lifetime.
+        let common_at = d.group_event.as_ref().map_or(f64::INFINITY, |e| e.sample(rng));
         loop {
             let (fail_at, failing) = min_at(&self.fails_at);
             let (rebuilt_at, rebuilt) = min_at(&self.rebuilt_at);
             let now = fail_at.min(rebuilt_at);
+            if common_at <= now.min(horizon_hours) {
+                out.array_lost(common_at, 1.0, d.data_bytes);
+                out.lost_to_common_cause = true;
+                return out;
+            }
             // Infinite: nothing will ever happen (every life drawn past f64's range), even without a horizon.
             if now > horizon_hours || now.is_infinite() {
                 return out;

@@ -1,7 +1,8 @@
 //! The array as a continuous-time Markov chain, when lives and rebuilds are
 //! exponential: the state is how many members of each group have failed;
 //! a group with k failed fails again at rate (size - k)·λ and rebuilds at
-//! rate k·μ (each failed member on its own).
+//! rate k·μ (each failed member on its own); a common-cause event, at rate
+//! λc per group, fails a whole group and loses the array from any state.
 //!
 //! Two uses. [`mttdl_hours`] solves the chain for the mean time to data
 //! loss, the quantity the classic formulas give (Patterson, Gibson & Katz,
@@ -27,7 +28,8 @@ use std::collections::HashMap;
 pub const MAX_STATES: usize = 600;
 
 /// The chain's mean time to the array's loss from all members healthy,
-/// hours; `None` when the chain has more than [`MAX_STATES`] states.
+/// hours, with `common` common-cause events per group per hour; `None`
+/// when the chain has more than [`MAX_STATES`] states.
 ///
 /// Solved by state reduction in the manner of Grassmann, Taksar & Heyman
 /// (GTH): each state is removed in turn and its rates folded into its
@@ -35,7 +37,7 @@ pub const MAX_STATES: usize = 600;
 /// rates, never found by subtraction, so a chain whose rebuilds are a
 /// million times faster than its failures keeps its digits (Gaussian
 /// elimination on the generator subtracts nearly equal numbers there).
-pub fn mttdl_hours(shape: Shape, lambda: f64, mu: f64) -> Option<f64> {
+pub fn mttdl_hours(shape: Shape, lambda: f64, mu: f64, common: f64) -> Option<f64> {
     let states = compositions(shape.groups, shape.tolerance + 1);
     if states.len() > MAX_STATES {
         return None;
@@ -43,7 +45,7 @@ pub fn mttdl_hours(shape: Shape, lambda: f64, mu: f64) -> Option<f64> {
     let index: HashMap<&Vec<u32>, usize> = states.iter().enumerate().map(|(i, s)| (s, i)).collect();
     let n = states.len();
     let mut rate = vec![vec![0.0; n]; n];
-    let mut exit = vec![0.0; n];
+    let mut exit = vec![f64::from(shape.groups) * common; n];
     for (i, s) in states.iter().enumerate() {
         for k in 0..s.len() {
             if s[k] == 0 {

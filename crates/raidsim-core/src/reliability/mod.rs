@@ -120,6 +120,9 @@ pub struct ReliabilityReport {
     /// failure that crossed its tolerance being a wear-out (part of the
     /// last year's `array_loss`, not a share of it).
     pub array_loss_by_wear_out: f64,
+    /// The probability that the array is lost within the mission to a
+    /// common-cause event (`group_failures_per_hour`).
+    pub array_loss_by_common_cause: f64,
     /// The probability that one rebuild with no redundancy left meets an
     /// unrecoverable read error: 1 - exp(-UBER × bits it reads), its
     /// survivors new.
@@ -160,6 +163,7 @@ pub struct Reliability {
     failures: f64,
     wear_outs: f64,
     lost_to_wear_out: f64,
+    lost_to_common_cause: f64,
     /// Sum of the lifetimes' final likelihood ratios, and of their squares.
     final_weights: (f64, f64),
     /// Lifetimes run to the array's loss so far, the sum of their loss times and of their squares.
@@ -200,6 +204,7 @@ impl Reliability {
             failures: 0.0,
             wear_outs: 0.0,
             lost_to_wear_out: 0.0,
+            lost_to_common_cause: 0.0,
             final_weights: (0.0, 0.0),
             mttdl: (0, 0.0, 0.0),
         })
@@ -252,6 +257,9 @@ impl Reliability {
         if out.lost_to_wear_out {
             self.lost_to_wear_out += out.array_loss.map_or(0.0, |(_, w)| w);
         }
+        if out.lost_to_common_cause {
+            self.lost_to_common_cause += out.array_loss.map_or(0.0, |(_, w)| w);
+        }
     }
 
     /// The report of the lifetimes run so far.
@@ -274,7 +282,8 @@ impl Reliability {
             && c.rebuild == RebuildDistribution::Exponential
             && c.replacement_hours == 0.0
             && c.wear_out_hours.is_empty();
-        let markov_mttdl_hours = exponential.then(|| markov::mttdl_hours(self.shape, 1.0 / c.mttf_hours, 1.0 / c.rebuild_hours)).flatten();
+        let markov_mttdl_hours =
+            exponential.then(|| markov::mttdl_hours(self.shape, 1.0 / c.mttf_hours, 1.0 / c.rebuild_hours, c.group_failures_per_hour)).flatten();
         let mut report = ReliabilityReport {
             lifetimes: self.done,
             by_year,
@@ -284,6 +293,7 @@ impl Reliability {
             failures_per_lifetime: self.failures / n,
             wear_outs_per_lifetime: self.wear_outs / n,
             array_loss_by_wear_out: self.lost_to_wear_out / n,
+            array_loss_by_common_cause: self.lost_to_common_cause / n,
             rebuild_read_error_probability: if self.shape.tolerance == 0 { 0.0 } else { -(-c.uber * bits).exp_m1() },
             rebuild_read_error_probability_worn: (c.uber_worn > 0.0 && self.shape.tolerance > 0).then(|| -(-c.uber_worn * bits).exp_m1()),
             mttdl_hours: None,

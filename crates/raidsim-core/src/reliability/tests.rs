@@ -20,7 +20,7 @@ fn the_chain_gives_raid5s_formula() {
             let c = raid5(n, mttf, rebuild);
             let (groups, size, tolerance) = c.groups();
             let shape = Shape { groups, size, tolerance, spares: 0 };
-            let ours = markov::mttdl_hours(shape, 1.0 / mttf, 1.0 / rebuild).expect("a small chain");
+            let ours = markov::mttdl_hours(shape, 1.0 / mttf, 1.0 / rebuild, 0.0).expect("a small chain");
             let theirs = raid5_mttdl(f64::from(n), 1.0 / mttf, 1.0 / rebuild);
             assert!((ours / theirs - 1.0).abs() < 1e-9, "N = {n}, MTTF {mttf}: {ours} against {theirs}");
         }
@@ -259,11 +259,11 @@ fn the_chain_keeps_its_digits_where_rebuilds_are_a_million_times_faster() {
         pi.push(last * up((j - 1) as f64) / down(j as f64));
     }
     let exact: f64 = (0..3).map(|k| pi[..=k].iter().sum::<f64>() / (up(k as f64) * pi[k])).sum();
-    let ours = markov::mttdl_hours(shape, lambda, mu).expect("small");
+    let ours = markov::mttdl_hours(shape, lambda, mu, 0.0).expect("small");
     assert!((ours / exact - 1.0).abs() < 1e-12, "{ours} against {exact}");
     // RAID-1 of 5 at the defaults' rates: computed (Gaussian elimination lost it).
     let five = Shape { groups: 1, size: 5, tolerance: 4, spares: 0 };
-    assert!(markov::mttdl_hours(five, 1.0 / 1.5e6, 1.0 / 24.0).is_some_and(|t| t > 4e24 && t < 5e24));
+    assert!(markov::mttdl_hours(five, 1.0 / 1.5e6, 1.0 / 24.0, 0.0).is_some_and(|t| t > 4e24 && t < 5e24));
 }
 
 #[test]
@@ -311,4 +311,35 @@ fn latent_error_settings_are_refused_by_key() {
     let e = config_from_json(r#"{"scrub_interval_hours": 168}"#, "study").expect_err("no latent errors").to_string();
     assert!(e.contains("scrub_interval_hours") && e.contains("latent_errors_per_hour"), "{e}");
     assert!(config_from_json(r#"{"sector_bytes": 512, "uber": 0, "latent_errors_per_hour": 1e-6}"#, "study").is_ok());
+}
+
+#[test]
+fn common_cause_events_lose_the_array_at_their_own_rate_and_enter_the_chain() {
+    // Without independent failures, the array is lost at the first of its group's events: P(by year y) =
+    // 1 - exp(-rate × 8,766 y).
+    let rate = 2e-5;
+    let c = ReliabilityConfig {
+        members: 4,
+        mttf_hours: 1e15,
+        uber: 0.0,
+        group_failures_per_hour: rate,
+        lifetimes: 100_000,
+        ..ReliabilityConfig::default()
+    };
+    let r = reliability(c).expect("runs");
+    for y in &r.by_year {
+        let exact = -(-rate * HOURS_PER_YEAR * f64::from(y.year)).exp_m1();
+        assert!(y.array_loss.low <= exact && exact <= y.array_loss.high, "year {}: {exact} outside {:?}", y.year, y.array_loss);
+    }
+    assert_eq!(Some(r.array_loss_by_common_cause), r.by_year.last().map(|y| y.array_loss.p));
+    // RAID-5's chain with an exit at rate c from both states, solved by hand: T0 (nλ + c) = 1 + nλ T1 and
+    // T1 ((n-1)λ + μ + c) = 1 + μ T0.
+    let (n, lambda, mu, common) = (6.0, 1e-4, 0.05, 3e-5);
+    let (a, b) = (n * lambda + common, (n - 1.0) * lambda + mu + common);
+    let t0 = (1.0 + n * lambda / b) / (a - n * lambda * mu / b);
+    let shape = Shape { groups: 1, size: 6, tolerance: 1, spares: 0 };
+    let ours = markov::mttdl_hours(shape, lambda, mu, common).expect("small");
+    assert!((ours / t0 - 1.0).abs() < 1e-12, "{ours} against {t0}");
+    let refused = ReliabilityConfig { group_failures_per_hour: -1.0, ..ReliabilityConfig::default() };
+    assert!(Reliability::new(refused).err().map(|e| e.to_string()).unwrap_or_default().contains("group_failures_per_hour"));
 }
