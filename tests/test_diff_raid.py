@@ -26,10 +26,10 @@ def test_shifted_ages_approach_the_closed_form_and_kept_slots_do_not():
     shifted = raidsim.reliability(replacement_wear="shift", **common).wear_at_wear_outs()
     kept = raidsim.reliability(replacement_wear="same_slot", **common).wear_at_wear_outs()
     fixed = [1.0, 0.575, 0.43125, 0.2875, 0.14375]
-    last = shifted.loc[15, ["rank_1", "rank_2", "rank_3", "rank_4", "rank_5"]].tolist()
+    last = shifted.loc[15, ["by_age_1", "by_age_2", "by_age_3", "by_age_4", "by_age_5"]].tolist()
     assert max(abs(a - b) for a, b in zip(last, fixed)) < 0.03, last
     # Slots that keep their rates: member 0 wears out while the others are at 0.338, each time.
-    assert kept.loc[1, "rank_2"] == pytest.approx(0.2875 / 0.85, abs=1e-6)
+    assert kept.loc[1, "by_age_2"] == pytest.approx(0.2875 / 0.85, abs=1e-6)
     assert list(kept["lifetimes"]) == [2] * len(kept)
 
 

@@ -61,13 +61,15 @@ class ReliabilityReport:
         return pd.DataFrame(rows).set_index("year")
 
     def wear_at_wear_outs(self) -> "pd.DataFrame":
-        """The members' wear, each its fraction of its rated P/E cycles, oldest first, at each of a lifetime's
-        first wear-outs (up to three per member), averaged over the lifetimes that reached it: the ages a
-        replacement meets. Empty when no member wears (``wear_out_hours``)."""
+        """The members' wear, each its fraction of its rated P/E cycles, oldest first (columns ``by_age_1`` ...), at
+        each of a lifetime's first wear-outs (up to three per member), averaged over the lifetimes that reached it:
+        the ages a replacement meets. A slot awaiting its replacement has no drive and is left out (NaN where no
+        lifetime had one). Empty when no member wears (``wear_out_hours``)."""
         import pandas as pd
 
         rows = [{"wear_out": w["wear_out"], "lifetimes": w["lifetimes"],
-                 **{f"rank_{k + 1}": x for k, x in enumerate(w["fractions"])}} for w in self._data["wear_at_wear_outs"]]
+                 **{f"by_age_{k + 1}": (math.nan if x is None else x) for k, x in enumerate(w["fractions"])}}
+                for w in self._data["wear_at_wear_outs"]]
         return pd.DataFrame(rows).set_index("wear_out") if rows else pd.DataFrame()
 
     def summary(self) -> Dict[str, Any]:
@@ -115,7 +117,7 @@ class ReliabilityReport:
             lines.append("members' wear when one wears out, oldest first (fraction of rated P/E cycles):")
             for w in (worn[0], worn[-1]) if len(worn) > 1 else worn[:1]:
                 lines.append(f"  wear-out {w['wear_out']:>2} ({w['lifetimes']:,} lifetimes): "
-                             + " ".join(f"{x:.3f}" for x in w["fractions"]))
+                             + " ".join("-" if x is None else f"{x:.3f}" for x in w["fractions"]))
         if d["mttdl_hours"] is not None:
             m = d["mttdl_hours"]
             lines.append(f"MTTDL from {m['lifetimes']:,} lifetimes run to the loss: {m['mean']:.4g} h "

@@ -40,16 +40,18 @@ impl CaseOutcome {
 /// Every tenth case is RAID inside one SSD ([`in_ssd_scenario`]).
 const IN_SSD_EVERY: u64 = 10;
 
-/// Diff-RAID parity shares for `members` members, in tenths, summing to 1,
-/// some of them 0 (a member holding no parity).
+/// Diff-RAID parity shares for `members` members, in tenths, sevenths or
+/// hundred-and-thirds (cycles of up to 103 stripes), summing to 1, some of
+/// them 0 (a member holding no parity).
 fn parity_shares(rng: &mut Xoshiro256PlusPlus, members: u32) -> String {
-    let mut tenths = vec![0u32; members as usize];
-    for _ in 0..10 {
+    let parts = *[10u32, 7, 103].choose(rng).unwrap_or(&10);
+    let mut counts = vec![0u32; members as usize];
+    for _ in 0..parts {
         // Skewed towards the first members, as Diff-RAID's assignments are.
         let m = rng.gen_range(0..members).min(rng.gen_range(0..members));
-        tenths[m as usize] += 1;
+        counts[m as usize] += 1;
     }
-    tenths.iter().map(|t| format!("{:.1}", f64::from(*t) / 10.0)).collect::<Vec<_>>().join(", ")
+    counts.iter().map(|c| format!("{:?}", f64::from(*c) / f64::from(parts))).collect::<Vec<_>>().join(", ")
 }
 
 /// Draws scenario `case` of `seed` as config assignments.

@@ -30,7 +30,9 @@ use crate::error::{Error, Result};
 pub const MAX_CYCLE_STRIPES: u32 = 1000;
 
 /// How far a share's multiple of the cycle may lie from a whole number of
-/// stripes (rounding in the decimal shares a user writes).
+/// stripes, per stripe of the cycle, and the shares' sum from 1: the
+/// rounding of decimal shares as a computer holds them, nothing a user
+/// would write.
 const SHARE_TOLERANCE: f64 = 1e-9;
 
 /// The parity member of each stripe of one cycle, for `shares` (one per
@@ -97,7 +99,7 @@ pub fn validate(shares: &[f64], members: u32, single_parity: bool, level_name: &
         return Err(Error::config(format!("{KEY}[{i}]"), format!("{} must be a finite share >= 0", shares[i])));
     }
     let sum: f64 = shares.iter().sum();
-    if (sum - 1.0).abs() > 1e-6 {
+    if (sum - 1.0).abs() > SHARE_TOLERANCE {
         return Err(Error::config(
             KEY,
             format!("the shares sum to {sum:.6}, not 1 (RAID-5 of 5: [0.2, 0.2, 0.2, 0.2, 0.2]; Diff-RAID: [0.7, 0.1, 0.1, 0.1, 0.0])"),
@@ -106,7 +108,7 @@ pub fn validate(shares: &[f64], members: u32, single_parity: bool, level_name: &
     let cycle = parity_cycle(shares);
     let len = cycle.len() as f64;
     let realised = |m: usize| cycle.iter().filter(|&&p| p as usize == m).count() as f64 / len;
-    if let Some(m) = (0..shares.len()).find(|&m| (realised(m) - shares[m]).abs() > 1e-6) {
+    if let Some(m) = (0..shares.len()).find(|&m| (realised(m) - shares[m]).abs() > SHARE_TOLERANCE) {
         return Err(Error::config(
             format!("{KEY}[{m}]"),
             format!(
@@ -163,6 +165,8 @@ mod tests {
         assert!(err(&[1.5, -0.5], 2).contains("parity_distribution[1]"));
         assert!(err(&[f64::NAN, 1.0], 2).contains("parity_distribution[0]"));
         assert!(err(&[0.1234, 0.8766], 2).contains("common denominator"));
+        assert!(err(&[1.0 / 1001.0, 1000.0 / 1001.0], 2).contains("common denominator"), "rounded to thousandths");
+        assert!(err(&[0.5000005, 0.5], 2).contains("sum to"));
         assert!(validate(&[0.5, 0.5], 2, false, "Raid6").expect_err("refused").to_string().contains("RAID-5"));
         assert!(validate(&[0.123, 0.877], 2, true, "raid5").is_ok(), "a denominator of 1000");
         assert!(validate(&[], 2, false, "Raid6").is_ok(), "none given");

@@ -91,8 +91,8 @@ pub struct ReliabilityConfig {
     /// `raidsim reliability --from-run` reads them off one), one per member
     /// in member order, 0 for a member that does not wear; empty: no
     /// wear-out. A member fails at the earlier of its random life and its
-    /// wear-out; its replacement starts new, in the same place, when its
-    /// rebuild ends (its wear-out `wear_out_hours` later).
+    /// wear-out; its replacement starts new when its rebuild ends, wearing
+    /// at the rate `replacement_wear` gives it.
     pub wear_out_hours: Vec<f64>,
     /// Wear-out is no sharp instant: each member's is drawn uniformly
     /// within ± this fraction of its `wear_out_hours` (0: exactly then).
@@ -285,10 +285,22 @@ impl ReliabilityConfig {
                 format!("{} values for {} members: give one per member (0 for a member that does not wear)", self.wear_out_hours.len(), self.members),
             ));
         }
-        match self.wear_out_hours.iter().position(|h| !(*h >= 0.0 && h.is_finite())) {
-            Some(i) => Err(Error::config(format!("wear_out_hours[{i}]"), format!("{} must be a finite number >= 0", self.wear_out_hours[i]))),
-            None => Ok(()),
+        if let Some(i) = self.wear_out_hours.iter().position(|h| !(*h >= 0.0 && h.is_finite())) {
+            return Err(Error::config(format!("wear_out_hours[{i}]"), format!("{} must be a finite number >= 0", self.wear_out_hours[i])));
         }
+        if self.replacement_wear == ReplacementWear::Shift {
+            if self.level == ReliabilityLevel::Raid0 {
+                return Err(Error::config("replacement_wear", "\"shift\" moves rates on a replacement, and RAID-0 is lost at its first failure"));
+            }
+            if let Some(i) = self.wear_out_hours.iter().position(|&h| h == 0.0) {
+                return Err(Error::config(
+                    format!("wear_out_hours[{i}]"),
+                    "0 (a member that never wears) with replacement_wear = \"shift\", which passes each rate on to another member: \
+                     give every member its hours, or keep each slot's rate (\"same_slot\")",
+                ));
+            }
+        }
+        Ok(())
     }
 
     fn validate_biasing(&self) -> Result<()> {

@@ -34,6 +34,9 @@ pub struct Outcome {
     /// The likelihood ratio at the lifetime's end (1 without importance
     /// sampling): its mean over lifetimes is 1 when the weights behave.
     pub final_weight: f64,
+    /// Run without a horizon, the lifetime had not lost the array after
+    /// [`MAX_EVENTS_TO_LOSS`] failures and rebuilds, and was stopped.
+    pub censored: bool,
 }
 
 impl Outcome {
@@ -63,6 +66,11 @@ impl Outcome {
         }
     }
 }
+
+/// The most failures and rebuilds a lifetime run to the array's loss may
+/// take (about a second): an array whose members wear out in turn, each
+/// rebuilt long before the next goes, may take longer than f64 can count.
+pub const MAX_EVENTS_TO_LOSS: u64 = 10_000_000;
 
 /// The random draws of a lifetime, built once per study.
 pub(super) struct Draws {
@@ -239,7 +247,13 @@ impl Lifetime {
         let mut out = Outcome { final_weight: 1.0, ..Outcome::default() };
         // A common-cause event fails a whole group, beyond any tolerance: the first one ends the lifetime.
         let common_at = d.group_event.as_ref().map_or(f64::INFINITY, |e| e.sample(rng));
+        let mut events = 0u64;
         loop {
+            events += 1;
+            if horizon_hours.is_infinite() && events > MAX_EVENTS_TO_LOSS {
+                out.censored = true;
+                return out;
+            }
             let (fail_at, failing) = min_at(&self.fails_at);
             let (rebuilt_at, rebuilt) = min_at(&self.rebuilt_at);
             let now = fail_at.min(rebuilt_at);

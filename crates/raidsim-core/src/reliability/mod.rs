@@ -92,9 +92,10 @@ pub struct WearAtWearOut {
     /// Lifetimes that reached it.
     pub lifetimes: u64,
     /// Each member's fraction of its rated P/E cycles, oldest first (the
-    /// one wearing out, about 1, first; a member failed and not yet
-    /// replaced counts 0).
-    pub fractions: Vec<f64>,
+    /// one wearing out, about 1, first), over the lifetimes that had a
+    /// drive in that many slots: a slot awaiting its replacement is left
+    /// out, so the last positions may average fewer lifetimes, or none.
+    pub fractions: Vec<Option<f64>>,
 }
 
 /// What a reliability study found.
@@ -169,6 +170,8 @@ pub struct Reliability {
     /// Lifetimes run to the array's loss so far, the sum of their loss times and of their squares.
     mttdl: (u64, f64, f64),
     mttdl_rng: Xoshiro256PlusPlus,
+    /// A lifetime run to the loss was stopped before it (see [`lifetime::MAX_EVENTS_TO_LOSS`]).
+    mttdl_censored: bool,
 }
 
 /// Stream id of the lifetimes' random numbers.
@@ -207,6 +210,7 @@ impl Reliability {
             lost_to_common_cause: 0.0,
             final_weights: (0.0, 0.0),
             mttdl: (0, 0.0, 0.0),
+            mttdl_censored: false,
         })
     }
 
@@ -231,7 +235,14 @@ impl Reliability {
             w.recording = false;
         }
         for _ in 0..to_loss {
-            let t = self.plain.run(&self.draws, f64::INFINITY, &mut self.mttdl_rng).array_loss.map_or(f64::INFINITY, |(t, _)| t);
+            let out = self.plain.run(&self.draws, f64::INFINITY, &mut self.mttdl_rng);
+            if out.censored {
+                // One lifetime too long to run to its loss: the others would be too; no estimate.
+                self.mttdl_censored = true;
+                self.mttdl.0 = self.config.mttdl_lifetimes;
+                break;
+            }
+            let t = out.array_loss.map_or(f64::INFINITY, |(t, _)| t);
             self.mttdl = (self.mttdl.0 + 1, self.mttdl.1 + t, self.mttdl.2 + t * t);
         }
         let total = self.config.lifetimes + self.config.mttdl_lifetimes;
@@ -302,7 +313,7 @@ impl Reliability {
             wear_at_wear_outs: self.wear_at_wear_outs(),
             warnings: Vec::new(),
         };
-        report.mttdl_hours = (self.mttdl.0 > 1).then(|| {
+        report.mttdl_hours = (self.mttdl.0 > 1 && !self.mttdl_censored).then(|| {
             let (n, sum, squares) = (self.mttdl.0 as f64, self.mttdl.1, self.mttdl.2);
             let mean = sum / n;
             let half = 1.96 * ((squares / n - mean * mean).max(0.0) / (n - 1.0)).sqrt();
@@ -319,11 +330,11 @@ impl Reliability {
         w.ages_at_wear_outs
             .iter()
             .enumerate()
-            .filter(|(_, (_, lifetimes))| *lifetimes > 0)
-            .map(|(k, (sums, lifetimes))| WearAtWearOut {
+            .filter(|(_, (_, counts))| counts[0] > 0)
+            .map(|(k, (sums, counts))| WearAtWearOut {
                 wear_out: k as u32 + 1,
-                lifetimes: *lifetimes,
-                fractions: sums.iter().map(|s| s / *lifetimes as f64).collect(),
+                lifetimes: counts[0],
+                fractions: sums.iter().zip(counts).map(|(s, &c)| (c > 0).then(|| s / c as f64)).collect(),
             })
             .collect()
     }
@@ -354,6 +365,14 @@ impl Reliability {
                     mean + half
                 ));
             }
+        }
+        if self.mttdl_censored {
+            report.warnings.push(format!(
+                "mttdl_lifetimes: a lifetime run to the array's loss had not lost it after {} member failures and rebuilds, \
+                 so the MTTDL is beyond what running lifetimes to the loss can estimate and none is given{}",
+                lifetime::MAX_EVENTS_TO_LOSS,
+                if exponential { "; the Markov chain's is exact" } else { "; the probabilities by year stand" }
+            ));
         }
         if exponential && report.markov_mttdl_hours.is_none() {
             report.warnings.push(format!(

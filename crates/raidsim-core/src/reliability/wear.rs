@@ -42,9 +42,10 @@ pub(super) struct Wear {
     shift: bool,
     /// ln(uber_worn / uber), 0 without growth.
     growth: f64,
-    /// The members' wear fractions at each of a lifetime's first wear-outs,
-    /// oldest first, summed over lifetimes, and how many lifetimes reached each.
-    pub(super) ages_at_wear_outs: Vec<(Vec<f64>, u64)>,
+    /// The wear fractions of the members with a drive at each of a
+    /// lifetime's first wear-outs, oldest first, summed over the lifetimes
+    /// that reached it, and per position how many lifetimes had a drive there.
+    pub(super) ages_at_wear_outs: Vec<(Vec<f64>, Vec<u64>)>,
     /// Wear-outs so far in this lifetime.
     wear_outs: usize,
     /// Whether this lifetime's ages are recorded (mission lifetimes only).
@@ -80,7 +81,7 @@ impl Wear {
             spread,
             shift,
             growth,
-            ages_at_wear_outs: vec![(vec![0.0; n], 0); RECORDED_WEAR_OUTS_PER_MEMBER * n],
+            ages_at_wear_outs: vec![(vec![0.0; n], vec![0; n]); RECORDED_WEAR_OUTS_PER_MEMBER * n],
             wear_outs: 0,
             recording: false,
         }
@@ -168,7 +169,9 @@ impl Wear {
         self.install(m, now, rng);
     }
 
-    /// Member `m` wore out at `now`: records every member's wear then.
+    /// A member wore out at `now` (before it is marked down): records the
+    /// wear of every member with a drive then (a slot awaiting its
+    /// replacement has none, and is left out).
     pub(super) fn wore_out(&mut self, now: f64, scratch: &mut Vec<f64>) {
         let k = self.wear_outs;
         self.wear_outs += 1;
@@ -176,12 +179,12 @@ impl Wear {
             return;
         }
         scratch.clear();
-        scratch.extend((0..self.rank.len()).map(|i| self.fraction(i, now)));
+        scratch.extend((0..self.rank.len()).filter(|&i| !self.down[i]).map(|i| self.fraction(i, now)));
         scratch.sort_by(|a, b| b.total_cmp(a));
-        let (sums, lifetimes) = &mut self.ages_at_wear_outs[k];
-        for (s, x) in sums.iter_mut().zip(scratch.iter()) {
+        let (sums, counts) = &mut self.ages_at_wear_outs[k];
+        for ((s, c), x) in sums.iter_mut().zip(counts.iter_mut()).zip(scratch.iter()) {
             *s += x;
+            *c += 1;
         }
-        *lifetimes += 1;
     }
 }

@@ -21,6 +21,11 @@ fn wearing(hours: &[f64], replacement_wear: ReplacementWear, years: u32) -> Reli
     }
 }
 
+/// A record's fractions, NaN where no lifetime had a drive.
+fn ages(w: &WearAtWearOut) -> Vec<f64> {
+    w.fractions.iter().map(|x| x.unwrap_or(f64::NAN)).collect()
+}
+
 /// Diff-RAID's ages when the oldest wears out, by its own recursion: after
 /// a replacement rank k holds `b[k]` (the newest, rank n − 1, 0); the
 /// oldest reaches 1 after T = (1 − b₀)/r₀, when each rank has grown by
@@ -48,7 +53,7 @@ fn shifted_replacement_ages_follow_diff_raids_recursion_and_converge() {
     assert_eq!(r.wear_at_wear_outs.len(), 15, "three wear-outs per member recorded");
     for (w, e) in r.wear_at_wear_outs.iter().zip(&expected) {
         assert_eq!(w.lifetimes, 3);
-        for (got, want) in w.fractions.iter().zip(e) {
+        for (got, want) in ages(w).iter().zip(e) {
             assert!((got - want).abs() < 1e-6, "wear-out {}: {:?} against {e:?}", w.wear_out, w.fractions);
         }
     }
@@ -58,7 +63,7 @@ fn shifted_replacement_ages_follow_diff_raids_recursion_and_converge() {
     let far = shifted_ages(&rates, 2000);
     let distance = |a: &[f64]| a.iter().zip(fixed).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max);
     assert!(distance(&far[1999]) < 1e-9, "{:?}", far[1999]);
-    let (fifth, fifteenth) = (distance(&r.wear_at_wear_outs[4].fractions), distance(&r.wear_at_wear_outs[14].fractions));
+    let (fifth, fifteenth) = (distance(&ages(&r.wear_at_wear_outs[4])), distance(&ages(&r.wear_at_wear_outs[14])));
     assert!(fifteenth < fifth && fifteenth < 0.03, "{fifth} then {fifteenth}");
 }
 
@@ -70,7 +75,7 @@ fn kept_slots_wear_out_in_lockstep() {
     let rates = [0.85, 0.2875, 0.2875, 0.2875, 0.2875];
     let hours: Vec<f64> = rates.iter().map(|r| 10_000.0 / r).collect();
     let r = reliability(wearing(&hours, ReplacementWear::SameSlot, 20)).expect("runs");
-    let first = &r.wear_at_wear_outs[0].fractions;
+    let first = &ages(&r.wear_at_wear_outs[0]);
     for (got, want) in first.iter().zip([1.0, 0.338, 0.338, 0.338, 0.338]) {
         assert!((got - want).abs() < 1e-3, "{first:?}");
     }
@@ -117,4 +122,33 @@ fn wear_settings_are_refused_where_they_do_nothing_or_make_no_sense() {
     let e = config_from_json(r#"{"replacement_wear": "shift"}"#, "study").expect_err("no member wears").to_string();
     assert!(e.contains("replacement_wear"), "{e}");
     assert!(config_from_json(r#"{"replacement_wear": "rotate"}"#, "study").is_err());
+}
+
+#[test]
+fn lifetimes_that_never_lose_the_array_stop_and_give_no_mttdl() {
+    // Members wearing out in turn, each rebuilt long before the next goes, and no random failures: the
+    // array is never lost, so a lifetime run to its loss would never end.
+    let hours = [10_000.0 / 0.85, 10_000.0 / 0.2875, 10_000.0 / 0.2875, 10_000.0 / 0.2875, 10_000.0 / 0.2875];
+    let c = ReliabilityConfig { mttdl_lifetimes: 2, ..wearing(&hours, ReplacementWear::Shift, 1) };
+    let r = reliability(c).expect("runs");
+    assert_eq!(r.mttdl_hours, None);
+    assert!(r.warnings.iter().any(|w| w.contains("mttdl_lifetimes") && w.contains("10000000")), "{:?}", r.warnings);
+}
+
+#[test]
+fn a_slot_awaiting_its_replacement_is_left_out_of_the_ages() {
+    // RAID-6 of 4 wearing out at 1,000, 2,000, 3,000 and 4,000 h, replacements 1,500 h away: at the second
+    // wear-out (member 1, 2,000 h) member 0's slot has no drive until 2,500 h, so only three ages are met.
+    let c = ReliabilityConfig {
+        level: ReliabilityLevel::Raid6,
+        replacement_hours: 1500.0,
+        rebuild_hours: 1.0,
+        ..wearing(&[1000.0, 2000.0, 3000.0, 4000.0], ReplacementWear::SameSlot, 1)
+    };
+    let r = reliability(c).expect("runs");
+    let second = &r.wear_at_wear_outs[1];
+    assert_eq!(second.fractions[3], None, "{second:?}");
+    for (got, want) in ages(second)[..3].iter().zip([1.0, 2.0 / 3.0, 0.5]) {
+        assert!((got - want).abs() < 1e-9, "{second:?}");
+    }
 }
