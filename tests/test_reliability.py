@@ -175,6 +175,11 @@ def test_wear_out_hours_come_from_a_runs_erases(tmp_path):
     assert out["lifetimes"] == 200 and "wear_outs_per_lifetime" in out
     p = run_cli("--from-run", str(tmp_path / "r.json"), "--no-progress")
     assert p.returncode == 2 and "--pe-cycles" in p.stderr
+    p = run_cli("--capacity", "4000000000000", "--no-progress")
+    assert p.returncode == 2 and "--capacity" in p.stderr
+    p = run_cli("--from-run", str(tmp_path / "r.json"), "--pe-cycles", "3000", "--capacity", "4000000000000",
+                "--set", "lifetimes=200", "--json", "--no-progress")
+    assert p.returncode == 0 and "scaled up" in p.stderr, p.stderr
 
 
 def test_python_values_are_checked_by_key(tmp_path):
@@ -215,6 +220,15 @@ def test_a_failed_slot_counts_its_spares_wear_and_the_rebuild_hours_are_per_rebu
     assert inputs["wear_out_hours"][3] == pytest.approx(1000 * blocks * seconds / slot / 3600, rel=1e-12)
     assert inputs["rebuild_hours"] == pytest.approx((f["rebuild_end_ns"] - f["at_ns"]) / 3.6e12, rel=1e-12)
     assert any("rebuild_hours" in n for n in notes)
+    # The run's drives as scaled-down copies of 4 TB ones: wear-out and rebuild hours grow by the capacity ratio.
+    scale = 4e12 / inputs["member_capacity_bytes"]
+    scaled, notes = reliability_inputs(report, 1000, capacity_bytes=4_000_000_000_000)
+    assert scaled["member_capacity_bytes"] == 4_000_000_000_000
+    assert scaled["wear_out_hours"] == pytest.approx([h * scale for h in inputs["wear_out_hours"]], rel=1e-12)
+    assert scaled["rebuild_hours"] == pytest.approx(inputs["rebuild_hours"] * scale, rel=1e-12)
+    assert any("scaled up" in n for n in notes)
+    with pytest.raises(raidsim.ConfigError, match="capacity_bytes"):
+        reliability_inputs(report, 1000, capacity_bytes=0)
     # Without a spare the slot's wear after the failure is unmeasured: refused.
     lone = small_run(**{"array.level": "raid5", "array.failures": [{"member": 3, "at_ns": 2_000_000_000}]})
     with pytest.raises(raidsim.InputError, match="no spare took its place"):

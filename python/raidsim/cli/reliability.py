@@ -31,6 +31,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_pe_cycles(p, "required with --from-run")
     p.add_argument("--duty-cycle", type=float, metavar="F",
                    help="--from-run: the share of the time the run's workload runs (default 1: back to back)")
+    p.add_argument("--capacity", type=int, metavar="BYTES",
+                   help="--from-run: the members' real capacity, the run's drives being scaled-down copies of them; "
+                        "the hours to wear out and to rebuild grow by its ratio to the run's")
     p.add_argument("--keys", action="store_true", help="list the study's keys with their types, defaults and meaning")
     add_json(p, "print the report as JSON")
     add_out(p, f"where the figure goes (default {DEFAULT_OUT}/reliability)")
@@ -63,12 +66,13 @@ def _params(args: argparse.Namespace) -> Dict[str, Any]:
         given = dict(_value_pairs(args.overrides))
         read, notes = endurance.reliability_inputs(endurance.load_report(args.from_run), args.pe_cycles,
                                                    1.0 if args.duty_cycle is None else args.duty_cycle,
-                                                   copies=given.get("copies"), origin=args.from_run)
+                                                   copies=given.get("copies"), origin=args.from_run,
+                                                   capacity_bytes=args.capacity)
         params.update(read)
         for note in notes:
             print(f"raidsim: note: {note}", file=sys.stderr)
-    elif args.pe_cycles is not None or args.duty_cycle is not None:
-        raise UsageError("--pe-cycles and --duty-cycle go with --from-run REPORT")
+    elif args.pe_cycles is not None or args.duty_cycle is not None or args.capacity is not None:
+        raise UsageError("--pe-cycles, --duty-cycle and --capacity go with --from-run REPORT")
     params.update(_value_pairs(args.overrides))
     return params
 

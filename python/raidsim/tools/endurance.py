@@ -368,15 +368,23 @@ _RELIABILITY_LEVELS = {"raid0": "raid0", "raid1": "raid1", "raid4": "raid5", "ra
 
 
 def reliability_inputs(report: Mapping[str, Any], pe_cycles: int, duty_cycle: float = 1.0,
-                       copies: Optional[int] = None, *, origin: str = "the report") -> Tuple[Dict[str, Any], List[str]]:
+                       copies: Optional[int] = None, *, origin: str = "the report",
+                       capacity_bytes: Optional[int] = None) -> Tuple[Dict[str, Any], List[str]]:
     """A reliability study's keys from a run, and notes on them: the level, the members and their capacity,
     each member slot's hours to its rated P/E cycles (``wear_out_hours``: the projection above, the workload
     running ``duty_cycle`` of the time; a slot whose member failed counts its spare's erases too), and, when
     the run rebuilt, each rebuild's mean hours from failure to redundancy restored. Refused: a run with no
     erases, a failed member without a spare (its slot's wear is not measured), RAID-10 whose copies neither
-    the report nor ``copies`` tells."""
+    the report nor ``copies`` tells.
+
+    ``capacity_bytes``: the members' real capacity, the run's drives taken as scaled-down copies of them
+    (the same channels and dies, fewer blocks). The hours to wear out and to rebuild then grow by its ratio to
+    the run's member capacity: the same write rate and write amplification spread over more blocks, the same
+    rebuild rate over more bytes."""
     if not 0 < duty_cycle <= 1:
         raise ConfigError(f"config error at `duty_cycle`: {duty_cycle} must lie in (0, 1]")
+    if capacity_bytes is not None and not (isinstance(capacity_bytes, int) and capacity_bytes > 0):
+        raise ConfigError(f"config error at `capacity_bytes`: {capacity_bytes!r} must be a whole number of bytes > 0")
     check_report(report, origin)
     level_name = str((report.get("array") or {}).get("level", "single"))
     level = _RELIABILITY_LEVELS.get(level_name)
@@ -419,6 +427,15 @@ def reliability_inputs(report: Mapping[str, Any], pe_cycles: int, duty_cycle: fl
         params["rebuild_hours"] = sum(rebuilt) / len(rebuilt)
         notes.append(f"rebuild_hours {params['rebuild_hours']:.6g}: the mean of the run's {len(rebuilt)} rebuild(s), "
                      "each from its member's failure to its redundancy restored, on the drive as simulated")
+    if capacity_bytes is not None:
+        scale = capacity_bytes / params["member_capacity_bytes"]
+        params["wear_out_hours"] = [h * scale for h in params["wear_out_hours"]]
+        if "rebuild_hours" in params:
+            params["rebuild_hours"] *= scale
+        params["member_capacity_bytes"] = capacity_bytes
+        notes.append(f"members of {capacity_bytes:,} bytes, the run's of {min(capacities):,} scaled up {scale:,.6g}×: "
+                     "hours to wear out and to rebuild grow by as much (the same write rate, write amplification and "
+                     "rebuild rate)")
     return params, notes
 
 
