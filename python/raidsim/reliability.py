@@ -93,7 +93,9 @@ class ReliabilityReport:
     def to_text(self) -> str:
         d = self._data
         p = self.params
-        lines = [f"{p.get('level', 'raid5').upper()} of {p.get('members', 8)} members, {d['lifetimes']:,} lifetimes"
+        shape = (f"{p.get('members', 8)} channels of {p.get('chips_per_channel', 4)} chips" if p.get("level") == "cr5"
+                 else f"{p.get('members', 8)} members")
+        lines = [f"{p.get('level', 'raid5').upper()} of {shape}, {d['lifetimes']:,} lifetimes"
                  + (" (importance sampling: each weighted by its likelihood ratio)" if d["importance_sampling"] else ""),
                  "", "Probability of data loss by year (95 % interval)"]
         for y in d["by_year"]:

@@ -20,6 +20,11 @@ pub enum ReliabilityLevel {
     /// Mirrored groups of `copies` members, striped: data is lost when every
     /// member of one group has failed.
     Raid10,
+    /// RAID-5 across the `members` channels of one SSD (Pan & Xie 2018),
+    /// each of `chips_per_channel` chips: `mttf_hours` and
+    /// `member_capacity_bytes` are a chip's, `spares` are spare chips per
+    /// channel, and data is lost when chips of two channels are down at once.
+    Cr5,
 }
 
 /// How long a member lives.
@@ -71,6 +76,8 @@ pub struct ReliabilityConfig {
     /// RAID-10: members in each mirrored group (the array has
     /// `members / copies` groups).
     pub copies: u32,
+    /// `cr5`: chips on each channel (the members are the channels).
+    pub chips_per_channel: u32,
     /// Bytes each member holds: what a rebuild reads from each survivor.
     pub member_capacity_bytes: u64,
     /// Hot spares on hand at the start: a rebuild onto one starts at once.
@@ -156,6 +163,7 @@ impl Default for ReliabilityConfig {
             level: ReliabilityLevel::Raid5,
             members: 8,
             copies: 2,
+            chips_per_channel: 4,
             member_capacity_bytes: 4_000_000_000_000,
             spares: 0,
             replacement_hours: 0.0,
@@ -259,6 +267,7 @@ impl ReliabilityConfig {
             ReliabilityLevel::Raid1 | ReliabilityLevel::Raid5 => 2,
             ReliabilityLevel::Raid6 => 3,
             ReliabilityLevel::Raid10 => 2,
+            ReliabilityLevel::Cr5 => 2,
         };
         if self.members < least || self.members > 4096 {
             return Err(Error::config("members", format!("{} members: {:?} needs {least} to 4096", self.members, self.level)));
@@ -269,7 +278,29 @@ impl ReliabilityConfig {
         if self.member_capacity_bytes == 0 {
             return Err(Error::config("member_capacity_bytes", "must be at least 1"));
         }
+        if self.level == ReliabilityLevel::Cr5 {
+            self.validate_cr5()?;
+        }
         Ok(())
+    }
+
+    fn validate_cr5(&self) -> Result<()> {
+        if self.chips_per_channel == 0 || u64::from(self.chips_per_channel) * u64::from(self.members) > 1 << 20 {
+            return Err(Error::config("chips_per_channel", format!("{} must lie in 1..: at most 2^20 chips in all", self.chips_per_channel)));
+        }
+        let why = if self.replacement_hours > 0.0 {
+            Some(("replacement_hours", "a chip inside an SSD is never replaced: give spare chips per channel (spares)"))
+        } else if !self.wear_out_hours.is_empty() {
+            Some(("wear_out_hours", "wear-out of chips inside one SSD is not modelled"))
+        } else if self.latent_errors_per_hour > 0.0 {
+            Some(("latent_errors_per_hour", "latent errors of chips inside one SSD are not modelled"))
+        } else {
+            None
+        };
+        match why {
+            Some((key, why)) => Err(Error::config(key, format!("level = \"cr5\": {why}"))),
+            None => Ok(()),
+        }
     }
 
     fn validate_wear_out(&self) -> Result<()> {
@@ -318,6 +349,8 @@ impl ReliabilityConfig {
             Some("replacement_hours = 0")
         } else if !self.wear_out_hours.is_empty() {
             Some("no wear_out_hours")
+        } else if self.level == ReliabilityLevel::Cr5 {
+            Some("a level other than \"cr5\" (its chain counts channels, not members)")
         } else if self.group_failures_per_hour > 0.0 {
             Some("group_failures_per_hour = 0 (a common-cause event is no rare path to bias towards)")
         } else if self.latent_errors_per_hour > 0.0 {
@@ -357,6 +390,8 @@ impl ReliabilityConfig {
             ReliabilityLevel::Raid5 => (1, self.members, 1),
             ReliabilityLevel::Raid6 => (1, self.members, 2),
             ReliabilityLevel::Raid10 => (self.members / self.copies, self.copies, self.copies - 1),
+            // One group of every chip; its tolerance counts channels (`reliability::channels`).
+            ReliabilityLevel::Cr5 => (1, self.members * self.chips_per_channel, 1),
         }
     }
 
@@ -365,6 +400,7 @@ impl ReliabilityConfig {
         let (groups, size, tolerance) = self.groups();
         let data_members = match self.level {
             ReliabilityLevel::Raid1 | ReliabilityLevel::Raid10 => groups,
+            ReliabilityLevel::Cr5 => (self.members - 1) * self.chips_per_channel,
             _ => size - tolerance,
         };
         f64::from(data_members) * self.member_capacity_bytes as f64

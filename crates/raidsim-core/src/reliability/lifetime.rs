@@ -3,7 +3,8 @@
 //! rebuilt on its own, unrecoverable read errors drawn when a rebuild must
 //! read the survivors with no redundancy left.
 
-use super::config::{LifeDistribution, RebuildDistribution, ReliabilityConfig, ReplacementWear};
+use super::channels::Channels;
+use super::config::{LifeDistribution, RebuildDistribution, ReliabilityConfig, ReliabilityLevel, ReplacementWear};
 use super::wear::Wear;
 use rand_distr::{Distribution, Exp, Poisson, Weibull};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -189,6 +190,12 @@ pub struct Shape {
     pub spares: u32,
 }
 
+/// The array's chips by channel, when its members are the channels of one
+/// SSD (CR5); none for arrays of drives.
+pub(super) fn channels_of(c: &ReliabilityConfig) -> Option<Channels> {
+    (c.level == ReliabilityLevel::Cr5).then(|| Channels::new(c.members as usize, c.chips_per_channel as usize, c.spares))
+}
+
 /// Per-lifetime state, reused from one lifetime to the next.
 pub(super) struct Lifetime {
     shape: Shape,
@@ -207,11 +214,13 @@ pub(super) struct Lifetime {
     pub(super) wear: Option<Wear>,
     /// When each member's drive was installed, hours (scrubs count from it).
     installed_at: Vec<f64>,
+    /// CR5: the chips by channel (the group's tolerance then counts channels).
+    channels: Option<Channels>,
     scratch: Vec<f64>,
 }
 
 impl Lifetime {
-    pub(super) fn new(shape: Shape, d: &Draws) -> Self {
+    pub(super) fn new(shape: Shape, d: &Draws, channels: Option<Channels>) -> Self {
         let n = (shape.groups * shape.size) as usize;
         Self {
             shape,
@@ -223,6 +232,7 @@ impl Lifetime {
             restocks: Vec::new(),
             wear: d.wear(),
             installed_at: vec![0.0; n],
+            channels,
             scratch: Vec::with_capacity(n),
         }
     }
@@ -241,6 +251,9 @@ impl Lifetime {
         }
         self.rebuilt_at.fill(f64::INFINITY);
         self.installed_at.fill(0.0);
+        if let Some(c) = self.channels.as_mut() {
+            c.reset();
+        }
         self.failed_in_group.fill(0);
         self.restocks.clear();
         let mut spares = self.shape.spares;
@@ -289,7 +302,10 @@ impl Lifetime {
 
     fn rebuilt(&mut self, m: usize, now: f64, d: &Draws, rng: &mut Xoshiro256PlusPlus) {
         self.rebuilt_at[m] = f64::INFINITY;
-        self.failed_in_group[m / self.shape.size as usize] -= 1;
+        // A CR5 channel with other chips still down stays degraded.
+        if self.channels.as_mut().map_or(true, |c| c.rebuilt(m)) {
+            self.failed_in_group[m / self.shape.size as usize] -= 1;
+        }
         self.installed_at[m] = now;
         self.random_at[m] = now + d.random_life(rng);
         let Some(w) = self.wear.as_mut() else {
@@ -311,7 +327,11 @@ impl Lifetime {
     fn failed(&mut self, m: usize, now: f64, d: &Draws, spares: &mut u32, rng: &mut Xoshiro256PlusPlus, out: &mut Outcome) -> bool {
         let g = m / self.shape.size as usize;
         self.fails_at[m] = f64::INFINITY;
-        self.failed_in_group[g] += 1;
+        let (new_failure, chip_spare) = self.channels.as_mut().map_or((true, None), |c| {
+            let (new_channel, spare) = c.fail(m);
+            (new_channel, Some(spare))
+        });
+        self.failed_in_group[g] += u32::from(new_failure);
         out.wear_outs += f64::from(u8::from(self.wears_out[m]));
         if let Some(w) = self.wear.as_mut() {
             if self.wears_out[m] {
@@ -325,25 +345,36 @@ impl Lifetime {
             out.lost_to_wear_out = self.wears_out[m];
             return true;
         }
-        // Each failure orders a drive, which arrives `replacement_hours` later. A spare on hand starts the
-        // rebuild now, and the order restocks the spares; without one, the rebuild waits for the first
-        // drive to arrive, this order or an earlier one (which then leaves this order to restock).
+        let start = match chip_spare {
+            Some(true) => now,
+            // A chip with no spare left on its channel stays down: its channel is degraded for good.
+            Some(false) => f64::INFINITY,
+            None => self.replacement(now, d, spares),
+        };
+        self.rebuilt_at[m] = start + d.rebuild(rng);
+        if failed == self.shape.tolerance && start.is_finite() {
+            let survivors = self.survivors_read(g, now);
+            let latent = self.latent_errors(g, now, d);
+            out.read_survivors(survivors, latent, now, 1.0, d, rng);
+        }
+        false
+    }
+
+    /// When a rebuild of a drive failed at `now` can start: each failure
+    /// orders a drive, which arrives `replacement_hours` later. A spare on
+    /// hand starts the rebuild now, and the order restocks the spares;
+    /// without one, the rebuild waits for the first drive to arrive, this
+    /// order or an earlier one (which then leaves this order to restock).
+    fn replacement(&mut self, now: f64, d: &Draws, spares: &mut u32) -> f64 {
         self.restocks.push(now + d.replacement_hours);
-        let start = if *spares > 0 {
+        if *spares > 0 {
             *spares -= 1;
             now
         } else {
             let (first, at) = min_at(&self.restocks);
             self.restocks.swap_remove(at);
             first
-        };
-        self.rebuilt_at[m] = start + d.rebuild(rng);
-        if failed == self.shape.tolerance {
-            let survivors = self.survivors_read(g, now);
-            let latent = self.latent_errors(g, now, d);
-            out.read_survivors(survivors, latent, now, 1.0, d, rng);
         }
-        false
     }
 
     /// Latent errors expected on the healthy members of group `g` at `now`.
@@ -358,6 +389,9 @@ impl Lifetime {
     /// The healthy members of group `g`, each counted by its UBER at `now`
     /// over a new member's (1 each when error rates do not grow with wear).
     fn survivors_read(&self, g: usize, now: f64) -> f64 {
+        if let Some(c) = self.channels.as_ref() {
+            return f64::from(c.clean()); // one unit a stripe on each clean channel
+        }
         let size = self.shape.size as usize;
         let healthy = (g * size..(g + 1) * size).filter(|&i| self.rebuilt_at[i].is_infinite());
         match self.wear.as_ref() {
@@ -394,7 +428,7 @@ mod tests {
             ..ReliabilityConfig::default()
         };
         let d = Draws::new(&c).expect("valid");
-        let mut life = Lifetime::new(Shape { groups: 1, size: 3, tolerance: 2, spares: 1 }, &d);
+        let mut life = Lifetime::new(Shape { groups: 1, size: 3, tolerance: 2, spares: 1 }, &d, None);
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
         let (mut spares, mut out) = (1, Outcome::default());
         assert!(!life.failed(0, 0.0, &d, &mut spares, &mut rng, &mut out));

@@ -27,6 +27,7 @@
 //! Maneas et al., FAST'20), and MTTDL formulas misjudge double failures by
 //! large factors (Elerath & Pecht, IEEE Trans. Computers 2009).
 
+mod channels;
 mod config;
 mod lifetime;
 pub mod markov;
@@ -36,6 +37,8 @@ pub use config::{LifeDistribution, RebuildDistribution, ReliabilityConfig, Relia
 pub use lifetime::{Outcome, Shape};
 pub use wear::RECORDED_WEAR_OUTS_PER_MEMBER;
 
+#[cfg(test)]
+mod channels_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
@@ -194,7 +197,7 @@ impl Reliability {
         Ok(Self {
             rng: Xoshiro256PlusPlus::seed_from_u64(config.seed ^ RELIABILITY_STREAM),
             mttdl_rng: Xoshiro256PlusPlus::seed_from_u64(config.seed ^ RELIABILITY_STREAM ^ MTTDL_STREAM),
-            plain: Lifetime::new(shape, &draws),
+            plain: Lifetime::new(shape, &draws, lifetime::channels_of(&config)),
             loss: vec![[0.0; 4]; config.mission_years as usize],
             draws,
             shape,
@@ -288,8 +291,12 @@ impl Reliability {
             })
             .collect();
         let c = &self.config;
-        let bits = f64::from(self.shape.size - self.shape.tolerance.max(1).min(self.shape.size)) * c.member_capacity_bytes as f64 * 8.0;
-        let exponential = c.life == LifeDistribution::Exponential
+        // A rebuild reads each member left, or for CR5 each other channel (a chip's worth of units).
+        let read = if c.level == ReliabilityLevel::Cr5 { c.members - 1 } else { self.shape.size - self.shape.tolerance.max(1).min(self.shape.size) };
+        let bits = f64::from(read) * c.member_capacity_bytes as f64 * 8.0;
+        // CR5's chips fail alone but count by channel: no chain of members describes it.
+        let exponential = c.level != ReliabilityLevel::Cr5
+            && c.life == LifeDistribution::Exponential
             && c.rebuild == RebuildDistribution::Exponential
             && c.replacement_hours == 0.0
             && c.wear_out_hours.is_empty();
@@ -428,7 +435,12 @@ pub fn config_from_json(text: &str, what: &str) -> Result<ReliabilityConfig> {
         ("weibull_scale_hours", config.life != LifeDistribution::Weibull, "life = \"weibull\""),
         ("mttf_hours", config.life != LifeDistribution::Exponential, "life = \"exponential\""),
         ("copies", config.level != ReliabilityLevel::Raid10, "level = \"raid10\""),
-        ("spares", config.replacement_hours == 0.0, "replacement_hours > 0 (a replacement then arrives at once)"),
+        (
+            "spares",
+            config.replacement_hours == 0.0 && config.level != ReliabilityLevel::Cr5,
+            "replacement_hours > 0 (a replacement then arrives at once), or level = \"cr5\" (spare chips)",
+        ),
+        ("chips_per_channel", config.level != ReliabilityLevel::Cr5, "level = \"cr5\""),
         ("sector_bytes", config.uber == 0.0 && config.latent_errors_per_hour == 0.0, "uber > 0 or latent_errors_per_hour > 0"),
         ("scrub_interval_hours", config.latent_errors_per_hour == 0.0, "latent_errors_per_hour > 0"),
         ("wear_out_spread", config.wear_out_hours.iter().all(|&h| h == 0.0), "wear_out_hours gives a member a wear-out"),

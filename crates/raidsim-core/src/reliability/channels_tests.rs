@@ -1,0 +1,79 @@
+//! CR5's chips against closed forms: chips that stay down, CR5 of one chip
+//! a channel as RAID-5, and the reads of a chip's rebuild.
+
+use super::*;
+
+fn cr5(channels: u32, chips: u32, spares: u32) -> ReliabilityConfig {
+    ReliabilityConfig {
+        level: ReliabilityLevel::Cr5,
+        members: channels,
+        chips_per_channel: chips,
+        spares,
+        uber: 0.0,
+        member_capacity_bytes: 32_000_000_000,
+        ..ReliabilityConfig::default()
+    }
+}
+
+#[test]
+fn chips_that_stay_down_lose_data_once_two_channels_hold_one() {
+    // No spare chips: a failed chip stays down. With q = exp(-K λ t) the chance a channel has lost no chip
+    // by t, data survives while at most one channel has: P(loss) = 1 - q^C - C (1 - q) q^(C-1). Several
+    // chips down on one channel lose nothing.
+    let (channels, chips, mttf) = (8u32, 4u32, 400_000.0);
+    let c = ReliabilityConfig { mttf_hours: mttf, lifetimes: 200_000, ..cr5(channels, chips, 0) };
+    let r = reliability(c).expect("runs");
+    for y in &r.by_year {
+        let q = (-f64::from(chips) * HOURS_PER_YEAR * f64::from(y.year) / mttf).exp();
+        let n = f64::from(channels);
+        let exact = 1.0 - q.powf(n) - n * (1.0 - q) * q.powf(n - 1.0);
+        assert!(y.array_loss.low <= exact && exact <= y.array_loss.high, "year {}: {exact} outside {:?}", y.year, y.array_loss);
+    }
+    assert_eq!(r.markov_mttdl_hours, None, "no chain of members describes chips counted by channel");
+}
+
+#[test]
+fn one_chip_a_channel_with_spares_to_spare_is_raid5_of_the_channels() {
+    // Each failed chip rebuilt at once onto its channel's spare: the same draws, the same lifetimes as
+    // RAID-5 of as many members rebuilt at once.
+    let raid5 = ReliabilityConfig {
+        members: 6,
+        mttf_hours: 20_000.0,
+        rebuild_hours: 200.0,
+        lifetimes: 50_000,
+        uber: 1e-12,
+        member_capacity_bytes: 1_000_000_000,
+        ..ReliabilityConfig::default()
+    };
+    let chips = ReliabilityConfig { level: ReliabilityLevel::Cr5, chips_per_channel: 1, spares: 1000, ..raid5.clone() };
+    let (a, b) = (reliability(raid5).expect("runs"), reliability(chips).expect("runs"));
+    assert_eq!(a.by_year, b.by_year);
+    assert_eq!(a.read_error_losses_per_lifetime, b.read_error_losses_per_lifetime);
+    assert_eq!(a.rebuild_read_error_probability, b.rebuild_read_error_probability);
+}
+
+#[test]
+fn a_chips_rebuild_reads_a_chips_worth_of_each_other_channel() {
+    // 8 channels of 4 chips of 32 GB: rebuilding one chip reads 7 × 32 GB. Spare chips aplenty and short
+    // rebuilds: nearly every failure's rebuild reads with no redundancy left.
+    let c = ReliabilityConfig { uber: 1e-13, mttf_hours: 200_000.0, rebuild_hours: 1.0, lifetimes: 100_000, ..cr5(8, 4, 100) };
+    let r = reliability(c).expect("runs");
+    let p = 1.0 - (-1e-13_f64 * 7.0 * 32e9 * 8.0).exp();
+    assert!((r.rebuild_read_error_probability - p).abs() < 1e-12);
+    let expected = r.failures_per_lifetime * p;
+    assert!((r.read_error_losses_per_lifetime / expected - 1.0).abs() < 0.05, "{} against {expected}", r.read_error_losses_per_lifetime);
+    assert!((r.failures_per_lifetime / (32.0 * 5.0 * HOURS_PER_YEAR / 200_000.0) - 1.0).abs() < 0.02, "{}", r.failures_per_lifetime);
+}
+
+#[test]
+fn cr5_settings_it_cannot_honour_are_refused_by_key() {
+    let err = |c: ReliabilityConfig| Reliability::new(c).err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(err(ReliabilityConfig { replacement_hours: 24.0, ..cr5(4, 2, 1) }).contains("replacement_hours"));
+    assert!(err(ReliabilityConfig { chips_per_channel: 0, ..cr5(4, 2, 1) }).contains("chips_per_channel"));
+    assert!(err(ReliabilityConfig { wear_out_hours: vec![1.0; 4], ..cr5(4, 2, 1) }).contains("wear_out_hours"));
+    assert!(err(ReliabilityConfig { latent_errors_per_hour: 1e-6, ..cr5(4, 2, 1) }).contains("latent_errors_per_hour"));
+    assert!(err(ReliabilityConfig { failure_biasing: 0.5, mttf_hours: 1e9, ..cr5(4, 2, 1) }).contains("failure_biasing"));
+    let e = config_from_json(r#"{"chips_per_channel": 4}"#, "study").expect_err("raid5").to_string();
+    assert!(e.contains("chips_per_channel") && e.contains("cr5"), "{e}");
+    assert!(config_from_json(r#"{"level": "cr5", "spares": 1}"#, "study").is_ok(), "spare chips without replacements");
+}
