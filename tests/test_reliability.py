@@ -177,6 +177,8 @@ def test_wear_out_hours_come_from_a_runs_erases(tmp_path):
     assert p.returncode == 2 and "--pe-cycles" in p.stderr
     p = run_cli("--capacity", "4000000000000", "--no-progress")
     assert p.returncode == 2 and "--capacity" in p.stderr
+    p = run_cli("--from-run", str(tmp_path / "r.json"), "--pe-cycles", "3000", "--capacity", "0", "--no-progress")
+    assert p.returncode == 2 and "--capacity" in p.stderr, p.stderr
     p = run_cli("--from-run", str(tmp_path / "r.json"), "--pe-cycles", "3000", "--capacity", "4000000000000",
                 "--set", "lifetimes=200", "--json", "--no-progress")
     assert p.returncode == 0 and "scaled up" in p.stderr, p.stderr
@@ -227,8 +229,12 @@ def test_a_failed_slot_counts_its_spares_wear_and_the_rebuild_hours_are_per_rebu
     assert scaled["wear_out_hours"] == pytest.approx([h * scale for h in inputs["wear_out_hours"]], rel=1e-12)
     assert scaled["rebuild_hours"] == pytest.approx(inputs["rebuild_hours"] * scale, rel=1e-12)
     assert any("scaled up" in n for n in notes)
-    with pytest.raises(raidsim.ConfigError, match="capacity_bytes"):
-        reliability_inputs(report, 1000, capacity_bytes=0)
+    import numpy
+
+    assert reliability_inputs(report, 1000, capacity_bytes=numpy.int64(4 * 10**12))[0]["member_capacity_bytes"] == 4 * 10**12
+    for bad in (0, -5, True, 4e12, "4TB"):
+        with pytest.raises(raidsim.ConfigError, match="capacity_bytes"):
+            reliability_inputs(report, 1000, capacity_bytes=bad)
     # Without a spare the slot's wear after the failure is unmeasured: refused.
     lone = small_run(**{"array.level": "raid5", "array.failures": [{"member": 3, "at_ns": 2_000_000_000}]})
     with pytest.raises(raidsim.InputError, match="no spare took its place"):

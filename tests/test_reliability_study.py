@@ -16,7 +16,7 @@ DRIVES = {"array.level": "raid5", "array.members": 8, "array.stripe_unit_bytes":
 
 
 def test_raid5_of_8_loses_data_as_often_as_its_rebuilds_meet_a_read_error(traces_dir):
-    trace = Workload.trace(traces_dir / "ssdsim-example.ascii", time_scale=0.01)
+    trace = Workload.trace(traces_dir / "ssdsim-example.ascii", time_scale=0.1)
     wear = raidsim.simulate(None, trace, overrides=DRIVES, progress=False).to_dict()
     failed = raidsim.simulate(None, trace, overrides={**DRIVES, "array.spares": 1,
                                                       "array.failures": [{"member": 3, "at_request": 5000}]},

@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import json
 import math
+import operator
 import os
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
@@ -383,8 +384,8 @@ def reliability_inputs(report: Mapping[str, Any], pe_cycles: int, duty_cycle: fl
     rebuild rate over more bytes."""
     if not 0 < duty_cycle <= 1:
         raise ConfigError(f"config error at `duty_cycle`: {duty_cycle} must lie in (0, 1]")
-    if capacity_bytes is not None and not (isinstance(capacity_bytes, int) and capacity_bytes > 0):
-        raise ConfigError(f"config error at `capacity_bytes`: {capacity_bytes!r} must be a whole number of bytes > 0")
+    if capacity_bytes is not None:
+        capacity_bytes = _whole_bytes(capacity_bytes)
     check_report(report, origin)
     level_name = str((report.get("array") or {}).get("level", "single"))
     level = _RELIABILITY_LEVELS.get(level_name)
@@ -437,6 +438,17 @@ def reliability_inputs(report: Mapping[str, Any], pe_cycles: int, duty_cycle: fl
                      "hours to wear out and to rebuild grow by as much (the same write rate, write amplification and "
                      "rebuild rate)")
     return params, notes
+
+
+def _whole_bytes(value: Any) -> int:
+    """``value`` as a whole number of bytes > 0 (a numpy integer too; not a bool, not a float)."""
+    try:
+        n = operator.index(value) if not isinstance(value, bool) else None
+    except TypeError:
+        n = None
+    if n is None or n <= 0:
+        raise ConfigError(f"config error at `capacity_bytes`: {value!r} must be a whole number of bytes > 0")
+    return n
 
 
 #: Hours in a year of 365.25 days (the reliability study's year).

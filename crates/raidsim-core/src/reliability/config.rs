@@ -237,8 +237,11 @@ impl ReliabilityConfig {
         if !(self.group_failures_per_hour >= 0.0 && self.group_failures_per_hour.is_finite()) {
             return Err(Error::config("group_failures_per_hour", format!("{} must be a finite number >= 0", self.group_failures_per_hour)));
         }
-        if !(self.latent_errors_per_hour >= 0.0 && self.latent_errors_per_hour.is_finite()) {
-            return Err(Error::config("latent_errors_per_hour", format!("{} must be a finite number >= 0", self.latent_errors_per_hour)));
+        if !(0.0..=1.0).contains(&self.latent_errors_per_hour) {
+            return Err(Error::config(
+                "latent_errors_per_hour",
+                format!("{} must lie in [0, 1]: a sector gone bad per member per hour is past any drive observed", self.latent_errors_per_hour),
+            ));
         }
         if !(self.scrub_interval_hours >= 0.0 && self.scrub_interval_hours.is_finite()) {
             return Err(Error::config("scrub_interval_hours", format!("{} must be a finite number >= 0 (0: never)", self.scrub_interval_hours)));

@@ -54,7 +54,7 @@ impl Outcome {
     /// its sector.
     pub(super) fn read_survivors(&mut self, survivors: f64, latent: f64, now: f64, weight: f64, d: &Draws, rng: &mut Xoshiro256PlusPlus) {
         let errors = d.read_errors(survivors, rng);
-        let found = if latent > 0.0 { Poisson::new(latent).map(|p| p.sample(rng) as u64).unwrap_or(0) } else { 0 };
+        let found = if latent > 0.0 { poisson(latent, rng) } else { 0 };
         if errors > 0 {
             self.error_losses += weight;
         }
@@ -145,12 +145,14 @@ impl Draws {
         }
     }
 
-    /// Latent errors expected on a member installed at `installed` when it
-    /// is read at `now`: those since its last scrub.
-    fn latent_errors(&self, installed: f64, now: f64) -> f64 {
+    /// Latent errors expected on a member installed at `installed` and last
+    /// read whole by a rebuild at `read_whole`, when it is read at `now`:
+    /// those since the later of its last scrub and that read, which found
+    /// (and repaired, or lost) the ones before.
+    fn latent_errors(&self, installed: f64, read_whole: f64, now: f64) -> f64 {
         let age = now - installed;
         let since_scrub = if self.scrub_interval_hours > 0.0 { age % self.scrub_interval_hours } else { age };
-        self.latent_per_hour * since_scrub
+        self.latent_per_hour * since_scrub.min(now - read_whole)
     }
 
     /// The members' wear, when any wears.
@@ -173,7 +175,7 @@ impl Draws {
         if mean <= 0.0 {
             return 0;
         }
-        Poisson::new(mean).map(|p| p.sample(rng) as u64).unwrap_or(0)
+        poisson(mean, rng)
     }
 }
 
@@ -214,6 +216,8 @@ pub(super) struct Lifetime {
     pub(super) wear: Option<Wear>,
     /// When each member's drive was installed, hours (scrubs count from it).
     installed_at: Vec<f64>,
+    /// When a rebuild last read each member whole, hours.
+    read_whole_at: Vec<f64>,
     /// CR5: the chips by channel (the group's tolerance then counts channels).
     channels: Option<Channels>,
     scratch: Vec<f64>,
@@ -232,6 +236,7 @@ impl Lifetime {
             restocks: Vec::new(),
             wear: d.wear(),
             installed_at: vec![0.0; n],
+            read_whole_at: vec![0.0; n],
             channels,
             scratch: Vec::with_capacity(n),
         }
@@ -251,6 +256,7 @@ impl Lifetime {
         }
         self.rebuilt_at.fill(f64::INFINITY);
         self.installed_at.fill(0.0);
+        self.read_whole_at.fill(0.0);
         if let Some(c) = self.channels.as_mut() {
             c.reset();
         }
@@ -306,7 +312,7 @@ impl Lifetime {
         if self.channels.as_mut().map_or(true, |c| c.rebuilt(m)) {
             self.failed_in_group[m / self.shape.size as usize] -= 1;
         }
-        self.installed_at[m] = now;
+        (self.installed_at[m], self.read_whole_at[m]) = (now, now);
         self.random_at[m] = now + d.random_life(rng);
         let Some(w) = self.wear.as_mut() else {
             return self.next_failure(m);
@@ -357,7 +363,22 @@ impl Lifetime {
             let latent = self.latent_errors(g, now, d);
             out.read_survivors(survivors, latent, now, 1.0, d, rng);
         }
+        if start.is_finite() && d.latent_per_hour > 0.0 {
+            self.read_whole(g, now);
+        }
         false
+    }
+
+    /// A rebuild reads the healthy members of group `g` whole: the latent
+    /// errors on them are found, repaired where redundancy is left (lost,
+    /// and counted above, where not).
+    fn read_whole(&mut self, g: usize, now: f64) {
+        let size = self.shape.size as usize;
+        for i in g * size..(g + 1) * size {
+            if self.rebuilt_at[i].is_infinite() {
+                self.read_whole_at[i] = now;
+            }
+        }
     }
 
     /// When a rebuild of a drive failed at `now` can start: each failure
@@ -383,7 +404,10 @@ impl Lifetime {
             return 0.0;
         }
         let size = self.shape.size as usize;
-        (g * size..(g + 1) * size).filter(|&i| self.rebuilt_at[i].is_infinite()).map(|i| d.latent_errors(self.installed_at[i], now)).sum()
+        (g * size..(g + 1) * size)
+            .filter(|&i| self.rebuilt_at[i].is_infinite())
+            .map(|i| d.latent_errors(self.installed_at[i], self.read_whole_at[i], now))
+            .sum()
     }
 
     /// The healthy members of group `g`, each counted by its UBER at `now`
@@ -398,6 +422,16 @@ impl Lifetime {
             Some(w) if w.grows() => healthy.map(|i| w.uber_factor(i, now)).sum(),
             _ => f64::from(self.shape.size - self.failed_in_group[g]),
         }
+    }
+}
+
+/// A Poisson draw of mean `mean` > 0; past the sampler's range (about
+/// 10^19) the draw is its mean, as a Poisson of such a mean is to within a
+/// few parts in 10^10.
+fn poisson(mean: f64, rng: &mut Xoshiro256PlusPlus) -> u64 {
+    match Poisson::new(mean) {
+        Ok(p) => p.sample(rng) as u64,
+        Err(_) => mean as u64, // saturates at u64::MAX
     }
 }
 

@@ -352,9 +352,14 @@ impl Reliability {
             report.warnings.push(if report.importance_sampling {
                 format!("no weighted lifetime of {} lost data: its interval [0, 0] says nothing; run more lifetimes", report.lifetimes)
             } else {
+                let biased = ReliabilityConfig { failure_biasing: 0.5, ..self.config.clone() };
+                let remedy = if biased.validate().is_ok() {
+                    "set failure_biasing (for example 0.5) to estimate it"
+                } else {
+                    "run more lifetimes to estimate it (failure_biasing does not apply to these settings)"
+                };
                 format!(
-                    "no lifetime of {} lost data: the probability is below about {:.1e} (the interval's upper end); set \
-                     failure_biasing (for example 0.5) to estimate it",
+                    "no lifetime of {} lost data: the probability is below about {:.1e} (the interval's upper end); {remedy}",
                     report.lifetimes, p.high
                 )
             });
