@@ -308,3 +308,34 @@ def test_common_cause_events_enter_raid6s_chain_as_an_exit_from_every_state():
     share = r.summary()["array_loss_by_common_cause"] / r.summary()["p_array_loss"]
     assert 0.5 < share < 1, share   # most losses here are the group events (0.35 of 0.47 by year 5)
     assert "common-cause" in r.to_text()
+
+
+def test_a_rebuild_is_simulated_once_per_configuration_and_scaled(tmp_path, monkeypatch):
+    from raidsim.tools import rebuild_time
+
+    cfg = {**SMALL_RAID, "array.level": "raid5", "array.members": 4, "array.spares": 1,
+           "array.failures": [{"member": 1, "at_ns": 1_000_000_000}], "workload.requests": 20000,
+           "workload.read_fraction": 0.0, "workload.size.kind": "fixed", "workload.size.mean_bytes": 4096}
+    config = raidsim.Config.preset("stripe-unit-table5").with_overrides(cfg)
+    hours, notes = rebuild_time.simulated_rebuild_hours(config, cache_dir=tmp_path)
+    report = raidsim.simulate(config, progress=False).to_dict()
+    f = report["rebuild"]["failures"][0]
+    assert hours == pytest.approx((f["rebuild_end_ns"] - f["at_ns"]) / 3.6e12, rel=1e-12)
+    assert len(list(tmp_path.glob("rebuild-*.json"))) == 1
+    # The second time the answer comes from the cache: nothing is simulated.
+    monkeypatch.setattr("raidsim.api.simulate", lambda *a, **k: pytest.fail("simulated again"))
+    again, notes = rebuild_time.simulated_rebuild_hours(config, cache_dir=tmp_path,
+                                                        capacity_bytes=4 * report["devices"][0]["capacity_bytes"])
+    assert again == pytest.approx(4 * hours, rel=1e-12) and any("cache" in n for n in notes)
+    with pytest.raises(raidsim.ConfigError, match="array.failures"):
+        rebuild_time.simulated_rebuild_hours({"array": {"level": "raid5", "members": 4}}, cache_dir=tmp_path)
+
+
+def test_cli_takes_rebuild_hours_from_a_simulated_rebuild(tmp_path):
+    cfg = tmp_path / "a.toml"
+    cfg.write_text('[array]\nlevel = "raid5"\nmembers = 4\nspares = 1\nfailures = [{member = 1, at_ns = 100000000}]\n'
+                   '[ssd.geometry]\nchannels = 1\nblocks_per_plane = 64\n[workload]\nrequests = 5000\n')
+    p = subprocess.run([sys.executable, "-m", "raidsim.cli", "reliability", "--rebuild-from", str(cfg), "--set",
+                        "lifetimes=100", "--json", "--no-progress"], capture_output=True, text=True, cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert "rebuild_hours" in p.stderr and (tmp_path / "raidsim-out" / "cache").is_dir()

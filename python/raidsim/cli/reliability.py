@@ -34,6 +34,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--capacity", type=_positive_bytes, metavar="BYTES",
                    help="--from-run: the members' real capacity, the run's drives being scaled-down copies of them; "
                         "the hours to wear out and to rebuild grow by its ratio to the run's")
+    p.add_argument("--rebuild-from", metavar="CONFIG",
+                   help="a run config (TOML) in which a member fails and a spare takes its place: rebuild_hours is its "
+                        "rebuild's, simulated once and kept under raidsim-out/cache (scaled by --capacity when given)")
     p.add_argument("--keys", action="store_true", help="list the study's keys with their types, defaults and meaning")
     add_json(p, "print the report as JSON")
     add_out(p, f"where the figure goes (default {DEFAULT_OUT}/reliability)")
@@ -82,8 +85,16 @@ def _params(args: argparse.Namespace) -> Dict[str, Any]:
         params.update(read)
         for note in notes:
             print(f"raidsim: note: {note}", file=sys.stderr)
-    elif args.pe_cycles is not None or args.duty_cycle is not None or args.capacity is not None:
-        raise UsageError("--pe-cycles, --duty-cycle and --capacity go with --from-run REPORT")
+    elif args.pe_cycles is not None or args.duty_cycle is not None or (args.capacity is not None and not args.rebuild_from):
+        raise UsageError("--pe-cycles, --duty-cycle and --capacity go with --from-run REPORT (--capacity also with "
+                         "--rebuild-from)")
+    if args.rebuild_from:
+        from ..tools.rebuild_time import simulated_rebuild_hours
+
+        hours, notes = simulated_rebuild_hours(args.rebuild_from, capacity_bytes=args.capacity, progress=progress(args))
+        params["rebuild_hours"] = hours
+        for note in notes:
+            print(f"raidsim: note: {note}", file=sys.stderr)
     params.update(_value_pairs(args.overrides))
     return params
 
