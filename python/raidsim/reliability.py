@@ -82,6 +82,7 @@ class ReliabilityReport:
                 "p_array_loss": last["array_loss"]["p"], "expected_bytes_lost": d["expected_bytes_lost"],
                 "read_error_losses_per_lifetime": d["read_error_losses_per_lifetime"],
                 "latent_error_losses_per_lifetime": d["latent_error_losses_per_lifetime"],
+                "mirrored_page_losses_per_lifetime": d["mirrored_page_losses_per_lifetime"],
                 "failures_per_lifetime": d["failures_per_lifetime"],
                 "wear_outs_per_lifetime": d["wear_outs_per_lifetime"],
                 "array_loss_by_wear_out": d["array_loss_by_wear_out"],
@@ -93,8 +94,9 @@ class ReliabilityReport:
     def to_text(self) -> str:
         d = self._data
         p = self.params
-        shape = (f"{p.get('members', 8)} channels of {p.get('chips_per_channel', 4)} chips" if p.get("level") == "cr5"
-                 else f"{p.get('members', 8)} members")
+        shape = {"cr5": f"{p.get('members', 8)} channels of {p.get('chips_per_channel', 4)} chips",
+                 "cr5m": f"{p.get('members', 8)} channels of {p.get('chips_per_channel', 4)} data chips and a mirroring "
+                         "chip"}.get(p.get("level", ""), f"{p.get('members', 8)} members")
         lines = [f"{p.get('level', 'raid5').upper()} of {shape}, {d['lifetimes']:,} lifetimes"
                  + (" (importance sampling: each weighted by its likelihood ratio)" if d["importance_sampling"] else ""),
                  "", "Probability of data loss by year (95 % interval)"]
@@ -111,6 +113,9 @@ class ReliabilityReport:
         if self.params.get("group_failures_per_hour"):
             lines.append(f"array lost to a common-cause event (a whole group failing at once): "
                          f"{d['array_loss_by_common_cause']:.4g}")
+        if self.params.get("level") == "cr5m":
+            lines.append(f"a data chip and its channel's mirroring chip down at once, losing the pages mirrored and not "
+                         f"yet in parity, per lifetime: {d['mirrored_page_losses_per_lifetime']:.4g}")
         if self.params.get("latent_errors_per_hour"):
             lines.append(f"rebuilds without redundancy that met a latent sector error, per lifetime: "
                          f"{d['latent_error_losses_per_lifetime']:.4g}")

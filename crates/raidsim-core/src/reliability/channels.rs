@@ -10,26 +10,60 @@
 //! is never replaced, so once a channel's spares are used up its next
 //! failed chip stays down for good and the channel is degraded from then
 //! on.
+//!
+//! CR5M adds a mirroring chip to each channel (the channel's last). Its
+//! failure loses mirror copies only: the data chips still hold every page,
+//! and the old copies CR5M keeps for them (its EPPN) keep parity true, so
+//! a channel whose mirroring chip alone is down counts as clean. But the
+//! newest version of a page mirrored and not yet folded into parity lives
+//! only on its data chip and its channel's mirroring chip: when both are
+//! down at once those pages are lost.
 
 /// The chips of one lifetime, by channel.
 pub(super) struct Channels {
     chips_per_channel: usize,
     spares_per_channel: u32,
-    /// Each channel's chips down now.
+    /// CR5M: each channel's last chip is its mirroring chip.
+    mirroring: bool,
+    /// Each channel's data chips down now.
     down: Vec<u32>,
+    /// CR5M: whether each channel's mirroring chip is down now.
+    mirror_down: Vec<bool>,
     /// Each channel's spare chips left.
     spares: Vec<u32>,
 }
 
 impl Channels {
-    pub(super) fn new(channels: usize, chips_per_channel: usize, spares_per_channel: u32) -> Self {
-        Self { chips_per_channel, spares_per_channel, down: vec![0; channels], spares: vec![spares_per_channel; channels] }
+    /// `chips_per_channel` counts every chip of a channel, its mirroring
+    /// chip (the last) too when `mirroring`.
+    pub(super) fn new(channels: usize, chips_per_channel: usize, spares_per_channel: u32, mirroring: bool) -> Self {
+        Self {
+            chips_per_channel,
+            spares_per_channel,
+            mirroring,
+            down: vec![0; channels],
+            mirror_down: vec![false; channels],
+            spares: vec![spares_per_channel; channels],
+        }
     }
 
     /// Every chip up, every spare on hand.
     pub(super) fn reset(&mut self) {
         self.down.fill(0);
+        self.mirror_down.fill(false);
         self.spares.fill(self.spares_per_channel);
+    }
+
+    pub(super) fn is_mirror(&self, chip: usize) -> bool {
+        self.mirroring && chip % self.chips_per_channel == self.chips_per_channel - 1
+    }
+
+    /// CR5M: whether chip `chip`, just failed, and its channel's mirroring
+    /// chip (or, for the mirroring chip, a data chip) are down at once, losing
+    /// the pages mirrored and not yet in parity.
+    pub(super) fn loses_mirrored_pages(&self, chip: usize) -> bool {
+        let c = self.channel(chip);
+        self.mirroring && self.mirror_down[c] && self.down[c] > 0
     }
 
     fn channel(&self, chip: usize) -> usize {
@@ -40,9 +74,13 @@ impl Channels {
     /// whether a spare chip of the channel takes its pages (one is used).
     pub(super) fn fail(&mut self, chip: usize) -> (bool, bool) {
         let c = self.channel(chip);
-        self.down[c] += 1;
         let spare = self.spares[c] > 0;
         self.spares[c] -= u32::from(spare);
+        if self.is_mirror(chip) {
+            self.mirror_down[c] = true;
+            return (false, spare); // parity stays true without the mirror copies
+        }
+        self.down[c] += 1;
         (self.down[c] == 1, spare)
     }
 
@@ -50,6 +88,10 @@ impl Channels {
     /// is clean again.
     pub(super) fn rebuilt(&mut self, chip: usize) -> bool {
         let c = self.channel(chip);
+        if self.is_mirror(chip) {
+            self.mirror_down[c] = false;
+            return false; // the channel's count of data chips down is as it was
+        }
         self.down[c] -= 1;
         self.down[c] == 0
     }

@@ -76,4 +76,35 @@ fn cr5_settings_it_cannot_honour_are_refused_by_key() {
     let e = config_from_json(r#"{"chips_per_channel": 4}"#, "study").expect_err("raid5").to_string();
     assert!(e.contains("chips_per_channel") && e.contains("cr5"), "{e}");
     assert!(config_from_json(r#"{"level": "cr5", "spares": 1}"#, "study").is_ok(), "spare chips without replacements");
+    assert!(config_from_json(r#"{"level": "cr5m", "spares": 1, "mirrored_fraction": 0.1}"#, "study").is_ok());
+    let e = config_from_json(r#"{"level": "cr5", "mirrored_fraction": 0.1}"#, "study").expect_err("cr5 mirrors nothing").to_string();
+    assert!(e.contains("mirrored_fraction"), "{e}");
+    assert!(err(ReliabilityConfig { level: ReliabilityLevel::Cr5m, mirrored_fraction: 1.5, ..cr5(4, 2, 1) }).contains("mirrored_fraction"));
+}
+
+#[test]
+fn cr5m_loses_mirrored_pages_when_a_data_chip_and_its_mirroring_chip_are_down() {
+    // No spare chips: every chip that fails stays down. With q = exp(-K λ t) for a channel's K data chips and
+    // m = exp(-λ t) for its mirroring chip, data survives while at most one channel has a data chip down and
+    // that channel's mirroring chip is up: P(no loss) = q^C + C (1 - q) m q^(C-1). A mirroring chip down alone
+    // loses nothing.
+    let (channels, chips, mttf) = (8u32, 4u32, 400_000.0);
+    let c =
+        ReliabilityConfig { level: ReliabilityLevel::Cr5m, mirrored_fraction: 0.02, mttf_hours: mttf, lifetimes: 200_000, ..cr5(channels, chips, 0) };
+    let r = reliability(c).expect("runs");
+    for y in &r.by_year {
+        let t = HOURS_PER_YEAR * f64::from(y.year);
+        let (q, m, n) = ((-f64::from(chips) * t / mttf).exp(), (-t / mttf).exp(), f64::from(channels));
+        let exact = 1.0 - q.powf(n) - n * (1.0 - q) * m * q.powf(n - 1.0);
+        assert!(y.loss.low <= exact && exact <= y.loss.high, "year {}: {exact} outside {:?}", y.year, y.loss);
+    }
+    assert!(r.mirrored_page_losses_per_lifetime > 0.0);
+    // Without pages pending, the same chips lose what CR5's would: two channels' data chips.
+    let none = ReliabilityConfig { level: ReliabilityLevel::Cr5m, mttf_hours: mttf, lifetimes: 200_000, ..cr5(channels, chips, 0) };
+    let r = reliability(none).expect("runs");
+    let y = &r.by_year[4];
+    let q = (-f64::from(chips) * HOURS_PER_YEAR * 5.0 / mttf).exp();
+    let exact = 1.0 - q.powi(8) - 8.0 * (1.0 - q) * q.powi(7);
+    assert!(y.loss.low <= exact && exact <= y.loss.high, "{exact} outside {:?}", y.loss);
+    assert_eq!(r.mirrored_page_losses_per_lifetime, 0.0);
 }

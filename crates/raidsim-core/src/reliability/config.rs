@@ -25,6 +25,12 @@ pub enum ReliabilityLevel {
     /// `member_capacity_bytes` are a chip's, `spares` are spare chips per
     /// channel, and data is lost when chips of two channels are down at once.
     Cr5,
+    /// CR5 with a mirroring chip on each channel besides its
+    /// `chips_per_channel` data chips (Pan & Xie 2018, "CR5M"): the pages
+    /// mirrored and not yet in parity (`mirrored_fraction` of a data chip's)
+    /// are lost when a data chip and its channel's mirroring chip are down
+    /// at once.
+    Cr5m,
 }
 
 /// How long a member lives.
@@ -76,8 +82,14 @@ pub struct ReliabilityConfig {
     /// RAID-10: members in each mirrored group (the array has
     /// `members / copies` groups).
     pub copies: u32,
-    /// `cr5`: chips on each channel (the members are the channels).
+    /// `cr5`/`cr5m`: data chips on each channel (the members are the
+    /// channels; `cr5m` adds a mirroring chip to each).
     pub chips_per_channel: u32,
+    /// `cr5m`: the share of a data chip's pages whose newest version is
+    /// mirrored and not yet folded into parity at any time (a CR5M run's
+    /// mirrored pages over its data pages), lost when the chip and its
+    /// channel's mirroring chip are down at once.
+    pub mirrored_fraction: f64,
     /// Bytes each member holds: what a rebuild reads from each survivor.
     pub member_capacity_bytes: u64,
     /// Hot spares on hand at the start: a rebuild onto one starts at once.
@@ -164,6 +176,7 @@ impl Default for ReliabilityConfig {
             members: 8,
             copies: 2,
             chips_per_channel: 4,
+            mirrored_fraction: 0.0,
             member_capacity_bytes: 4_000_000_000_000,
             spares: 0,
             replacement_hours: 0.0,
@@ -270,7 +283,7 @@ impl ReliabilityConfig {
             ReliabilityLevel::Raid1 | ReliabilityLevel::Raid5 => 2,
             ReliabilityLevel::Raid6 => 3,
             ReliabilityLevel::Raid10 => 2,
-            ReliabilityLevel::Cr5 => 2,
+            ReliabilityLevel::Cr5 | ReliabilityLevel::Cr5m => 2,
         };
         if self.members < least || self.members > 4096 {
             return Err(Error::config("members", format!("{} members: {:?} needs {least} to 4096", self.members, self.level)));
@@ -281,7 +294,7 @@ impl ReliabilityConfig {
         if self.member_capacity_bytes == 0 {
             return Err(Error::config("member_capacity_bytes", "must be at least 1"));
         }
-        if self.level == ReliabilityLevel::Cr5 {
+        if matches!(self.level, ReliabilityLevel::Cr5 | ReliabilityLevel::Cr5m) {
             self.validate_cr5()?;
         }
         Ok(())
@@ -290,6 +303,9 @@ impl ReliabilityConfig {
     fn validate_cr5(&self) -> Result<()> {
         if self.chips_per_channel == 0 || u64::from(self.chips_per_channel) * u64::from(self.members) > 1 << 20 {
             return Err(Error::config("chips_per_channel", format!("{} must lie in 1..: at most 2^20 chips in all", self.chips_per_channel)));
+        }
+        if !(0.0..=1.0).contains(&self.mirrored_fraction) {
+            return Err(Error::config("mirrored_fraction", format!("{} must lie in [0, 1]", self.mirrored_fraction)));
         }
         let why = if self.replacement_hours > 0.0 {
             Some(("replacement_hours", "a chip inside an SSD is never replaced: give spare chips per channel (spares)"))
@@ -301,7 +317,7 @@ impl ReliabilityConfig {
             None
         };
         match why {
-            Some((key, why)) => Err(Error::config(key, format!("level = \"cr5\": {why}"))),
+            Some((key, why)) => Err(Error::config(key, format!("level = {:?}: {why}", self.level))),
             None => Ok(()),
         }
     }
@@ -352,8 +368,8 @@ impl ReliabilityConfig {
             Some("replacement_hours = 0")
         } else if !self.wear_out_hours.is_empty() {
             Some("no wear_out_hours")
-        } else if self.level == ReliabilityLevel::Cr5 {
-            Some("a level other than \"cr5\" (its chain counts channels, not members)")
+        } else if matches!(self.level, ReliabilityLevel::Cr5 | ReliabilityLevel::Cr5m) {
+            Some("a level other than cr5 and cr5m (their chains count channels, not members)")
         } else if self.group_failures_per_hour > 0.0 {
             Some("group_failures_per_hour = 0 (a common-cause event is no rare path to bias towards)")
         } else if self.latent_errors_per_hour > 0.0 {
@@ -395,6 +411,7 @@ impl ReliabilityConfig {
             ReliabilityLevel::Raid10 => (self.members / self.copies, self.copies, self.copies - 1),
             // One group of every chip; its tolerance counts channels (`reliability::channels`).
             ReliabilityLevel::Cr5 => (1, self.members * self.chips_per_channel, 1),
+            ReliabilityLevel::Cr5m => (1, self.members * (self.chips_per_channel + 1), 1),
         }
     }
 
@@ -403,7 +420,7 @@ impl ReliabilityConfig {
         let (groups, size, tolerance) = self.groups();
         let data_members = match self.level {
             ReliabilityLevel::Raid1 | ReliabilityLevel::Raid10 => groups,
-            ReliabilityLevel::Cr5 => (self.members - 1) * self.chips_per_channel,
+            ReliabilityLevel::Cr5 | ReliabilityLevel::Cr5m => (self.members - 1) * self.chips_per_channel,
             _ => size - tolerance,
         };
         f64::from(data_members) * self.member_capacity_bytes as f64

@@ -22,6 +22,8 @@ pub struct Outcome {
     pub error_losses: f64,
     /// Rebuilds that met latent sector errors, weighted.
     pub latent_losses: f64,
+    /// CR5M: times a data chip and its channel's mirroring chip were down at once.
+    pub mirrored_losses: f64,
     /// Bytes lost, weighted: sectors to read errors, and the whole array's data when it is lost.
     pub bytes_lost: f64,
     /// Member failures, weighted by the lifetime's likelihood ratio at its end.
@@ -46,6 +48,14 @@ impl Outcome {
         self.array_loss = Some((now, weight));
         self.first_loss.get_or_insert((now, weight));
         self.bytes_lost += weight * data_bytes;
+    }
+
+    /// CR5M at `now`: a data chip and its channel's mirroring chip are down
+    /// at once, and the pages mirrored and not yet in parity (`bytes`) with them.
+    pub(super) fn mirrored_pages_lost(&mut self, now: f64, bytes: f64) {
+        self.mirrored_losses += 1.0;
+        self.bytes_lost += bytes;
+        self.first_loss.get_or_insert((now, 1.0));
     }
 
     /// A rebuild with no redundancy left reads its survivors whole at `now`:
@@ -89,6 +99,8 @@ pub(super) struct Draws {
     replacement_hours: f64,
     /// Expected read errors when a rebuild reads one survivor whole.
     errors_per_survivor: f64,
+    /// CR5M: the bytes lost when a data chip and its mirroring chip are down at once.
+    mirrored_bytes: f64,
     /// Latent errors a member develops per hour, and the hours between its scrubs (0: never).
     latent_per_hour: f64,
     scrub_interval_hours: f64,
@@ -131,6 +143,7 @@ impl Draws {
             group_event: (c.group_failures_per_hour > 0.0).then(|| Exp::new(c.group_failures_per_hour * f64::from(c.groups().0)).ok()).flatten(),
             errors_per_survivor: c.uber * c.member_capacity_bytes as f64 * 8.0,
             latent_per_hour: c.latent_errors_per_hour,
+            mirrored_bytes: c.mirrored_fraction * c.member_capacity_bytes as f64,
             scrub_interval_hours: c.scrub_interval_hours,
             sector_bytes: c.sector_bytes as f64,
             data_bytes: c.data_bytes(),
@@ -195,7 +208,12 @@ pub struct Shape {
 /// The array's chips by channel, when its members are the channels of one
 /// SSD (CR5); none for arrays of drives.
 pub(super) fn channels_of(c: &ReliabilityConfig) -> Option<Channels> {
-    (c.level == ReliabilityLevel::Cr5).then(|| Channels::new(c.members as usize, c.chips_per_channel as usize, c.spares))
+    let (chips, m) = (c.chips_per_channel as usize, c.members as usize);
+    match c.level {
+        ReliabilityLevel::Cr5 => Some(Channels::new(m, chips, c.spares, false)),
+        ReliabilityLevel::Cr5m => Some(Channels::new(m, chips + 1, c.spares, true)),
+        _ => None,
+    }
 }
 
 /// Per-lifetime state, reused from one lifetime to the next.
@@ -338,6 +356,9 @@ impl Lifetime {
             (new_channel, Some(spare))
         });
         self.failed_in_group[g] += u32::from(new_failure);
+        if self.channels.as_ref().is_some_and(|c| c.loses_mirrored_pages(m)) && d.mirrored_bytes > 0.0 {
+            out.mirrored_pages_lost(now, d.mirrored_bytes);
+        }
         out.wear_outs += f64::from(u8::from(self.wears_out[m]));
         if let Some(w) = self.wear.as_mut() {
             if self.wears_out[m] {
@@ -358,7 +379,9 @@ impl Lifetime {
             None => self.replacement(now, d, spares),
         };
         self.rebuilt_at[m] = start + d.rebuild(rng);
-        if failed == self.shape.tolerance && start.is_finite() {
+        // A mirroring chip's copies come back from the data chips, not through parity: no survivor is decoded.
+        let decoded = self.channels.as_ref().map_or(true, |c| !c.is_mirror(m));
+        if failed == self.shape.tolerance && start.is_finite() && decoded {
             let survivors = self.survivors_read(g, now);
             let latent = self.latent_errors(g, now, d);
             out.read_survivors(survivors, latent, now, 1.0, d, rng);

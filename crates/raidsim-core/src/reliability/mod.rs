@@ -116,6 +116,10 @@ pub struct ReliabilityReport {
     /// Expected rebuilds per lifetime that met a latent sector error (one
     /// that met both counts in both).
     pub latent_error_losses_per_lifetime: f64,
+    /// `cr5m`: expected times per lifetime a data chip and its channel's
+    /// mirroring chip were down at once, losing the pages mirrored and not
+    /// yet in parity.
+    pub mirrored_page_losses_per_lifetime: f64,
     /// Member failures per lifetime, mean.
     pub failures_per_lifetime: f64,
     /// Of those, wear-outs (`wear_out_hours`).
@@ -164,6 +168,7 @@ pub struct Reliability {
     bytes_lost: f64,
     error_losses: f64,
     latent_losses: f64,
+    mirrored_losses: f64,
     failures: f64,
     wear_outs: f64,
     lost_to_wear_out: f64,
@@ -207,6 +212,7 @@ impl Reliability {
             bytes_lost: 0.0,
             error_losses: 0.0,
             latent_losses: 0.0,
+            mirrored_losses: 0.0,
             failures: 0.0,
             wear_outs: 0.0,
             lost_to_wear_out: 0.0,
@@ -265,6 +271,7 @@ impl Reliability {
         self.bytes_lost += out.bytes_lost;
         self.error_losses += out.error_losses;
         self.latent_losses += out.latent_losses;
+        self.mirrored_losses += out.mirrored_losses;
         self.failures += out.failures;
         self.final_weights = (self.final_weights.0 + out.final_weight, self.final_weights.1 + out.final_weight * out.final_weight);
         self.wear_outs += out.wear_outs;
@@ -292,10 +299,11 @@ impl Reliability {
             .collect();
         let c = &self.config;
         // A rebuild reads each member left, or for CR5 each other channel (a chip's worth of units).
-        let read = if c.level == ReliabilityLevel::Cr5 { c.members - 1 } else { self.shape.size - self.shape.tolerance.max(1).min(self.shape.size) };
+        let inside = matches!(c.level, ReliabilityLevel::Cr5 | ReliabilityLevel::Cr5m);
+        let read = if inside { c.members - 1 } else { self.shape.size - self.shape.tolerance.max(1).min(self.shape.size) };
         let bits = f64::from(read) * c.member_capacity_bytes as f64 * 8.0;
         // CR5's chips fail alone but count by channel: no chain of members describes it.
-        let exponential = c.level != ReliabilityLevel::Cr5
+        let exponential = !inside
             && c.life == LifeDistribution::Exponential
             && c.rebuild == RebuildDistribution::Exponential
             && c.replacement_hours == 0.0
@@ -308,6 +316,7 @@ impl Reliability {
             expected_bytes_lost: self.bytes_lost / n,
             read_error_losses_per_lifetime: self.error_losses / n,
             latent_error_losses_per_lifetime: self.latent_losses / n,
+            mirrored_page_losses_per_lifetime: self.mirrored_losses / n,
             failures_per_lifetime: self.failures / n,
             wear_outs_per_lifetime: self.wear_outs / n,
             array_loss_by_wear_out: self.lost_to_wear_out / n,
@@ -442,10 +451,11 @@ pub fn config_from_json(text: &str, what: &str) -> Result<ReliabilityConfig> {
         ("copies", config.level != ReliabilityLevel::Raid10, "level = \"raid10\""),
         (
             "spares",
-            config.replacement_hours == 0.0 && config.level != ReliabilityLevel::Cr5,
-            "replacement_hours > 0 (a replacement then arrives at once), or level = \"cr5\" (spare chips)",
+            config.replacement_hours == 0.0 && !matches!(config.level, ReliabilityLevel::Cr5 | ReliabilityLevel::Cr5m),
+            "replacement_hours > 0 (a replacement then arrives at once), or level = \"cr5\" or \"cr5m\" (spare chips)",
         ),
-        ("chips_per_channel", config.level != ReliabilityLevel::Cr5, "level = \"cr5\""),
+        ("chips_per_channel", !matches!(config.level, ReliabilityLevel::Cr5 | ReliabilityLevel::Cr5m), "level = \"cr5\" or \"cr5m\""),
+        ("mirrored_fraction", config.level != ReliabilityLevel::Cr5m, "level = \"cr5m\""),
         ("sector_bytes", config.uber == 0.0 && config.latent_errors_per_hour == 0.0, "uber > 0 or latent_errors_per_hour > 0"),
         ("scrub_interval_hours", config.latent_errors_per_hour == 0.0, "latent_errors_per_hour > 0"),
         ("wear_out_spread", config.wear_out_hours.iter().all(|&h| h == 0.0), "wear_out_hours gives a member a wear-out"),
