@@ -339,3 +339,47 @@ def test_cli_takes_rebuild_hours_from_a_simulated_rebuild(tmp_path):
                         "lifetimes=100", "--json", "--no-progress"], capture_output=True, text=True, cwd=tmp_path)
     assert p.returncode == 0, p.stderr
     assert "rebuild_hours" in p.stderr and (tmp_path / "raidsim-out" / "cache").is_dir()
+
+
+def test_rebuild_from_refuses_what_is_no_whole_rebuild_and_ignores_a_bad_cache(tmp_path):
+    from raidsim.tools import rebuild_time
+
+    base = {**SMALL_RAID, "array.level": "raid5", "array.members": 4, "workload.requests": 20000,
+            "workload.read_fraction": 0.0, "workload.size.kind": "fixed", "workload.size.mean_bytes": 4096}
+    preset = raidsim.Config.preset("stripe-unit-table5")
+    with pytest.raises(raidsim.ConfigError, match="array.spares"):
+        rebuild_time.simulated_rebuild_hours(preset.with_overrides({**base, "array.failures": [{"member": 1, "at_ns": 10**9}]}),
+                                             cache_dir=tmp_path)
+    # Two members failing 0.1 s apart: the first rebuild gives up the stripes the second failure took.
+    two = preset.with_overrides({**base, "array.spares": 2, "array.failures": [{"member": 1, "at_ns": 10**9},
+                                                                                {"member": 2, "at_ns": 11 * 10**8}]})
+    report = raidsim.simulate(two, progress=False).to_dict()
+    whole = [f for f in report["rebuild"]["failures"] if not f.get("stripes_given_up")]
+    if whole:
+        hours, _ = rebuild_time.simulated_rebuild_hours(two, cache_dir=tmp_path)
+        assert hours == pytest.approx(sum((f["rebuild_end_ns"] - f["at_ns"]) / 3.6e12 for f in whole) / len(whole))
+    else:
+        with pytest.raises(raidsim.InputError, match="gave up stripes"):
+            rebuild_time.simulated_rebuild_hours(two, cache_dir=tmp_path)
+    # A cache entry whose values are not sound is simulated again, not used.
+    one = preset.with_overrides({**base, "array.spares": 1, "array.failures": [{"member": 1, "at_ns": 10**9}]})
+    hours, _ = rebuild_time.simulated_rebuild_hours(one, cache_dir=tmp_path / "c")
+    (entry,) = (tmp_path / "c").glob("rebuild-*.json")
+    for bad in ('{"rebuild_hours": "x", "rebuilds": 1, "member_capacity_bytes": 1, "warnings": []}',
+                '{"rebuild_hours": 1.0, "rebuilds": 1, "member_capacity_bytes": 0, "warnings": []}', "null"):
+        entry.write_text(bad)
+        again, notes = rebuild_time.simulated_rebuild_hours(one, cache_dir=tmp_path / "c")
+        assert again == hours and not any("cache" in n for n in notes)
+
+
+def test_cli_rebuild_from_sets_the_capacity_it_scaled_to_and_refuses_a_second_rebuild_time(tmp_path):
+    cfg = tmp_path / "a.toml"
+    cfg.write_text('[array]\nlevel = "raid5"\nmembers = 4\nspares = 1\nfailures = [{member = 1, at_ns = 100000000}]\n'
+                   '[ssd.geometry]\nchannels = 1\nblocks_per_plane = 64\n[workload]\nrequests = 5000\n')
+    args = [sys.executable, "-m", "raidsim.cli", "reliability", "--rebuild-from", str(cfg), "--no-progress"]
+    p = subprocess.run(args + ["--capacity", "2000000000000", "--set", "lifetimes=100", "--set", "uber=1e-15", "--json"],
+                       capture_output=True, text=True, cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["rebuild_read_error_probability"] == pytest.approx(1 - math.exp(-7 * 2e12 * 8 * 1e-15))  # the study's RAID-5 of 8
+    p = subprocess.run(args + ["--set", "rebuild_hours=7"], capture_output=True, text=True, cwd=tmp_path)
+    assert p.returncode == 2 and "not both" in p.stderr

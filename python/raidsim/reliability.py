@@ -103,7 +103,8 @@ class ReliabilityReport:
         for y in d["by_year"]:
             lines.append(f"  year {y['year']:>2}: any loss {_p(y['loss'])}; array lost {_p(y['array_loss'])}")
         lines += ["", f"expected bytes lost over the mission: {d['expected_bytes_lost']:.4g}",
-                  f"member failures per lifetime: {d['failures_per_lifetime']:.4g}"
+                  f"{'chip' if p.get('level') in ('cr5', 'cr5m') else 'member'} failures per lifetime: "
+                  f"{d['failures_per_lifetime']:.4g}"
                   + (f", of them wear-outs: {d['wear_outs_per_lifetime']:.4g}; array lost, the failure past its "
                      f"tolerance a wear-out: {d['array_loss_by_wear_out']:.4g}" if d["wear_outs_per_lifetime"] else ""),
                   f"rebuilds without redundancy that met a read error, per lifetime: {d['read_error_losses_per_lifetime']:.4g}"
@@ -157,7 +158,8 @@ class ReliabilityReport:
         ax.set_ylabel("probability of data loss")
         if (t["loss"] > 0).any():
             ax.set_yscale("log")
-        ax.set_title(f"{self.params.get('level', 'raid5').upper()} of {self.params.get('members', 8)}: "
+        unit = " channels" if self.params.get("level") in ("cr5", "cr5m") else ""
+        ax.set_title(f"{self.params.get('level', 'raid5').upper()} of {self.params.get('members', 8)}{unit}: "
                      f"{self._data['lifetimes']:,} lifetimes", fontsize=10)
         ax.grid(alpha=0.3)
         ax.legend()

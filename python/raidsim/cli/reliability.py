@@ -91,8 +91,12 @@ def _params(args: argparse.Namespace) -> Dict[str, Any]:
     if args.rebuild_from:
         from ..tools.rebuild_time import simulated_rebuild_hours
 
+        if any(key == "rebuild_hours" for key, _ in _value_pairs(args.overrides)):
+            raise UsageError("--rebuild-from simulates rebuild_hours: give it or --set rebuild_hours, not both")
         hours, notes = simulated_rebuild_hours(args.rebuild_from, capacity_bytes=args.capacity, progress=progress(args))
         params["rebuild_hours"] = hours
+        if args.capacity is not None:
+            params["member_capacity_bytes"] = args.capacity  # the members the hours were scaled to
         for note in notes:
             print(f"raidsim: note: {note}", file=sys.stderr)
     params.update(_value_pairs(args.overrides))

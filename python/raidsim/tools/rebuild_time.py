@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 from typing import Any, Dict, List, Optional, Tuple, Union
 
@@ -39,9 +40,13 @@ def simulated_rebuild_hours(config: Any, *, capacity_bytes: Optional[int] = None
     cfg = Config.load(config)
     resolved = cfg.resolved()
     array = resolved.get("array", {})
-    if not array.get("failures") or not array.get("spares"):
-        raise ConfigError("config error at `array.failures`: a simulated rebuild needs a member that fails and a spare "
-                          "to rebuild it onto (array.failures and array.spares)")
+    inside = array.get("level") in ("cr5", "cr5m")
+    if not array.get("failures"):
+        raise ConfigError("config error at `array.failures`: a simulated rebuild needs a member (for cr5/cr5m a chip) "
+                          "that fails")
+    if not array.get("spare_chips_per_channel" if inside else "spares"):
+        key = "array.spare_chips_per_channel" if inside else "array.spares"
+        raise ConfigError(f"config error at `{key}`: a simulated rebuild needs a spare to rebuild onto")
     path = os.path.join(os.fspath(cache_dir), f"rebuild-{_key(cfg.resolved_toml(), resolved)}.json")
     notes: List[str] = []
     measured = _cached(path)
@@ -84,8 +89,15 @@ def _cached(path: str) -> Optional[Dict[str, Any]]:
         return None
     except (OSError, ValueError):
         return None  # unreadable: simulate again, and the new answer replaces it
-    keys = {"rebuild_hours", "rebuilds", "member_capacity_bytes", "warnings"}
-    return data if isinstance(data, dict) and keys <= set(data) else None
+    if not isinstance(data, dict):
+        return None
+    hours, rebuilds, capacity, warnings = (data.get(k) for k in ("rebuild_hours", "rebuilds", "member_capacity_bytes",
+                                                                  "warnings"))
+    sound = (isinstance(hours, float) and math.isfinite(hours) and hours > 0
+             and isinstance(rebuilds, int) and not isinstance(rebuilds, bool) and rebuilds > 0
+             and isinstance(capacity, int) and not isinstance(capacity, bool) and capacity > 0
+             and isinstance(warnings, list) and all(isinstance(w, str) for w in warnings))
+    return data if sound else None  # anything else: simulate again, and the new answer replaces it
 
 
 def _simulate(cfg: Any, progress: Optional[bool]) -> Dict[str, Any]:
@@ -93,13 +105,16 @@ def _simulate(cfg: Any, progress: Optional[bool]) -> Dict[str, Any]:
 
     report = simulate(cfg, progress=progress).to_dict()
     failures = (report.get("rebuild") or {}).get("failures", [])
-    done = [(f["rebuild_end_ns"] - f["at_ns"]) / 3.6e12 for f in failures
-            if f.get("rebuild_end_ns") is not None and f.get("chip") is None]
+    # A rebuild that gave up stripes (a second failure took their redundancy) ended early: not a rebuild's time.
+    whole = [f for f in failures if f.get("rebuild_end_ns") is not None and not f.get("stripes_given_up")]
+    done = [(f["rebuild_end_ns"] - f["at_ns"]) / 3.6e12 for f in whole]
     if not done:
-        raise InputError("the run ended before any rebuild did: give the workload more requests (or a longer trace) "
-                         "after the failure")
+        given_up = any(f.get("stripes_given_up") for f in failures)
+        raise InputError("no rebuild of the run was whole: " + (
+            "each gave up stripes to a second failure (fail one member, or space the failures out)" if given_up else
+            "the run ended before any rebuild did: give the workload more requests (or a longer trace) after the failure"))
     members = [d for d in report["devices"] if not str(d["name"]).startswith("spare[")]
-    return {"rebuild_hours": sum(done) / len(done), "rebuilds": len(done),
+    return {"rebuild_hours": float(sum(done) / len(done)), "rebuilds": len(done),
             "member_capacity_bytes": min(int(d["capacity_bytes"]) for d in members),
             "warnings": [w for w in report.get("warnings", []) if isinstance(w, str) and "rebuild" in w]}
 

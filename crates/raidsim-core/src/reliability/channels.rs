@@ -58,12 +58,19 @@ impl Channels {
         self.mirroring && chip % self.chips_per_channel == self.chips_per_channel - 1
     }
 
-    /// CR5M: whether chip `chip`, just failed, and its channel's mirroring
-    /// chip (or, for the mirroring chip, a data chip) are down at once, losing
-    /// the pages mirrored and not yet in parity.
-    pub(super) fn loses_mirrored_pages(&self, chip: usize) -> bool {
+    /// CR5M: the data chips whose mirrored pages not yet in parity chip
+    /// `chip`'s failure just lost: each data chip of its channel down, for
+    /// the mirroring chip; itself, for a data chip whose mirroring chip is
+    /// down; else none.
+    pub(super) fn data_chips_losing_mirrored_pages(&self, chip: usize) -> u32 {
         let c = self.channel(chip);
-        self.mirroring && self.mirror_down[c] && self.down[c] > 0
+        if !(self.mirroring && self.mirror_down[c]) {
+            0
+        } else if self.is_mirror(chip) {
+            self.down[c]
+        } else {
+            1
+        }
     }
 
     fn channel(&self, chip: usize) -> usize {

@@ -108,3 +108,46 @@ fn cr5m_loses_mirrored_pages_when_a_data_chip_and_its_mirroring_chip_are_down() 
     assert!(y.loss.low <= exact && exact <= y.loss.high, "{exact} outside {:?}", y.loss);
     assert_eq!(r.mirrored_page_losses_per_lifetime, 0.0);
 }
+
+#[test]
+fn mirrored_pages_are_lost_once_per_data_chip_whatever_the_order() {
+    use super::channels::Channels;
+    // One channel of 3 data chips (0-2) and its mirroring chip (3): two data chips then the mirroring chip,
+    // or the mirroring chip then the two data chips, expose the same two chips' pending pages.
+    let mut first = Channels::new(1, 4, 0, true);
+    assert_eq!(
+        [0, 1, 3].map(|chip| {
+            first.fail(chip);
+            first.data_chips_losing_mirrored_pages(chip)
+        }),
+        [0, 0, 2]
+    );
+    let mut then = Channels::new(1, 4, 0, true);
+    assert_eq!(
+        [3, 0, 1].map(|chip| {
+            then.fail(chip);
+            then.data_chips_losing_mirrored_pages(chip)
+        }),
+        [0, 1, 1]
+    );
+}
+
+#[test]
+fn the_bytes_an_array_loses_count_its_data_once() {
+    // RAID-5 of 3 members failing fast, every rebuild meeting read errors: each lifetime loses sectors, then
+    // the array, whose data already holds those sectors: the bytes lost are the data's, not more.
+    let c = ReliabilityConfig {
+        members: 3,
+        mttf_hours: 100.0,
+        rebuild_hours: 50.0,
+        uber: 1e-9,
+        member_capacity_bytes: 1_000_000_000,
+        lifetimes: 2000,
+        mission_years: 1,
+        ..ReliabilityConfig::default()
+    };
+    let r = reliability(c.clone()).expect("runs");
+    assert_eq!(r.by_year[0].array_loss.p, 1.0);
+    assert!(r.read_error_losses_per_lifetime > 1.0);
+    assert!((r.expected_bytes_lost / c.data_bytes() - 1.0).abs() < 1e-12, "{} against {}", r.expected_bytes_lost, c.data_bytes());
+}

@@ -33,6 +33,21 @@ pub enum ReliabilityLevel {
     Cr5m,
 }
 
+impl ReliabilityLevel {
+    /// The level as a study file names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Raid0 => "raid0",
+            Self::Raid1 => "raid1",
+            Self::Raid5 => "raid5",
+            Self::Raid6 => "raid6",
+            Self::Raid10 => "raid10",
+            Self::Cr5 => "cr5",
+            Self::Cr5m => "cr5m",
+        }
+    }
+}
+
 /// How long a member lives.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, Default, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -286,7 +301,7 @@ impl ReliabilityConfig {
             ReliabilityLevel::Cr5 | ReliabilityLevel::Cr5m => 2,
         };
         if self.members < least || self.members > 4096 {
-            return Err(Error::config("members", format!("{} members: {:?} needs {least} to 4096", self.members, self.level)));
+            return Err(Error::config("members", format!("{} members: {} needs {least} to 4096", self.members, self.level.name())));
         }
         if self.level == ReliabilityLevel::Raid10 && (self.copies < 2 || self.members % self.copies != 0) {
             return Err(Error::config("copies", format!("{} copies: RAID-10 needs at least 2, dividing members ({})", self.copies, self.members)));
@@ -317,7 +332,7 @@ impl ReliabilityConfig {
             None
         };
         match why {
-            Some((key, why)) => Err(Error::config(key, format!("level = {:?}: {why}", self.level))),
+            Some((key, why)) => Err(Error::config(key, format!("level = \"{}\": {why}", self.level.name()))),
             None => Ok(()),
         }
     }

@@ -26,6 +26,8 @@ pub struct Outcome {
     pub mirrored_losses: f64,
     /// Bytes lost, weighted: sectors to read errors, and the whole array's data when it is lost.
     pub bytes_lost: f64,
+    /// Bytes lost before the array was, unweighted (part of its data when it is lost).
+    bytes_lost_before: f64,
     /// Member failures, weighted by the lifetime's likelihood ratio at its end.
     pub failures: f64,
     /// Of those, wear-outs.
@@ -38,23 +40,25 @@ pub struct Outcome {
     /// sampling): its mean over lifetimes is 1 when the weights behave.
     pub final_weight: f64,
     /// Run without a horizon, the lifetime had not lost the array after
-    /// [`MAX_EVENTS_TO_LOSS`] failures and rebuilds, and was stopped.
+    /// [`MAX_MEMBER_EVENTS_TO_LOSS`] member-events, and was stopped.
     pub censored: bool,
 }
 
 impl Outcome {
-    /// The array is lost at `now`, the lifetime's weight then `weight`.
+    /// The array is lost at `now`, the lifetime's weight then `weight`: all
+    /// its data, of which the sectors and pages lost before are part.
     pub(super) fn array_lost(&mut self, now: f64, weight: f64, data_bytes: f64) {
         self.array_loss = Some((now, weight));
         self.first_loss.get_or_insert((now, weight));
-        self.bytes_lost += weight * data_bytes;
+        self.bytes_lost += weight * (data_bytes - self.bytes_lost_before).max(0.0);
     }
 
     /// CR5M at `now`: a data chip and its channel's mirroring chip are down
     /// at once, and the pages mirrored and not yet in parity (`bytes`) with them.
-    pub(super) fn mirrored_pages_lost(&mut self, now: f64, bytes: f64) {
-        self.mirrored_losses += 1.0;
-        self.bytes_lost += bytes;
+    pub(super) fn mirrored_pages_lost(&mut self, now: f64, chips: u32, bytes: f64) {
+        self.mirrored_losses += f64::from(chips);
+        self.bytes_lost += f64::from(chips) * bytes;
+        self.bytes_lost_before += f64::from(chips) * bytes;
         self.first_loss.get_or_insert((now, 1.0));
     }
 
@@ -73,15 +77,17 @@ impl Outcome {
         }
         if errors + found > 0 {
             self.bytes_lost += weight * (errors + found) as f64 * d.sector_bytes;
+            self.bytes_lost_before += (errors + found) as f64 * d.sector_bytes;
             self.first_loss.get_or_insert((now, weight));
         }
     }
 }
 
 /// The most failures and rebuilds a lifetime run to the array's loss may
-/// take (about a second): an array whose members wear out in turn, each
-/// rebuilt long before the next goes, may take longer than f64 can count.
-pub const MAX_EVENTS_TO_LOSS: u64 = 10_000_000;
+/// take, times its members (each event looks at every member; about a
+/// second): an array whose members wear out in turn, each rebuilt long
+/// before the next goes, may take longer than f64 can count.
+pub const MAX_MEMBER_EVENTS_TO_LOSS: u64 = 100_000_000;
 
 /// The random draws of a lifetime, built once per study.
 pub(super) struct Draws {
@@ -287,7 +293,8 @@ impl Lifetime {
         let mut events = 0u64;
         loop {
             events += 1;
-            if horizon_hours.is_infinite() && events > MAX_EVENTS_TO_LOSS {
+            // Each event scans every member: the budget is of member-events.
+            if horizon_hours.is_infinite() && events.saturating_mul(self.fails_at.len() as u64) > MAX_MEMBER_EVENTS_TO_LOSS {
                 out.censored = true;
                 return out;
             }
@@ -356,8 +363,9 @@ impl Lifetime {
             (new_channel, Some(spare))
         });
         self.failed_in_group[g] += u32::from(new_failure);
-        if self.channels.as_ref().is_some_and(|c| c.loses_mirrored_pages(m)) && d.mirrored_bytes > 0.0 {
-            out.mirrored_pages_lost(now, d.mirrored_bytes);
+        let exposed = self.channels.as_ref().map_or(0, |c| c.data_chips_losing_mirrored_pages(m));
+        if exposed > 0 && d.mirrored_bytes > 0.0 {
+            out.mirrored_pages_lost(now, exposed, d.mirrored_bytes);
         }
         out.wear_outs += f64::from(u8::from(self.wears_out[m]));
         if let Some(w) = self.wear.as_mut() {

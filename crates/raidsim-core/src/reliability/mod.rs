@@ -108,8 +108,9 @@ pub struct ReliabilityReport {
     pub lifetimes: u64,
     /// Each year's estimates.
     pub by_year: Vec<YearEstimate>,
-    /// Bytes lost over the mission, expected (read errors' sectors, and the
-    /// whole array's data when it is lost).
+    /// Bytes lost over the mission, expected (read errors' sectors, CR5M's
+    /// pending mirrored pages, and the whole array's data when it is lost,
+    /// the bytes lost before it counted as part of that data).
     pub expected_bytes_lost: f64,
     /// Expected rebuilds per lifetime that met an unrecoverable read error.
     pub read_error_losses_per_lifetime: f64,
@@ -178,7 +179,7 @@ pub struct Reliability {
     /// Lifetimes run to the array's loss so far, the sum of their loss times and of their squares.
     mttdl: (u64, f64, f64),
     mttdl_rng: Xoshiro256PlusPlus,
-    /// A lifetime run to the loss was stopped before it (see [`lifetime::MAX_EVENTS_TO_LOSS`]).
+    /// A lifetime run to the loss was stopped before it (see [`lifetime::MAX_MEMBER_EVENTS_TO_LOSS`]).
     mttdl_censored: bool,
 }
 
@@ -387,11 +388,18 @@ impl Reliability {
                 ));
             }
         }
+        if self.config.level == ReliabilityLevel::Cr5m && self.config.mirrored_fraction == 0.0 {
+            report.warnings.push(
+                "mirrored_fraction = 0: no page waits on a mirroring chip for its parity, so a data chip and its channel's \
+                 mirroring chip down at once lose nothing and CR5M loses what CR5 would; give the share from a cr5m run"
+                    .into(),
+            );
+        }
         if self.mttdl_censored {
             report.warnings.push(format!(
                 "mttdl_lifetimes: a lifetime run to the array's loss had not lost it after {} member failures and rebuilds, \
                  so the MTTDL is beyond what running lifetimes to the loss can estimate and none is given{}",
-                lifetime::MAX_EVENTS_TO_LOSS,
+                lifetime::MAX_MEMBER_EVENTS_TO_LOSS / self.shape.groups.max(1).saturating_mul(self.shape.size).max(1) as u64,
                 if exponential { "; the Markov chain's is exact" } else { "; the probabilities by year stand" }
             ));
         }

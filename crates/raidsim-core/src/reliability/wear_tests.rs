@@ -132,7 +132,7 @@ fn lifetimes_that_never_lose_the_array_stop_and_give_no_mttdl() {
     let c = ReliabilityConfig { mttdl_lifetimes: 2, ..wearing(&hours, ReplacementWear::Shift, 1) };
     let r = reliability(c).expect("runs");
     assert_eq!(r.mttdl_hours, None);
-    assert!(r.warnings.iter().any(|w| w.contains("mttdl_lifetimes") && w.contains("10000000")), "{:?}", r.warnings);
+    assert!(r.warnings.iter().any(|w| w.contains("mttdl_lifetimes") && w.contains("20000000")), "{:?}", r.warnings);
 }
 
 #[test]
