@@ -355,6 +355,13 @@ def test_rebuild_from_refuses_what_is_no_whole_rebuild_and_ignores_a_bad_cache(t
                                                                                 {"member": 2, "at_ns": 11 * 10**8}]})
     report = raidsim.simulate(two, progress=False).to_dict()
     whole = [f for f in report["rebuild"]["failures"] if not f.get("stripes_given_up")]
+    # --from-run reads the same rebuild hours off the run: the whole rebuilds only.
+    from raidsim.tools.endurance import reliability_inputs
+
+    read = reliability_inputs(report, 1000)[0] if any(d["erases"] for d in report["devices"]) else None
+    if read is not None:
+        assert read.get("rebuild_hours") == (pytest.approx(sum((f["rebuild_end_ns"] - f["at_ns"]) / 3.6e12 for f in whole)
+                                                           / len(whole)) if whole else None)
     if whole:
         hours, _ = rebuild_time.simulated_rebuild_hours(two, cache_dir=tmp_path)
         assert hours == pytest.approx(sum((f["rebuild_end_ns"] - f["at_ns"]) / 3.6e12 for f in whole) / len(whole))

@@ -10,7 +10,7 @@ import tomllib
 from typing import Any, Dict, List, Tuple
 
 from ._common import (DEFAULT_OUT, UsageError, add_command, add_json, add_no_progress, add_out, add_pe_cycles, add_set,
-                      progress, refuse_out_file)
+                      int_in, progress, refuse_out_file)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,7 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_pe_cycles(p, "required with --from-run")
     p.add_argument("--duty-cycle", type=float, metavar="F",
                    help="--from-run: the share of the time the run's workload runs (default 1: back to back)")
-    p.add_argument("--capacity", type=_positive_bytes, metavar="BYTES",
+    p.add_argument("--capacity", type=int_in(1, 2**64, "a whole number of bytes > 0"), metavar="BYTES",
                    help="--from-run: the members' real capacity, the run's drives being scaled-down copies of them; "
                         "the hours to wear out and to rebuild grow by its ratio to the run's")
     p.add_argument("--rebuild-from", metavar="CONFIG",
@@ -41,17 +41,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_json(p, "print the report as JSON")
     add_out(p, f"where the figure goes (default {DEFAULT_OUT}/reliability)")
     add_no_progress(p)
-
-
-def _positive_bytes(text: str) -> int:
-    """--capacity: a whole number of bytes > 0."""
-    try:
-        n = int(text)
-    except ValueError:
-        n = 0
-    if n <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is no whole number of bytes > 0")
-    return n
 
 
 def _value(text: str) -> Any:

@@ -422,8 +422,7 @@ def reliability_inputs(report: Mapping[str, Any], pe_cycles: int, duty_cycle: fl
                              "tell): give them with --set copies=N")
         params["copies"] = copies
     notes = [f"the run warned: {w}" for w in report.get("warnings", []) if isinstance(w, str)]
-    rebuilt = [(f["rebuild_end_ns"] - f["at_ns"]) / 3.6e12 for f in (report.get("rebuild") or {}).get("failures", [])
-               if f.get("rebuild_end_ns") is not None and f.get("chip") is None]
+    rebuilt = whole_rebuild_hours(report)
     if rebuilt:
         params["rebuild_hours"] = sum(rebuilt) / len(rebuilt)
         notes.append(f"rebuild_hours {params['rebuild_hours']:.6g}: the mean of the run's {len(rebuilt)} rebuild(s), "
@@ -438,6 +437,14 @@ def reliability_inputs(report: Mapping[str, Any], pe_cycles: int, duty_cycle: fl
                      "hours to wear out and to rebuild grow by as much (the same write rate, write amplification and "
                      "rebuild rate)")
     return params, notes
+
+
+def whole_rebuild_hours(report: Mapping[str, Any]) -> List[float]:
+    """Each whole rebuild of a run, hours from its member's (or chip's) failure to its redundancy restored. A
+    rebuild that gave up stripes to a second failure ended early, and one the run did not finish has no end:
+    both are left out."""
+    return [(f["rebuild_end_ns"] - f["at_ns"]) / 3.6e12 for f in (report.get("rebuild") or {}).get("failures", [])
+            if f.get("rebuild_end_ns") is not None and not f.get("stripes_given_up")]
 
 
 def _whole_bytes(value: Any) -> int:

@@ -102,14 +102,12 @@ def _cached(path: str) -> Optional[Dict[str, Any]]:
 
 def _simulate(cfg: Any, progress: Optional[bool]) -> Dict[str, Any]:
     from ..api import simulate
+    from .endurance import whole_rebuild_hours
 
     report = simulate(cfg, progress=progress).to_dict()
-    failures = (report.get("rebuild") or {}).get("failures", [])
-    # A rebuild that gave up stripes (a second failure took their redundancy) ended early: not a rebuild's time.
-    whole = [f for f in failures if f.get("rebuild_end_ns") is not None and not f.get("stripes_given_up")]
-    done = [(f["rebuild_end_ns"] - f["at_ns"]) / 3.6e12 for f in whole]
+    done = whole_rebuild_hours(report)
     if not done:
-        given_up = any(f.get("stripes_given_up") for f in failures)
+        given_up = any(f.get("stripes_given_up") for f in (report.get("rebuild") or {}).get("failures", []))
         raise InputError("no rebuild of the run was whole: " + (
             "each gave up stripes to a second failure (fail one member, or space the failures out)" if given_up else
             "the run ended before any rebuild did: give the workload more requests (or a longer trace) after the failure"))

@@ -34,6 +34,11 @@ pub enum ReliabilityLevel {
 }
 
 impl ReliabilityLevel {
+    /// True when the members are the channels of one SSD and fail chip by chip.
+    pub fn inside_one_ssd(self) -> bool {
+        matches!(self, Self::Cr5 | Self::Cr5m)
+    }
+
     /// The level as a study file names it.
     pub fn name(self) -> &'static str {
         match self {
@@ -309,7 +314,7 @@ impl ReliabilityConfig {
         if self.member_capacity_bytes == 0 {
             return Err(Error::config("member_capacity_bytes", "must be at least 1"));
         }
-        if matches!(self.level, ReliabilityLevel::Cr5 | ReliabilityLevel::Cr5m) {
+        if self.level.inside_one_ssd() {
             self.validate_cr5()?;
         }
         Ok(())
@@ -383,7 +388,7 @@ impl ReliabilityConfig {
             Some("replacement_hours = 0")
         } else if !self.wear_out_hours.is_empty() {
             Some("no wear_out_hours")
-        } else if matches!(self.level, ReliabilityLevel::Cr5 | ReliabilityLevel::Cr5m) {
+        } else if self.level.inside_one_ssd() {
             Some("a level other than cr5 and cr5m (their chains count channels, not members)")
         } else if self.group_failures_per_hour > 0.0 {
             Some("group_failures_per_hour = 0 (a common-cause event is no rare path to bias towards)")

@@ -89,6 +89,12 @@ impl Outcome {
 /// before the next goes, may take longer than f64 can count.
 pub const MAX_MEMBER_EVENTS_TO_LOSS: u64 = 100_000_000;
 
+/// The most failures and rebuilds a lifetime of `shape` run to the loss
+/// may take: each scans every member, so the budget is of member-events.
+pub(super) fn max_events_to_loss(shape: Shape) -> u64 {
+    MAX_MEMBER_EVENTS_TO_LOSS / (u64::from(shape.groups) * u64::from(shape.size)).max(1)
+}
+
 /// The random draws of a lifetime, built once per study.
 pub(super) struct Draws {
     life: Life,
@@ -146,7 +152,11 @@ impl Draws {
             uber_growth: if c.uber_worn > 0.0 { (c.uber_worn / c.uber).ln() } else { 0.0 },
             rebuild,
             replacement_hours: c.replacement_hours,
-            group_event: (c.group_failures_per_hour > 0.0).then(|| Exp::new(c.group_failures_per_hour * f64::from(c.groups().0)).ok()).flatten(),
+            group_event: if c.group_failures_per_hour > 0.0 {
+                Some(Exp::new(c.group_failures_per_hour * f64::from(c.groups().0)).ok()?)
+            } else {
+                None
+            },
             errors_per_survivor: c.uber * c.member_capacity_bytes as f64 * 8.0,
             latent_per_hour: c.latent_errors_per_hour,
             mirrored_bytes: c.mirrored_fraction * c.member_capacity_bytes as f64,
@@ -293,8 +303,7 @@ impl Lifetime {
         let mut events = 0u64;
         loop {
             events += 1;
-            // Each event scans every member: the budget is of member-events.
-            if horizon_hours.is_infinite() && events.saturating_mul(self.fails_at.len() as u64) > MAX_MEMBER_EVENTS_TO_LOSS {
+            if horizon_hours.is_infinite() && events > max_events_to_loss(self.shape) {
                 out.censored = true;
                 return out;
             }
@@ -404,11 +413,8 @@ impl Lifetime {
     /// errors on them are found, repaired where redundancy is left (lost,
     /// and counted above, where not).
     fn read_whole(&mut self, g: usize, now: f64) {
-        let size = self.shape.size as usize;
-        for i in g * size..(g + 1) * size {
-            if self.rebuilt_at[i].is_infinite() {
-                self.read_whole_at[i] = now;
-            }
+        for i in healthy(&self.rebuilt_at, self.shape, g) {
+            self.read_whole_at[i] = now;
         }
     }
 
@@ -434,11 +440,7 @@ impl Lifetime {
         if d.latent_per_hour == 0.0 {
             return 0.0;
         }
-        let size = self.shape.size as usize;
-        (g * size..(g + 1) * size)
-            .filter(|&i| self.rebuilt_at[i].is_infinite())
-            .map(|i| d.latent_errors(self.installed_at[i], self.read_whole_at[i], now))
-            .sum()
+        healthy(&self.rebuilt_at, self.shape, g).map(|i| d.latent_errors(self.installed_at[i], self.read_whole_at[i], now)).sum()
     }
 
     /// The healthy members of group `g`, each counted by its UBER at `now`
@@ -447,13 +449,19 @@ impl Lifetime {
         if let Some(c) = self.channels.as_ref() {
             return f64::from(c.clean()); // one unit a stripe on each clean channel
         }
-        let size = self.shape.size as usize;
-        let healthy = (g * size..(g + 1) * size).filter(|&i| self.rebuilt_at[i].is_infinite());
         match self.wear.as_ref() {
-            Some(w) if w.grows() => healthy.map(|i| w.uber_factor(i, now)).sum(),
+            Some(w) if w.grows() => healthy(&self.rebuilt_at, self.shape, g).map(|i| w.uber_factor(i, now)).sum(),
             _ => f64::from(self.shape.size - self.failed_in_group[g]),
         }
     }
+}
+
+/// The members of group `g` that are up: no rebuild pending. (A CR5 chip
+/// down for good has none pending either; CR5 counts its channels apart,
+/// `Channels::clean`, and refuses the models that would ask this.)
+fn healthy(rebuilt_at: &[f64], shape: Shape, g: usize) -> impl Iterator<Item = usize> + '_ {
+    let size = shape.size as usize;
+    (g * size..(g + 1) * size).filter(move |&i| rebuilt_at[i].is_infinite())
 }
 
 /// A Poisson draw of mean `mean` > 0; past the sampler's range (about

@@ -300,7 +300,7 @@ impl Reliability {
             .collect();
         let c = &self.config;
         // A rebuild reads each member left, or for CR5 each other channel (a chip's worth of units).
-        let inside = matches!(c.level, ReliabilityLevel::Cr5 | ReliabilityLevel::Cr5m);
+        let inside = c.level.inside_one_ssd();
         let read = if inside { c.members - 1 } else { self.shape.size - self.shape.tolerance.max(1).min(self.shape.size) };
         let bits = f64::from(read) * c.member_capacity_bytes as f64 * 8.0;
         // CR5's chips fail alone but count by channel: no chain of members describes it.
@@ -399,7 +399,7 @@ impl Reliability {
             report.warnings.push(format!(
                 "mttdl_lifetimes: a lifetime run to the array's loss had not lost it after {} member failures and rebuilds, \
                  so the MTTDL is beyond what running lifetimes to the loss can estimate and none is given{}",
-                lifetime::MAX_MEMBER_EVENTS_TO_LOSS / self.shape.groups.max(1).saturating_mul(self.shape.size).max(1) as u64,
+                lifetime::max_events_to_loss(self.shape),
                 if exponential { "; the Markov chain's is exact" } else { "; the probabilities by year stand" }
             ));
         }
@@ -459,10 +459,10 @@ pub fn config_from_json(text: &str, what: &str) -> Result<ReliabilityConfig> {
         ("copies", config.level != ReliabilityLevel::Raid10, "level = \"raid10\""),
         (
             "spares",
-            config.replacement_hours == 0.0 && !matches!(config.level, ReliabilityLevel::Cr5 | ReliabilityLevel::Cr5m),
+            config.replacement_hours == 0.0 && !config.level.inside_one_ssd(),
             "replacement_hours > 0 (a replacement then arrives at once), or level = \"cr5\" or \"cr5m\" (spare chips)",
         ),
-        ("chips_per_channel", !matches!(config.level, ReliabilityLevel::Cr5 | ReliabilityLevel::Cr5m), "level = \"cr5\" or \"cr5m\""),
+        ("chips_per_channel", !config.level.inside_one_ssd(), "level = \"cr5\" or \"cr5m\""),
         ("mirrored_fraction", config.level != ReliabilityLevel::Cr5m, "level = \"cr5m\""),
         ("sector_bytes", config.uber == 0.0 && config.latent_errors_per_hour == 0.0, "uber > 0 or latent_errors_per_hour > 0"),
         ("scrub_interval_hours", config.latent_errors_per_hour == 0.0, "latent_errors_per_hour > 0"),
