@@ -31,6 +31,9 @@ MQSIM_MEAN_US = {
     "sequential-write-4k-qd1": 21.0,
     "sequential-write-4k-qd8": 164.0,
     "sequential-write-4k-qd32": 655.0,
+    "random-mix70-4k-qd1": 146.0,
+    "random-mix70-4k-qd8": 256.0,
+    "random-mix70-4k-qd32": 484.0,
     # MQSim's two shipped traces, on fresh drives (MQSim cannot precondition for them).
     "trace-wsrch": 181.0,
 }
@@ -90,6 +93,32 @@ def test_small_writes_are_the_stated_gap(runs):
     # (+34 % when the buffer counted pages).
     r = runs["random-write-4k-qd8"]["mean_us"]
     assert 1.10 * MQSIM_MEAN_US["random-write-4k-qd8"] < r < 1.28 * MQSIM_MEAN_US["random-write-4k-qd8"]
+
+
+@pytest.mark.parametrize("name", ["random-mix70-4k-qd1", "random-mix70-4k-qd8", "random-mix70-4k-qd32"])
+def test_mixes_answer_as_mqsim_does_when_reads_pass_waiting_programs(runs, name):
+    # docs/validation.md: MQSim's scheduler serves a chip's waiting reads
+    # before its waiting writes (scheduling = "reads_first" in the preset).
+    assert runs[name]["mean_us"] == pytest.approx(MQSIM_MEAN_US[name], rel=0.10)
+
+
+def test_in_arrival_order_mixes_queued_deep_wait_behind_programs():
+    # The same mix with every program booked as its write comes: reads queued
+    # 32 deep wait for the programs ahead of them, over a third longer.
+    peer = peer_script("mqsim")
+    case = peer.all_cases()["random-mix70-4k-qd32"]
+    r = peer.run_raidsim(case, REQUESTS, BLOCKS_PER_PLANE, SEED, extra={"ssd.scheduling": "arrival_order"})
+    assert r["mean_us"] > 1.3 * MQSIM_MEAN_US["random-mix70-4k-qd32"]
+
+
+def test_writes_alone_are_programmed_as_in_arrival_order(runs):
+    # With nothing to pass, a full buffer books every program as it would
+    # in arrival order: the same mean to a fraction of a percent.
+    peer = peer_script("mqsim")
+    case = peer.all_cases()["random-write-4k-qd8"]
+    r = peer.run_raidsim(case, REQUESTS, BLOCKS_PER_PLANE, SEED, extra={"ssd.scheduling": "arrival_order"})
+    assert runs["random-write-4k-qd8"]["mean_us"] == pytest.approx(r["mean_us"], rel=0.005)
+    assert runs["random-write-4k-qd8"]["iops"] == pytest.approx(r["iops"], rel=0.005)
 
 
 @pytest.mark.parametrize("name", ["trace-wsrch"])

@@ -209,7 +209,8 @@ def summary(r: dict, started: float) -> dict:
 
 
 def run_raidsim(c: dict, requests: int, blocks_per_plane: int, seed: int, traces: str = "",
-                preset: str = "mqsim-default") -> dict:
+                preset: str = "mqsim-default", extra: dict | None = None) -> dict:
+    """raidsim on case ``c``; ``extra`` overrides settings of the preset (synthetic cases only)."""
     import raidsim
 
     if "trace" in c:
@@ -230,6 +231,7 @@ def run_raidsim(c: dict, requests: int, blocks_per_plane: int, seed: int, traces
         "workload.read_fraction": c["read_pct"] / 100, "workload.size.kind": "fixed", "workload.size.mean_bytes": size,
         "workload.alignment_bytes": size, "workload.span_bytes": span,
         "workload.address": "uniform" if c["pattern"] == "random" else "sequential",
+        **(extra or {}),
     }
     r = raidsim.simulate(preset, None, overrides=overrides, progress=False).to_dict()
     return summary(r, started)

@@ -178,7 +178,19 @@ pub fn scenario(seed: u64, case: u64) -> Vec<String> {
         o.push("ssd.geometry.planes_per_die=2".into());
         o.push("ssd.parallel_unit=\"plane\"".into());
     }
+    reads_first(&mut rng, &mut o);
     o
+}
+
+/// Half the buffered drives that may let reads pass the programs their
+/// buffer holds do (not with erase suspension, dynamic allocation or
+/// mirroring chips, which refuse it). Drawn last, apart from the rest.
+fn reads_first(rng: &mut Xoshiro256PlusPlus, o: &mut Vec<String>) {
+    let has = |p: &str| o.iter().any(|a| a.starts_with(p));
+    let refused = has("ssd.erase_suspend.ops=") || o.iter().any(|a| a == "ssd.ftl.allocation=\"dynamic\"" || a == "array.level=\"cr5m\"");
+    if has("ssd.write_buffer_bytes=") && !refused && rng.gen_bool(0.5) {
+        o.push("ssd.scheduling=\"reads_first\"".into());
+    }
 }
 
 /// TLC drives with an SLC cache of a few 5-page blocks per plane (16-page
@@ -254,6 +266,7 @@ fn in_ssd_scenario(rng: &mut Xoshiro256PlusPlus) -> Vec<String> {
         o.push(format!("rebuild.buffer_stripes={}", rng.gen_range(1..=8)));
     }
     flash_management(rng, &mut o);
+    reads_first(rng, &mut o);
     o
 }
 

@@ -27,6 +27,7 @@ mod presets;
 mod raw;
 mod rebuild;
 mod run_checks;
+mod scheduling;
 mod slc_cache;
 mod ssd;
 mod trims;
@@ -50,10 +51,11 @@ pub use mapping_cache::{FtlScheme, MappingCacheGeometry};
 pub use presets::{preset, preset_names, PRESETS};
 pub use raw::RawConfig;
 pub use rebuild::{RebuildConfig, RebuildPolicy};
+pub use scheduling::{FlashScheduling, ParallelUnit};
 pub use slc_cache::{SlcCacheConfig, SlcWhenFull};
 pub use ssd::{
-    bus_bytes, transfer_ns, Allocation, BufferSlotUntil, BufferUnit, CellType, FtlConfig, GcHolds, GcVictim, GeometryConfig, ParallelUnit, SsdConfig,
-    TimingConfig, WriteAck, MAX_GC_VICTIM_SAMPLE,
+    bus_bytes, transfer_ns, Allocation, BufferSlotUntil, BufferUnit, CellType, FtlConfig, GcHolds, GcVictim, GeometryConfig, SsdConfig, TimingConfig,
+    WriteAck, MAX_GC_VICTIM_SAMPLE,
 };
 pub use trims::{carries_trims, refuse_trims};
 pub use workload::{
@@ -287,6 +289,9 @@ pub struct DerivedGeometry {
 }
 
 /// One array member, resolved.
+// Built once per member when a run is resolved, never on the hot path:
+// the SSD's larger settings cost nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum MemberConfig {

@@ -304,7 +304,7 @@ type Dependents = (&'static [&'static str], &'static str, fn(&toml::Value) -> bo
 const DEPENDENT_KEYS: [Dependents; 4] = [
     (&["ssd", "ftl"], "scheme", |v| v.as_str() == Some("dftl"), &["cmt_bytes"]),
     (&["ssd", "ftl"], "scheme", |v| v.as_str() == Some("fast"), &["log_blocks_per_plane"]),
-    (&["ssd"], "write_buffer_bytes", |v| v.as_integer() != Some(0), &["write_buffer_slot_until", "write_buffer_unit", "write_cache"]),
+    (&["ssd"], "write_buffer_bytes", |v| v.as_integer() != Some(0), &["write_buffer_slot_until", "write_buffer_unit", "write_cache", "scheduling"]),
     (&["ssd", "slc_cache"], "blocks_per_plane", |v| v.as_integer() != Some(0), &["t_read_ns", "t_program_ns", "when_full", "idle_fold_after_ns"]),
 ];
 

@@ -1,6 +1,7 @@
 //! Parameters of one flash SSD: geometry, timing, FTL.
 
 use super::mapping_cache::{FtlScheme, MappingCacheGeometry};
+use super::scheduling::{FlashScheduling, ParallelUnit};
 use super::DerivedGeometry;
 use crate::engine::MAX_DURATION_NS;
 use crate::error::{Error, Result};
@@ -239,21 +240,6 @@ pub enum BufferUnit {
     Sector,
 }
 
-/// The unit that runs one flash operation at a time.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ParallelUnit {
-    /// Each die (a DiskSim element with one die).
-    Die,
-    /// Each chip: its dies share one busy state (SSDsim; MQSim, which
-    /// issues to an idle chip one die's command at a time and keeps the
-    /// chip busy until it has ended and sent its data).
-    Chip,
-    /// Each plane: a die's planes run their operations side by side, the
-    /// most multi-plane operations give (see `docs/ssd-model.md`).
-    Plane,
-}
-
 /// Garbage-collection victim selection.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -375,6 +361,8 @@ pub struct SsdConfig {
     pub write_cache: super::write_cache::WriteCacheConfig,
     /// The unit that runs one flash operation at a time.
     pub parallel_unit: ParallelUnit,
+    /// The order in which a unit serves the operations waiting for it.
+    pub scheduling: FlashScheduling,
     /// Reads (and writes) that suspend an erase in their way.
     pub erase_suspend: super::erase_suspend::EraseSuspendConfig,
     /// Blocks written in SLC mode in front of TLC or QLC flash.
@@ -397,6 +385,7 @@ impl Default for SsdConfig {
             write_buffer_unit: BufferUnit::Page,
             write_cache: Default::default(),
             parallel_unit: ParallelUnit::Die,
+            scheduling: FlashScheduling::ArrivalOrder,
             erase_suspend: Default::default(),
             slc_cache: Default::default(),
             price_usd: 0.0,
@@ -536,6 +525,7 @@ impl SsdConfig {
         }
         check_page_types(g.cell_type, t)?;
         self.erase_suspend.validate()?;
+        super::scheduling::validate(self)?;
         positive("ssd.timing.channel_bandwidth_bytes_per_s", t.channel_bandwidth_bytes_per_s)?;
         positive("ssd.queue_depth", self.queue_depth.into())?;
         let capacity_bytes = logical_pages * u64::from(g.page_size_bytes);

@@ -54,6 +54,13 @@ impl Timeline {
         }
     }
 
+    /// The last instant passed to [`Timeline::advance`]: a search must
+    /// not start before it, where busy time may have been forgotten.
+    #[inline]
+    pub fn now_ns(&self) -> Ns {
+        self.now_ns
+    }
+
     /// Where a search from `ready_ns` for `duration_ns` may begin.
     #[inline]
     fn search_from(&self, ready_ns: Ns, duration_ns: Ns) -> Ns {

@@ -162,6 +162,15 @@ impl Member {
         self.as_ssd().map_or(0, crate::ssd::Ssd::flash_programmed_until_ns)
     }
 
+    /// The end of the run: an SSD books the programs still waiting at its
+    /// units (`ssd.scheduling = "reads_first"`).
+    pub fn finish(&mut self) -> crate::Result<()> {
+        match self {
+            Member::Ssd(ssd) => ssd.finish(),
+            Member::Hdd(_) => Ok(()),
+        }
+    }
+
     /// CR5M: whether the member's mirroring chips are idle at `now_ns`
     /// (false when it has none).
     pub fn mirroring_chips_idle(&self, now_ns: Ns) -> bool {

@@ -561,6 +561,7 @@ impl Simulation {
                     self.finished = true;
                     // However the workload ended (its end, sim.max_requests, the stop rule).
                     self.flows.list.iter().try_for_each(|f| f.source.finish())?;
+                    self.members.iter_mut().try_for_each(Member::finish)?;
                     if !self.measuring {
                         return Err(Error::Workload(format!(
                             "sim.warmup_requests = {} but the workload issued {} requests: none was measured",

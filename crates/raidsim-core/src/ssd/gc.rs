@@ -92,6 +92,7 @@ impl Ssd {
     /// collected up to it, each on its unit from now on (ahead of whatever
     /// is booked later). Returns the blocks erased.
     pub fn force_gc(&mut self, now_ns: Ns, free_fraction: f64) -> Result<u64> {
+        self.start_waiting_programs(now_ns)?;
         let layout = self.ftl.layout();
         let (planes, target) = (layout.planes, (f64::from(layout.geometry.blocks_per_plane) * free_fraction).ceil() as usize);
         let mut erased = 0;

@@ -37,9 +37,17 @@ impl Ssd {
 
     /// Programs `bytes` of host page `lpn`, ready at `ready_ns`, once its
     /// entry is known; then writes back what its lookup evicted.
-    pub(super) fn write_host_page(&mut self, now_ns: Ns, lpn: u64, bytes: u64, ready_ns: Ns, cause: Cause) -> Result<PageDone> {
+    pub(super) fn write_host_page(
+        &mut self,
+        now_ns: Ns,
+        lpn: u64,
+        bytes: u64,
+        ready_ns: Ns,
+        cause: Cause,
+        buffer_slots: Option<u64>,
+    ) -> Result<Option<PageDone>> {
         let (known, write_back) = self.translate(now_ns, lpn, true, ready_ns);
-        let page = self.program_page(now_ns, lpn, bytes, known, cause)?;
+        let page = self.program_page(now_ns, lpn, bytes, known, cause, buffer_slots)?;
         self.write_back(now_ns, write_back, known)?;
         Ok(page)
     }
@@ -49,7 +57,7 @@ impl Ssd {
     pub(super) fn write_back(&mut self, now_ns: Ns, page: Option<u64>, ready_ns: Ns) -> Result<()> {
         let Some(page) = page else { return Ok(()) };
         let merged = self.read_translation_page(now_ns, page, ready_ns).unwrap_or(ready_ns);
-        self.program_page(now_ns, page, self.page_size_bytes, merged, Cause::MapWrite).map(|_| ())
+        self.program_page(now_ns, page, self.page_size_bytes, merged, Cause::MapWrite, None).map(|_| ())
     }
 
     /// When a miss ready at `ready_ns` knows its entry from translation

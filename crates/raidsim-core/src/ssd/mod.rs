@@ -50,6 +50,7 @@ mod precondition;
 mod slc_cache;
 mod stats;
 mod trim;
+mod waiting_programs;
 pub mod write_buffer;
 pub mod write_cache;
 
@@ -145,6 +146,14 @@ pub struct Ssd {
     /// `ssd.ftl.scheme`: only the page map in DRAM takes trims.
     ftl_scheme: crate::config::FtlScheme,
     trims: TrimCounts,
+    /// `ssd.scheduling`: buffered programs may wait for later reads.
+    reads_first: bool,
+    /// Buffered programs waiting at their units, in the order they came.
+    waiting_programs: VecDeque<waiting_programs::WaitingProgram>,
+    /// Per unit, the last pass over the waiting programs that found its
+    /// first one still waiting: the unit's later ones wait too.
+    unit_blocked_in_pass: Vec<u64>,
+    waiting_pass: u64,
 }
 
 /// Where one page operation runs.
@@ -154,9 +163,6 @@ struct Route {
     channel: usize,
 }
 
-/// Durations of one page operation on its unit: `before` the channel
-/// transfer (command and sensing), the transfer itself, and `after` it
-/// (program), all ns.
 /// When a page written reached its die, and when its program ended.
 #[derive(Clone, Copy)]
 struct PageDone {
@@ -164,6 +170,20 @@ struct PageDone {
     programmed_ns: Ns,
 }
 
+/// A page's program, placed and ready to book: its route, when its data
+/// is ready, its work, and the collection and folding its write asked for.
+#[derive(Clone, Copy)]
+struct Program {
+    route: Route,
+    ready_ns: Ns,
+    work: PageWork,
+    gc: GcWork,
+    fold: GcWork,
+}
+
+/// Durations of one page operation on its unit: `before` the channel
+/// transfer (command and sensing), the transfer itself, and `after` it
+/// (program), all ns.
 #[derive(Clone, Copy)]
 struct PageWork {
     /// The first part of `before` that holds the channel too (a read's
@@ -233,6 +253,10 @@ impl Ssd {
             idle_fold_end: vec![0; units],
             ftl_scheme: ssd.ftl.scheme,
             trims: TrimCounts::default(),
+            reads_first: ssd.scheduling == crate::config::FlashScheduling::ReadsFirst,
+            waiting_programs: VecDeque::new(),
+            unit_blocked_in_pass: vec![0; units],
+            waiting_pass: 0,
             cmt: cmt.then(|| CachedMappingTable::new(m.cached_entries, m.entries_per_translation_page, d.logical_pages)),
             translation_read_until: vec![0; m.translation_pages(d.logical_pages) as usize],
             ftl,
@@ -267,6 +291,7 @@ impl Ssd {
                 req.offset_bytes, req.len_bytes, self.capacity_bytes
             )));
         };
+        self.start_waiting_programs(start_ns)?;
         self.link.advance(start_ns);
         self.fold_while_idle(start_ns)?;
         let page = self.page_size_bytes;
@@ -280,7 +305,8 @@ impl Ssd {
                 let mut done = ready;
                 for lpn in first..=last {
                     self.poll_stop(lpn - first)?;
-                    let page = self.write_host_page(start_ns, lpn, in_page(lpn), ready, req.cause)?;
+                    let page = self.write_host_page(start_ns, lpn, in_page(lpn), ready, req.cause, None)?;
+                    let page = page.ok_or_else(|| Error::Internal("an unbuffered program was left waiting".into()))?;
                     done = done.max(match self.write_ack {
                         WriteAck::Program => page.programmed_ns,
                         WriteAck::Transfer => page.transferred_ns,
@@ -485,7 +511,10 @@ impl Ssd {
         x + work.transfer
     }
 
-    fn program_page(&mut self, now_ns: Ns, lpn: u64, bytes: u64, ready_ns: Ns, cause: Cause) -> Result<PageDone> {
+    /// Programs page `lpn`; with `buffer_slots` (a page the write buffer
+    /// holds in that many slots, under `reads_first`) it waits at its unit
+    /// and `None` is returned.
+    fn program_page(&mut self, now_ns: Ns, lpn: u64, bytes: u64, ready_ns: Ns, cause: Cause, buffer_slots: Option<u64>) -> Result<Option<PageDone>> {
         // A mirror copy on a mirroring chip (CR5M) is programmed whole, from
         // the page the controller holds (the data chip's write merged it).
         let to_mirroring_chip = cause == Cause::Mirror && self.ftl.layout().geometry.mirroring_chips_per_channel > 0;
@@ -527,10 +556,6 @@ impl Ssd {
             transfer: t.t_command_ns + self.channel_ns(bytes),
             after: self.latencies.program(layout.page_type(outcome.ppn)) + if outcome.sealed_block { self.summary_block_ns } else { 0 },
         };
-        let x = self.book(route, ready_ns, work, Op::Write);
-        let programmed = x + work.transfer + work.after;
-        self.book_gc(route, programmed, outcome.gc);
-        self.book_fold(route, programmed, outcome.fold);
         if partial {
             self.counters.pages_read[Cause::PartialPageRead.index()] += 1;
         }
@@ -539,7 +564,22 @@ impl Ssd {
         self.own_gc_starts += u64::from(outcome.gc.ran());
         self.count_gc(outcome.gc);
         self.count_gc(outcome.fold);
-        Ok(PageDone { transferred_ns: x + work.transfer, programmed_ns: programmed })
+        let program = Program { route, ready_ns, work, gc: outcome.gc, fold: outcome.fold };
+        if let Some(slots) = buffer_slots {
+            self.waiting_programs.push_back(waiting_programs::WaitingProgram { program, slots });
+            return Ok(None);
+        }
+        Ok(Some(self.book_program(program)))
+    }
+
+    /// Books a program on its unit, then the collection and folding its
+    /// write asked for.
+    fn book_program(&mut self, p: Program) -> PageDone {
+        let x = self.book(p.route, p.ready_ns, p.work, Op::Write);
+        let programmed = x + p.work.transfer + p.work.after;
+        self.book_gc(p.route, programmed, p.gc);
+        self.book_fold(p.route, programmed, p.fold);
+        PageDone { transferred_ns: x + p.work.transfer, programmed_ns: programmed }
     }
 
     /// CR5M, before a mirrored write of `[offset, offset + len)`: each

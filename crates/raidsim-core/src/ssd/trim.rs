@@ -35,6 +35,7 @@ impl Ssd {
             // `config::refuse_trims` stops such a run before its first trim.
             return Err(Error::Internal(format!("a trim reached a drive whose FTL is `{}`", self.ftl_scheme.name())));
         }
+        self.start_waiting_programs(now_ns)?;
         let page = self.page_size_bytes;
         let (first_whole, end_whole) = (offset_bytes.div_ceil(page), end / page);
         let touched = end.div_ceil(page) - offset_bytes / page;

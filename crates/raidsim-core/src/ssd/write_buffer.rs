@@ -96,24 +96,27 @@ impl Ssd {
             BufferUnit::Sector => bytes.div_ceil(512),
         };
         let slots: u64 = pages.clone().map(|(_, bytes, _)| slots_of(bytes)).sum();
-        let buffer = self.write_buffer.as_mut().ok_or_else(|| Error::Internal("no write buffer".into()))?;
-        let admission = buffer.admit(t0, slots);
+        if self.buffer()?.short_of_room(t0, slots) {
+            // Its room comes from programs ending: each needs its time.
+            self.book_all_waiting_programs()?;
+        }
+        let admission = self.buffer()?.admit(t0, slots);
         let ready = self.host_link(admission.at_ns, req.len_bytes);
+        // A write larger than the buffer needs its own pages' times: they do not wait.
+        let may_wait = self.reads_first && admission.own_slots_first == 0;
         // Larger than the buffer: its last page has a slot once that many of its own have left.
         let mut own_left = Vec::new();
         for (nth, (lpn, bytes, cause)) in pages.enumerate() {
             self.poll_stop(nth as u64)?;
-            let page = self.write_host_page(start_ns, lpn, bytes, ready, cause)?;
-            self.flash_programmed_until_ns = self.flash_programmed_until_ns.max(page.programmed_ns);
-            let leaves_ns = match self.write_buffer_slot_until {
-                BufferSlotUntil::Transferred => page.transferred_ns,
-                BufferSlotUntil::Programmed => page.programmed_ns,
-            };
             let slots = slots_of(bytes);
+            let Some(page) = self.write_host_page(start_ns, lpn, bytes, ready, cause, may_wait.then_some(slots))? else {
+                self.buffer()?.hold_waiting(slots);
+                continue;
+            };
+            let leaves_ns = self.page_left_buffer(page, slots)?;
             if admission.own_slots_first > 0 {
                 own_left.push((leaves_ns, slots));
             }
-            self.write_buffer.as_mut().ok_or_else(|| Error::Internal("no write buffer".into()))?.hold(leaves_ns, slots);
         }
         if admission.own_slots_first == 0 {
             return Ok(ready);
@@ -122,6 +125,28 @@ impl Ssd {
             .ok_or_else(|| Error::Internal("a write's own pages free less room than it lacks".into()))?;
         Ok(own.max(ready))
     }
+
+    fn buffer(&mut self) -> Result<&mut WriteBuffer> {
+        self.write_buffer.as_mut().ok_or_else(|| Error::Internal("no write buffer".into()))
+    }
+
+    /// A buffered page, holding `slots`, is booked: when it leaves the
+    /// buffer.
+    pub(super) fn page_left_buffer(&mut self, page: super::PageDone, slots: u64) -> Result<Ns> {
+        self.flash_programmed_until_ns = self.flash_programmed_until_ns.max(page.programmed_ns);
+        let leaves_ns = match self.write_buffer_slot_until {
+            BufferSlotUntil::Transferred => page.transferred_ns,
+            BufferSlotUntil::Programmed => page.programmed_ns,
+        };
+        self.buffer()?.hold(leaves_ns, slots);
+        Ok(leaves_ns)
+    }
+
+    /// A waiting page, holding `slots`, is booked: when it leaves the buffer.
+    pub(super) fn waiting_page_left_buffer(&mut self, page: super::PageDone, slots: u64) -> Result<()> {
+        self.buffer()?.stop_waiting(slots)?;
+        self.page_left_buffer(page, slots).map(|_| ())
+    }
 }
 
 /// Buffer room held by pages not yet in their dies, counted in slots: a
@@ -129,6 +154,9 @@ impl Ssd {
 pub struct WriteBuffer {
     capacity_slots: u64,
     held_slots: u64,
+    /// Of `held_slots`, those of pages whose programs wait at their units
+    /// (`reads_first`): when they leave is not yet known.
+    waiting_slots: u64,
     /// When the last write was admitted: a later one, even one needing no
     /// room (a write its cache keeps), is not admitted before it.
     last_admitted_ns: Ns,
@@ -151,14 +179,33 @@ pub struct Admission {
 impl WriteBuffer {
     /// A buffer of `capacity_slots` slots (at least one).
     pub fn new(capacity_slots: u64) -> Self {
-        Self { capacity_slots, held_slots: 0, last_admitted_ns: 0, held: BinaryHeap::with_capacity(capacity_slots.min(1 << 20) as usize) }
+        Self {
+            capacity_slots,
+            held_slots: 0,
+            waiting_slots: 0,
+            last_admitted_ns: 0,
+            held: BinaryHeap::with_capacity(capacity_slots.min(1 << 20) as usize),
+        }
     }
 
-    /// Admits a write needing `slots` slots, arriving at `now_ns`.
-    pub fn admit(&mut self, now_ns: Ns, slots: u64) -> Admission {
+    /// True when a write needing `slots`, arriving at `now_ns`, finds
+    /// too little room: it waits for pages to leave.
+    pub fn short_of_room(&mut self, now_ns: Ns, slots: u64) -> bool {
+        self.release_until(now_ns);
+        self.held_slots + slots > self.capacity_slots
+    }
+
+    fn release_until(&mut self, now_ns: Ns) {
         while self.held.peek().is_some_and(|&Reverse((t, _))| t <= now_ns) {
             self.release();
         }
+    }
+
+    /// Admits a write needing `slots` slots, arriving at `now_ns`. Pages
+    /// still waiting at their units are not waited for: book them first
+    /// when the buffer is [short of room](Self::short_of_room).
+    pub fn admit(&mut self, now_ns: Ns, slots: u64) -> Admission {
+        self.release_until(now_ns);
         let mut at_ns = now_ns.max(self.last_admitted_ns);
         while self.held_slots + slots > self.capacity_slots {
             let Some(&Reverse((t, _))) = self.held.peek() else { break };
@@ -185,6 +232,24 @@ impl WriteBuffer {
     pub fn hold(&mut self, leaves_ns: Ns, slots: u64) {
         self.held_slots += slots;
         self.held.push(Reverse((leaves_ns, slots)));
+    }
+
+    /// A page accepted into the buffer, holding `slots`, whose program
+    /// waits at its unit: when it leaves is known once it is booked.
+    pub fn hold_waiting(&mut self, slots: u64) {
+        self.held_slots += slots;
+        self.waiting_slots += slots;
+    }
+
+    /// A waiting page's program is booked: [`Self::hold`] follows with
+    /// when it leaves.
+    pub fn stop_waiting(&mut self, slots: u64) -> Result<()> {
+        if slots > self.waiting_slots {
+            return Err(Error::Internal("a page stopped waiting that the buffer did not hold as waiting".into()));
+        }
+        self.waiting_slots -= slots;
+        self.held_slots -= slots;
+        Ok(())
     }
 }
 

@@ -15,6 +15,7 @@ mod disksim_load;
 mod disksim_parity_rule;
 mod disksim_validation;
 mod erase_suspend;
+mod flash_scheduling;
 mod flow_placement;
 mod flows;
 mod ftl_gc;

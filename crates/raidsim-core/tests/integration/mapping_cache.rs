@@ -154,6 +154,7 @@ fn the_page_map_over_a_dftl_preset_drops_its_cache_size() {
     // No write buffer over the preset's drops its buffer settings too.
     let r = config("mqsim-default", &["ssd.write_buffer_bytes=0"]);
     assert_eq!(r.config.ssd.write_buffer_unit, raidsim_core::config::BufferUnit::Page);
+    assert_eq!(r.config.ssd.scheduling, raidsim_core::config::FlashScheduling::ArrivalOrder);
 }
 
 /// A member's own entry that maps by page over a DFTL or FAST `[ssd]`

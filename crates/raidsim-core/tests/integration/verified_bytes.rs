@@ -36,6 +36,8 @@ fn the_cases_draw_every_flash_management_option() {
     assert!(drawn.iter().any(|o| o.starts_with("workload.trim_fraction=")), "no case trims");
     let shares = drawn.iter().filter(|o| o.starts_with("array.parity_distribution=")).count();
     assert!(shares > 20, "{shares} cases with Diff-RAID parity shares");
+    let reads_first = drawn.iter().filter(|o| *o == "ssd.scheduling=\"reads_first\"").count();
+    assert!(reads_first > 20, "{reads_first} cases whose reads pass buffered programs");
 }
 
 #[test]
