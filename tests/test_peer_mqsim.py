@@ -42,6 +42,15 @@ MQSIM_MEAN_US = {
 #         --cases random-read-4k-qd8,random-write-4k-qd8
 # with DIR/ssdconfig.xml = MQSim's fast18/backend-contention/ssdconfig-backend-contention.xml.
 MQSIM_FAST18_MEAN_US = {"random-read-4k-qd8": 102.0, "random-write-4k-qd8": 195.0}
+# Behind MQSim's SATA host interface (NCQ of 32; MQSim's end-to-end delay, us), from
+#     python bench/peers/mqsim.py --mqsim PATH/TO/MQSim --sata --cases NAME,...
+# with MQSim's own SATA_Processing_Delay (400 us), and with --source DIR whose ssdconfig.xml sets it to 20000 ns.
+MQSIM_SATA_MEAN_US = {
+    400_000: {"random-read-4k-qd1": 962.0, "random-read-4k-qd8": 3199.0, "random-read-4k-qd32": 12790.0,
+              "random-write-4k-qd8": 3199.0},
+    20_000: {"random-read-4k-qd1": 202.0, "random-read-4k-qd8": 226.0, "random-read-4k-qd32": 639.0,
+             "random-mix70-4k-qd8": 289.0, "random-read-64k-qd8": 456.0, "random-write-4k-qd8": 216.0},
+}
 # Translation pages read for the cached map (Issued_Flash_Read_CMD_For_Mapping).
 MQSIM_MAP_READS = {"trace-wsrch": 24598}
 TRACES = str(SHARED_TRACES)
@@ -119,6 +128,24 @@ def test_writes_alone_are_programmed_as_in_arrival_order(runs):
     r = peer.run_raidsim(case, REQUESTS, BLOCKS_PER_PLANE, SEED, extra={"ssd.scheduling": "arrival_order"})
     assert runs["random-write-4k-qd8"]["mean_us"] == pytest.approx(r["mean_us"], rel=0.005)
     assert runs["random-write-4k-qd8"]["iops"] == pytest.approx(r["iops"], rel=0.005)
+
+
+SATA_CASES = [(hba, name) for hba, cases in MQSIM_SATA_MEAN_US.items() for name in cases]
+
+
+@pytest.mark.parametrize("hba,name", SATA_CASES)
+def test_behind_a_sata_hba_the_drive_answers_as_mqsims_does(hba, name):
+    # docs/validation.md: MQSim's HBA sends each command and takes each completion in one at a time.
+    peer = peer_script("mqsim")
+    case = peer.all_cases()[name]
+    r = peer.run_raidsim(case, REQUESTS, BLOCKS_PER_PLANE, SEED,
+                         extra={"ssd.timing.sata_hba_processing_ns": hba, "ssd.queue_depth": peer.NCQ_SLOTS})
+    mqsim = MQSIM_SATA_MEAN_US[hba][name]
+    if name.startswith("random-write") and hba == 20_000:
+        # The random-write gap of the NVMe drive, where the flash, not the HBA, is the bottleneck.
+        assert 1.10 * mqsim < r["mean_us"] < 1.28 * mqsim
+    else:
+        assert r["mean_us"] == pytest.approx(mqsim, rel=0.10)
 
 
 @pytest.mark.parametrize("name", ["trace-wsrch"])

@@ -21,6 +21,12 @@ requests compare the data path; ``--requests 2000000`` on
 experiments; give MQSim that drive with ``--source DIR`` whose
 ``ssdconfig.xml`` is fast18's ``ssdconfig-backend-contention.xml``.
 
+``--sata`` puts both drives behind a SATA host interface: MQSim's HBA (its
+``SATA_Processing_Delay`` for each command and each completion, one at a
+time) with a native command queue of 32 slots, raidsim's
+``ssd.timing.sata_hba_processing_ns`` and ``ssd.queue_depth = 32``; MQSim's
+figure is then its end-to-end delay, from the host's issue.
+
 ``PATH`` is a checkout of github:CMU-SAFARI/MQSim (built here with its own
 ``make`` in a temporary copy) or a built ``MQSim`` binary. MQSim's own
 preconditioning of the full drive (2048 blocks a plane, 512 GiB) takes about
@@ -44,6 +50,8 @@ import time
 
 OCCUPANCY = 0.75
 SECTOR = 512
+# A SATA drive's native command queue.
+NCQ_SLOTS = 32
 
 
 def case(read_pct: int, pattern: str, size_kib: int, depth: int) -> dict:
@@ -64,13 +72,23 @@ def all_cases() -> dict:
     return cases
 
 
-def ssd_config(mqsim_dir: str, blocks_per_plane: int, precondition: bool = True) -> str:
-    """MQSim's shipped ssdconfig.xml with preconditioning on (or off) and the drive's size set."""
+def ssd_config(mqsim_dir: str, blocks_per_plane: int, precondition: bool = True, sata: bool = False) -> str:
+    """MQSim's shipped ssdconfig.xml with preconditioning on (or off) and the drive's size set; with ``sata``
+    its host interface is SATA with a native command queue of 32."""
     with open(os.path.join(mqsim_dir, "ssdconfig.xml")) as f:
         xml = f.read()
     if precondition:
         xml = xml.replace("<Enabled_Preconditioning>false<", "<Enabled_Preconditioning>true<")
+    if sata:
+        xml = xml.replace("<HostInterface_Type>NVME<", "<HostInterface_Type>SATA<")
+        xml = re.sub(r"<IO_Queue_Depth>\d+<", f"<IO_Queue_Depth>{NCQ_SLOTS}<", xml)
     return re.sub(r"<Block_No_Per_Plane>\d+<", f"<Block_No_Per_Plane>{blocks_per_plane}<", xml)
+
+
+def sata_overrides(config: str) -> dict:
+    """raidsim's settings for MQSim's SATA host interface: its HBA's processing time and the NCQ's slots."""
+    return {"ssd.timing.sata_hba_processing_ns": int(flow_figure(config, "SATA_Processing_Delay")),
+            "ssd.queue_depth": NCQ_SLOTS}
 
 
 def trace_workload_xml(path: str) -> str:
@@ -155,7 +173,8 @@ def ftl_figure(xml: str, name: str) -> float:
     return float(m.group(1))
 
 
-def run_mqsim(binary: str, work: str, config: str, c: dict, requests: int, seed: int, traces: str) -> dict:
+def run_mqsim(binary: str, work: str, config: str, c: dict, requests: int, seed: int, traces: str,
+              sata: bool = False) -> dict:
     with open(os.path.join(work, "ssd.xml"), "w") as f:
         f.write(config)
     with open(os.path.join(work, "wl.xml"), "w") as f:
@@ -173,7 +192,9 @@ def run_mqsim(binary: str, work: str, config: str, c: dict, requests: int, seed:
     gc_runs = ftl_figure(xml, "Total_GC_Executions")
     moved = ftl_figure(xml, "Average_Page_Movement_For_GC") if gc_runs else 0.0
     queries = ftl_figure(xml, "Total_CMT_Queries")
-    mean_us = flow_figure(xml, "Device_Response_Time")
+    # On SATA MQSim starts a request's device time once its HBA has sent it; raidsim's response, as MQSim's
+    # end-to-end delay, runs from the host's issue.
+    mean_us = flow_figure(xml, "End_to_End_Request_Delay" if sata else "Device_Response_Time")
     # MQSim reports no rate when a flow stops at a request count; in a closed
     # loop with no think time, Little's law gives it from the mean.
     # For a trace MQSim divides by its own clock, which raidsim's duration does not match; the rate is left out.
@@ -185,7 +206,8 @@ def run_mqsim(binary: str, work: str, config: str, c: dict, requests: int, seed:
             "wall_s": time.monotonic() - started}
 
 
-def run_raidsim_trace(c: dict, blocks_per_plane: int, traces: str, preset: str = "mqsim-default") -> dict:
+def run_raidsim_trace(c: dict, blocks_per_plane: int, traces: str, preset: str = "mqsim-default",
+                      extra: dict | None = None) -> dict:
     import raidsim
 
     started = time.monotonic()
@@ -194,7 +216,7 @@ def run_raidsim_trace(c: dict, blocks_per_plane: int, traces: str, preset: str =
                                     max_wrapped_fraction=1.0)
     # Fresh drives: MQSim cannot precondition for these traces (see ssd_config's caller).
     r = raidsim.simulate(preset, stream, overrides={"ssd.geometry.blocks_per_plane": blocks_per_plane,
-                                                             "precondition.fill_fraction": 0.0},
+                                                             "precondition.fill_fraction": 0.0, **(extra or {})},
                          progress=False).to_dict()
     return summary(r, started)
 
@@ -210,11 +232,11 @@ def summary(r: dict, started: float) -> dict:
 
 def run_raidsim(c: dict, requests: int, blocks_per_plane: int, seed: int, traces: str = "",
                 preset: str = "mqsim-default", extra: dict | None = None) -> dict:
-    """raidsim on case ``c``; ``extra`` overrides settings of the preset (synthetic cases only)."""
+    """raidsim on case ``c``; ``extra`` overrides settings of the preset."""
     import raidsim
 
     if "trace" in c:
-        return run_raidsim_trace(c, blocks_per_plane, traces, preset)
+        return run_raidsim_trace(c, blocks_per_plane, traces, preset, extra)
     size = c["size_kib"] * 1024
     started = time.monotonic()
     probe = raidsim.simulate(preset, None, overrides={"ssd.geometry.blocks_per_plane": blocks_per_plane,
@@ -251,6 +273,8 @@ def main() -> None:
                                                      "shared", "traces"),
                     help="the directory holding mqsim-tpcc-small.trace and mqsim-wsrch-small.trace")
     ap.add_argument("--cases", help="comma-separated case names (default: all); --list shows them")
+    ap.add_argument("--sata", action="store_true",
+                    help="both drives behind a SATA host interface (MQSim's SATA_HBA; a native command queue of 32)")
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
@@ -270,9 +294,10 @@ def main() -> None:
             # MQSim stops preconditioning for both shipped traces ("Unhandled
             # address distribution type in FTL's preconditioning function"),
             # so they replay on fresh drives.
-            config = ssd_config(source, a.blocks_per_plane, precondition="trace" not in cases[name])
-            mq = run_mqsim(binary, tmp, config, cases[name], a.requests, a.seed, os.path.abspath(a.traces))
-            rs = run_raidsim(cases[name], a.requests, a.blocks_per_plane, a.seed, os.path.abspath(a.traces), a.preset)
+            config = ssd_config(source, a.blocks_per_plane, precondition="trace" not in cases[name], sata=a.sata)
+            mq = run_mqsim(binary, tmp, config, cases[name], a.requests, a.seed, os.path.abspath(a.traces), a.sata)
+            rs = run_raidsim(cases[name], a.requests, a.blocks_per_plane, a.seed, os.path.abspath(a.traces), a.preset,
+                             sata_overrides(config) if a.sata else None)
             rows[name] = {"mqsim": mq, "raidsim": rs}
             if not a.json:
                 print(f"{name:26} mean {mq['mean_us']:9.1f} {rs['mean_us']:9.1f} us ({rs['mean_us'] / mq['mean_us'] - 1:+6.1%})"

@@ -36,6 +36,23 @@ fn buffer_warning(out: &mut Vec<String>, (first_ns, _, last_done_ns): (u64, u64,
     }
 }
 
+/// Drives whose reads were to pass buffered programs where none waited:
+/// every write was larger than the write buffer and streamed through it,
+/// booked as it came, so the option changed nothing.
+fn scheduling_warning(out: &mut Vec<String>, members: &[Member]) {
+    let idle = members
+        .iter()
+        .filter_map(Member::as_ssd)
+        .any(|ssd| ssd.programs_waited() == Some(0) && ssd.counters().pages_written[Cause::User.index()] > 0);
+    if idle {
+        out.push(
+            "ssd.scheduling = \"reads_first\": no program waited for reads to pass, as every write was larger than the \
+             write buffer (ssd.write_buffer_bytes) and streamed through it; the run is the same as in arrival order"
+                .into(),
+        );
+    }
+}
+
 /// A trace replayed closed loop issues one request at a time: no queue can
 /// grow (its timestamps are not read, so no gap or inversion is counted).
 fn closed_trace(resolved: &ResolvedConfig) -> bool {
@@ -509,6 +526,7 @@ impl Report {
         }
         peak_warning(&mut warnings, host_metrics.peak_outstanding(), resolved);
         buffer_warning(&mut warnings, host_metrics.span_ns(), members);
+        scheduling_warning(&mut warnings, members);
         if let Some(s) = stop.as_ref().filter(|s| !s.converged) {
             warnings.push(format!(
                 "sim.stop: the mean response time is not known to ±{:.1} % at {:.0} % confidence after {} requests (the workload \

@@ -184,12 +184,17 @@ pub fn scenario(seed: u64, case: u64) -> Vec<String> {
 
 /// Half the buffered drives that may let reads pass the programs their
 /// buffer holds do (not with erase suspension, dynamic allocation or
-/// mirroring chips, which refuse it). Drawn last, apart from the rest.
+/// mirroring chips, which refuse it), and some drives are SATA. Drawn
+/// last, apart from the rest.
 fn reads_first(rng: &mut Xoshiro256PlusPlus, o: &mut Vec<String>) {
     let has = |p: &str| o.iter().any(|a| a.starts_with(p));
     let refused = has("ssd.erase_suspend.ops=") || o.iter().any(|a| a == "ssd.ftl.allocation=\"dynamic\"" || a == "array.level=\"cr5m\"");
     if has("ssd.write_buffer_bytes=") && !refused && rng.gen_bool(0.5) {
         o.push("ssd.scheduling=\"reads_first\"".into());
+    }
+    // A fifth of the drives are SATA, behind an HBA of up to 50 us a command.
+    if rng.gen_bool(0.2) {
+        o.push(format!("ssd.timing.sata_hba_processing_ns={}", rng.gen_range(1u64..=50_000)));
     }
 }
 

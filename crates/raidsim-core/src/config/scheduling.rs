@@ -60,7 +60,10 @@ pub(super) fn validate(ssd: &SsdConfig) -> Result<()> {
     if ssd.scheduling == FlashScheduling::ArrivalOrder {
         return Ok(());
     }
-    let refuse = |why: &str| Err(Error::config("ssd.scheduling", format!("\"reads_first\" {why}")));
+    let refuse = |why: &str| {
+        let hint = "set ssd.scheduling = \"arrival_order\" for it (presets mqsim-default and mqsim-fast18 set \"reads_first\")";
+        Err(Error::config("ssd.scheduling", format!("\"reads_first\" {why}; {hint}")))
+    };
     if ssd.write_buffer_bytes == 0 {
         return refuse(
             "lets reads pass programs a write buffer holds; without one (ssd.write_buffer_bytes = 0) the host waits for \

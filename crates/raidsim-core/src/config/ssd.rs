@@ -144,6 +144,10 @@ pub struct TimingConfig {
     pub channel_bandwidth_bytes_per_s: u64,
     /// Host link bandwidth, bytes per second (SATA-II: 300e6); 0 = infinitely fast.
     pub host_link_bandwidth_bytes_per_s: u64,
+    /// A SATA host bus adapter's time to send one command, and again to
+    /// take in one completion, each one at a time, ns (MQSim's
+    /// `SATA_Processing_Delay`; see `ssd::sata_hba`). 0 = none (NVMe).
+    pub sata_hba_processing_ns: u64,
     /// Fixed controller time per host request (command decode, FTL lookup), ns.
     /// Requests overlap in it; for work one at a time see `firmware_*_ns`.
     pub controller_overhead_ns: u64,
@@ -180,6 +184,7 @@ impl Default for TimingConfig {
             read_command_on_channel: false,
             channel_bandwidth_bytes_per_s: 40_000_000,
             host_link_bandwidth_bytes_per_s: 300_000_000,
+            sata_hba_processing_ns: 0,
             controller_overhead_ns: 0,
             firmware_read_ns: 0,
             firmware_write_ns: 0,
@@ -520,6 +525,7 @@ impl SsdConfig {
             ("ssd.timing.firmware_read_ns", t.firmware_read_ns),
             ("ssd.timing.firmware_write_ns", t.firmware_write_ns),
             ("ssd.timing.firmware_write_page_ns", t.firmware_write_page_ns),
+            ("ssd.timing.sata_hba_processing_ns", t.sata_hba_processing_ns),
         ] {
             at_most_an_hour(key, ns)?;
         }

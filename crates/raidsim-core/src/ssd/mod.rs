@@ -47,6 +47,7 @@ mod gc;
 mod mapping;
 mod placement;
 mod precondition;
+mod sata_hba;
 mod slc_cache;
 mod stats;
 mod trim;
@@ -115,7 +116,10 @@ pub struct Ssd {
     /// The embedded processor: one command at a time (`firmware_*_ns`).
     firmware: Timeline,
     next_plane_in_die: Vec<u32>,
-    queue: VecDeque<DeviceRequest>,
+    /// Requests waiting for a slot, with when each reached the drive.
+    queue: VecDeque<(DeviceRequest, Ns)>,
+    /// A SATA drive's host bus adapter (`sata_hba_processing_ns`).
+    sata_hba: Option<sata_hba::SataHba>,
     in_flight: u32,
     queue_depth: u32,
     counters: CauseCounters,
@@ -154,6 +158,8 @@ pub struct Ssd {
     /// first one still waiting: the unit's later ones wait too.
     unit_blocked_in_pass: Vec<u64>,
     waiting_pass: u64,
+    /// Programs that waited at their units (`reads_first`).
+    programs_waited: u64,
 }
 
 /// Where one page operation runs.
@@ -237,6 +243,7 @@ impl Ssd {
             firmware: Timeline::default(),
             next_plane_in_die: vec![0; dies],
             queue: VecDeque::with_capacity(64),
+            sata_hba: sata_hba::SataHba::new(ssd.timing.sata_hba_processing_ns),
             in_flight: 0,
             queue_depth: ssd.queue_depth,
             counters: CauseCounters::default(),
@@ -257,6 +264,7 @@ impl Ssd {
             waiting_programs: VecDeque::new(),
             unit_blocked_in_pass: vec![0; units],
             waiting_pass: 0,
+            programs_waited: 0,
             cmt: cmt.then(|| CachedMappingTable::new(m.cached_entries, m.entries_per_translation_page, d.logical_pages)),
             translation_read_until: vec![0; m.translation_pages(d.logical_pages) as usize],
             ftl,
@@ -275,15 +283,26 @@ impl Ssd {
         &self.ftl
     }
 
-    fn dispatch(&mut self, start_ns: Ns, req: DeviceRequest) -> Result<Dispatch> {
+    /// Starts `req` at `start_ns`; it reached the drive at `arrived_ns`
+    /// (no later: a SATA command the HBA sent while it waited for a slot).
+    fn dispatch(&mut self, start_ns: Ns, req: DeviceRequest, arrived_ns: Ns) -> Result<Dispatch> {
         self.in_flight += 1;
-        let done_ns = self.serve(start_ns, &req)?;
+        let done_ns = self.serve(start_ns, &req, start_ns.max(arrived_ns))?;
+        let done_ns = match self.sata_hba.as_mut() {
+            Some(hba) => hba.taken_in(start_ns, done_ns),
+            None => done_ns,
+        };
         Ok(Dispatch { token: req.token, done_ns })
     }
 
-    /// Computes when `req`, started at `start_ns`, finishes, booking the
-    /// link, channels and units it uses.
-    fn serve(&mut self, start_ns: Ns, req: &DeviceRequest) -> Result<Ns> {
+    /// When a request issued at `now_ns` reaches the drive.
+    fn arrival(&mut self, now_ns: Ns) -> Ns {
+        self.sata_hba.as_mut().map_or(now_ns, |hba| hba.sent(now_ns))
+    }
+
+    /// Computes when `req`, started at `start_ns` and in the drive from
+    /// `ready_ns`, finishes, booking the link, channels and units it uses.
+    fn serve(&mut self, start_ns: Ns, req: &DeviceRequest, ready_ns: Ns) -> Result<Ns> {
         let end = req.offset_bytes.checked_add(req.len_bytes).filter(|&e| req.len_bytes > 0 && e <= self.capacity_bytes);
         let Some(end) = end else {
             return Err(Error::Device(format!(
@@ -296,7 +315,7 @@ impl Ssd {
         self.fold_while_idle(start_ns)?;
         let page = self.page_size_bytes;
         let (first, last) = (req.offset_bytes / page, (end - 1) / page);
-        let t0 = self.firmware_done(start_ns, start_ns + self.timing.controller_overhead_ns, req.op, last - first + 1)?;
+        let t0 = self.firmware_done(start_ns, ready_ns + self.timing.controller_overhead_ns, req.op, last - first + 1)?;
         let in_page = |lpn: u64| end.min((lpn + 1) * page) - req.offset_bytes.max(lpn * page);
         match req.op {
             Op::Write if self.write_buffer.is_some() => self.write_through_buffer(start_ns, t0, first..=last, req, in_page),
@@ -318,7 +337,7 @@ impl Ssd {
                 let mut done = t0;
                 for lpn in first..=last {
                     self.poll_stop(lpn - first)?;
-                    if self.write_cache.as_ref().is_some_and(|c| c.holds(lpn)) {
+                    if self.write_cache.as_ref().is_some_and(|c| c.holds(lpn)) || self.waits_to_be_programmed(lpn) {
                         continue; // served from DRAM
                     }
                     let (known, write_back) = self.translate(start_ns, lpn, false, t0);
@@ -426,14 +445,7 @@ impl Ssd {
     /// hold its register while the channel is busy; otherwise the unit is
     /// taken only when the channel is free too.
     fn book(&mut self, r: Route, ready_ns: Ns, w: PageWork, op: Op) -> Ns {
-        let mut t = ready_ns;
-        let (gc_ns, gc_from, erases_ns) = std::mem::take(&mut self.owed_gc[r.unit]);
-        if gc_ns > 0 {
-            // Cleaning comes first, as soon as the unit is free for it.
-            let start = self.units[r.unit].book(gc_from.max(ready_ns), gc_ns);
-            t = t.max(start + gc_ns);
-            self.note_erases(r.unit, start + gc_ns, erases_ns);
-        }
+        let t = self.book_owed_gc(r.unit, ready_ns);
         let (start, x) = self.slot(r, ready_ns, t, w);
         if let Some(x) = self.book_through_erases(r, ready_ns, start, w, op) {
             return x;
@@ -444,9 +456,23 @@ impl Ssd {
         x
     }
 
+    /// Books the collection owed to `unit` (if any) ahead of an operation
+    /// ready at `ready_ns`: from then, or from when its write ended if
+    /// later, as soon as the unit is free. Returns when the operation may
+    /// start.
+    fn book_owed_gc(&mut self, unit: usize, ready_ns: Ns) -> Ns {
+        let (gc_ns, gc_from, erases_ns) = std::mem::take(&mut self.owed_gc[unit]);
+        if gc_ns == 0 {
+            return ready_ns;
+        }
+        let start = self.units[unit].book(gc_from.max(ready_ns), gc_ns);
+        self.note_erases(unit, start + gc_ns, erases_ns);
+        ready_ns.max(start + gc_ns)
+    }
+
     /// Where `w`, ready at `ready_ns` and not before `t`, fits on its unit
     /// and channel: the unit's start and the transfer's.
-    fn slot(&mut self, r: Route, ready_ns: Ns, mut t: Ns, w: PageWork) -> (Ns, Ns) {
+    fn slot(&mut self, r: Route, ready_ns: Ns, t: Ns, w: PageWork) -> (Ns, Ns) {
         let whole = w.before + w.transfer + w.after;
         // The pages of one request all search from its ready instant: the
         // unit remembers where the last such search ended (a cleaning's
@@ -455,6 +481,13 @@ impl Ssd {
         if t > ready_ns {
             start = self.units[r.unit].earliest(t, whole);
         }
+        self.slot_from(r, start, w)
+    }
+
+    /// [`Ssd::slot`] from a first candidate start of the unit, booking
+    /// nothing.
+    fn slot_from(&self, r: Route, mut start: Ns, w: PageWork) -> (Ns, Ns) {
+        let whole = w.before + w.transfer + w.after;
         loop {
             if w.command > 0 {
                 let c = self.channels[r.channel].earliest(start, w.command);
@@ -470,8 +503,7 @@ impl Ssd {
                 return (start, x);
             }
             // Start the unit later, so that it reaches the transfer as the channel frees.
-            t = x - w.before;
-            start = self.units[r.unit].earliest(t, whole);
+            start = self.units[r.unit].earliest(x - w.before, whole);
         }
     }
 
@@ -566,7 +598,8 @@ impl Ssd {
         self.count_gc(outcome.fold);
         let program = Program { route, ready_ns, work, gc: outcome.gc, fold: outcome.fold };
         if let Some(slots) = buffer_slots {
-            self.waiting_programs.push_back(waiting_programs::WaitingProgram { program, slots });
+            self.waiting_programs.push_back(waiting_programs::WaitingProgram { program, lpn: id, slots });
+            self.programs_waited += 1;
             return Ok(None);
         }
         Ok(Some(self.book_program(program)))
@@ -617,17 +650,18 @@ impl MemberDevice for Ssd {
     }
 
     fn submit(&mut self, now_ns: Ns, request: DeviceRequest) -> Result<Option<Dispatch>> {
+        let arrived_ns = self.arrival(now_ns);
         if self.in_flight < self.queue_depth {
-            return self.dispatch(now_ns, request).map(Some);
+            return self.dispatch(now_ns, request, arrived_ns).map(Some);
         }
-        self.queue.push_back(request);
+        self.queue.push_back((request, arrived_ns));
         Ok(None)
     }
 
     fn complete(&mut self, now_ns: Ns) -> Result<Option<Dispatch>> {
         self.in_flight -= 1;
         match self.queue.pop_front() {
-            Some(req) => self.dispatch(now_ns, req).map(Some),
+            Some((req, arrived_ns)) => self.dispatch(now_ns, req, arrived_ns).map(Some),
             None => Ok(None),
         }
     }

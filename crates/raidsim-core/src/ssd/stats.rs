@@ -19,6 +19,12 @@ impl Ssd {
         &self.chip_pages_written
     }
 
+    /// With `ssd.scheduling = "reads_first"`: how many buffered programs
+    /// waited at their units (`None` in arrival order).
+    pub fn programs_waited(&self) -> Option<u64> {
+        self.reads_first.then_some(self.programs_waited)
+    }
+
     /// Garbage-collection runs (writes that triggered at least one erase).
     pub fn gc_runs(&self) -> u64 {
         self.gc_runs
@@ -74,6 +80,14 @@ impl Ssd {
                 deferred as f64,
                 "operations",
                 "flash operations served before an erase that had not begun (or would resume)",
+            ));
+        }
+        if self.reads_first {
+            out.push(Stat::new(
+                format!("{prefix}.flash.programs_waited"),
+                self.programs_waited as f64,
+                "pages",
+                "buffered programs that waited at their units while later reads went first (ssd.scheduling = \"reads_first\")",
             ));
         }
         out.push(Stat::new(format!("{prefix}.ftl.gc.runs"), self.gc_runs as f64, "runs", "writes that triggered garbage collection"));

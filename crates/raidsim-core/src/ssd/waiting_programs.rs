@@ -25,17 +25,21 @@ use super::{PageDone, Program, Ssd};
 use crate::engine::Ns;
 use crate::error::Result;
 
-/// A program waiting at its unit, and the buffer slots its page holds.
+/// A program waiting at its unit, the page it programs, and the buffer
+/// slots the page holds.
 #[derive(Clone, Copy)]
 pub(super) struct WaitingProgram {
     pub(super) program: Program,
+    pub(super) lpn: u64,
     pub(super) slots: u64,
 }
 
 impl Ssd {
     /// Books, in the order they came, the waiting programs their units
     /// would have started before `now_ns`; a unit's later ones wait with
-    /// its first that still waits.
+    /// its first that still waits. A collection owed to a unit that would
+    /// have started before `now_ns` ahead of its first waiting program is
+    /// booked too: it is under way, and a read that comes now waits for it.
     pub(super) fn start_waiting_programs(&mut self, now_ns: Ns) -> Result<()> {
         if self.waiting_programs.is_empty() {
             return Ok(());
@@ -46,13 +50,23 @@ impl Ssd {
         while i < self.waiting_programs.len() {
             let w = self.waiting_programs[i];
             let unit = w.program.route.unit;
-            if self.unit_blocked_in_pass[unit] != self.waiting_pass && self.waiting_start(&w.program) < now_ns {
+            if self.unit_blocked_in_pass[unit] == self.waiting_pass {
+                i += 1;
+                continue;
+            }
+            if self.waiting_start(&w.program) < now_ns {
                 self.waiting_programs.remove(i);
                 self.book_waiting(w)?;
-            } else {
-                self.unit_blocked_in_pass[unit] = self.waiting_pass;
-                i += 1;
+                continue;
             }
+            let ready = self.searchable_from(&w.program);
+            let (gc_ns, gc_from, _) = self.owed_gc[unit];
+            if gc_ns > 0 && self.units[unit].earliest(gc_from.max(ready), gc_ns) < now_ns {
+                self.book_owed_gc(unit, ready);
+                continue;
+            }
+            self.unit_blocked_in_pass[unit] = self.waiting_pass;
+            i += 1;
         }
         Ok(())
     }
@@ -63,6 +77,12 @@ impl Ssd {
             self.book_waiting(w)?;
         }
         Ok(())
+    }
+
+    /// True when page `lpn` waits to be programmed: its data is in the
+    /// drive's DRAM, whence a read takes it.
+    pub(super) fn waits_to_be_programmed(&self, lpn: u64) -> bool {
+        self.waiting_programs.iter().any(|w| w.lpn == lpn)
     }
 
     /// The end of the run: the programs still waiting are booked, so that
@@ -87,14 +107,17 @@ impl Ssd {
     }
 
     /// When the program's unit would start it, booked now: after the
-    /// collection owed to the unit, at its first gap that holds it.
+    /// collection owed to the unit, at its first time that it and its
+    /// channel fit, as [`Ssd::book`] would book it.
     fn waiting_start(&self, p: &Program) -> Ns {
         let unit = &self.units[p.route.unit];
+        let ready = self.searchable_from(p);
         let (gc_ns, gc_from, _) = self.owed_gc[p.route.unit];
-        let mut t = self.searchable_from(p);
+        let mut t = ready;
         if gc_ns > 0 {
-            t = t.max(unit.earliest(gc_from.max(t), gc_ns) + gc_ns);
+            t = t.max(unit.earliest(gc_from.max(ready), gc_ns) + gc_ns);
         }
-        unit.earliest(t, p.work.before + p.work.transfer + p.work.after)
+        let w = p.work;
+        self.slot_from(p.route, unit.earliest(t, w.before + w.transfer + w.after), w).0
     }
 }

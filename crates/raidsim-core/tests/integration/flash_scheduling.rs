@@ -42,6 +42,63 @@ fn a_read_passes_the_programs_waiting_but_not_the_one_under_way() {
 }
 
 #[test]
+fn a_program_waiting_for_its_channel_has_not_begun() {
+    // Two dies on one channel. Page 0's program holds the channel for T
+    // from 0; page 1's, on the other die, cannot start before T. A read on
+    // that die at 10 us senses from 10 to 35 us, takes the channel at T and
+    // ends at 2T: 2T - 10 us.
+    let requests = ["[0, \"W\", 0, 4096]", "[0, \"W\", 4096, 4096]", "[10000, \"R\", 12288, 4096]"];
+    let two_dies = ["ssd.geometry.dies_per_chip=2", READS_FIRST];
+    assert_eq!(run(&requests, &two_dies).host.read_response.mean_ns, 2.0 * T - 10_000.0);
+}
+
+#[test]
+fn a_page_waiting_to_be_programmed_is_read_from_dram() {
+    // Its data is in the buffer: no flash time. In arrival order the read
+    // waits for the three programs and senses the page.
+    let requests = ["[0, \"W\", 0, 4096]", "[0, \"W\", 4096, 4096]", "[0, \"W\", 8192, 4096]", "[10000, \"R\", 8192, 4096]"];
+    assert_eq!(run(&requests, &[READS_FIRST]).host.read_response.mean_ns, 0.0);
+    assert_eq!(run(&requests, &[]).host.read_response.mean_ns, 3.0 * P + SENSE + T - 10_000.0);
+}
+
+#[test]
+fn a_read_waits_for_a_collection_under_way_and_passes_the_programs_behind_it() {
+    // One aged die, a light random mix: collections are owed by programs
+    // and start before the reads that come; reads first, the reads wait
+    // for the collection under way but not for the programs queued behind
+    // it, so they wait less than in arrival order.
+    let mix = [
+        "ssd.geometry.blocks_per_plane=32",
+        "ssd.geometry.over_provisioning_fraction=0.15",
+        "precondition.fill_fraction=0.9",
+        "precondition.random_overwrite_factor=1",
+        "ssd.write_buffer_slot_until=\"programmed\"",
+        "workload.kind=synthetic",
+        "workload.requests=400",
+        "workload.mean_interarrival_ns=1600000",
+        "workload.read_fraction=0.6",
+        "workload.span_bytes=819200",
+        "workload.size.kind=fixed",
+        "workload.size.mean_bytes=4096",
+    ];
+    let go = |extra: &[&str]| {
+        let mut o = vec!["ssd.write_buffer_bytes=16384"];
+        o.extend_from_slice(&ONE_DIE);
+        o.extend_from_slice(&mix);
+        o.extend_from_slice(extra);
+        simulate(config("", &o)).expect("runs")
+    };
+    let (fifo, first) = (go(&[]), go(&[READS_FIRST]));
+    assert!(fifo.devices[0].erases > 0, "no collection ran");
+    assert!(
+        first.host.read_response.mean_ns < fifo.host.read_response.mean_ns,
+        "{} vs {}",
+        first.host.read_response.mean_ns,
+        fifo.host.read_response.mean_ns
+    );
+}
+
+#[test]
 fn writes_alone_run_as_in_arrival_order_once_the_buffer_is_full() {
     // Ten writes at 0 into a 4-page buffer whose slots are held until
     // programmed: write 4 + k waits for the (k + 1)-th program, (k + 1) P.
@@ -64,6 +121,16 @@ fn the_programs_still_waiting_at_the_end_are_programmed() {
     assert_eq!(r.devices[0].pages_written.get("user"), Some(&4));
     let warning = r.warnings.iter().find(|w| w.contains("the flash went on programming")).expect("a buffer warning");
     assert!(warning.contains(&format!("{:.3} ms", 4.0 * P / 1e6)), "{warning}");
+}
+
+#[test]
+fn writes_larger_than_the_buffer_never_wait_and_the_report_says_so() {
+    // 32 KiB writes into a 16 KiB buffer stream through it, booked as they come.
+    let requests = ["[0, \"W\", 0, 32768]", "[0, \"W\", 32768, 32768]", "[10000, \"R\", 98304, 4096]"];
+    let r = run(&requests, &[READS_FIRST]);
+    assert_eq!(r.host.read_response.mean_ns, run(&requests, &[]).host.read_response.mean_ns);
+    assert!(r.warnings.iter().any(|w| w.contains("no program waited")), "{:?}", r.warnings);
+    assert!(!run(&requests[..1], &[]).warnings.iter().any(|w| w.contains("no program waited")));
 }
 
 #[test]
@@ -118,7 +185,7 @@ fn an_array_of_collecting_drives_serves_reads_sooner_and_does_the_same_flash_wor
     let written = |r: &Report| r.devices.iter().map(|d| d.pages_written.values().sum::<u64>()).sum::<u64>() as f64;
     assert!((written(&first) / written(&fifo) - 1.0).abs() < 0.01, "{} vs {}", written(&first), written(&fifo));
     assert!(
-        first.host.read_response.mean_ns < 0.9 * fifo.host.read_response.mean_ns,
+        first.host.read_response.mean_ns < 0.98 * fifo.host.read_response.mean_ns,
         "{} vs {}",
         first.host.read_response.mean_ns,
         fifo.host.read_response.mean_ns

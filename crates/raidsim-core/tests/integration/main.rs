@@ -38,6 +38,7 @@ mod rais_controller;
 mod rebuild;
 mod report_warnings;
 mod request_log;
+mod sata_hba;
 mod shared_traces;
 mod slc_cache;
 mod ssd_closed_forms;

@@ -38,6 +38,8 @@ fn the_cases_draw_every_flash_management_option() {
     assert!(shares > 20, "{shares} cases with Diff-RAID parity shares");
     let reads_first = drawn.iter().filter(|o| *o == "ssd.scheduling=\"reads_first\"").count();
     assert!(reads_first > 20, "{reads_first} cases whose reads pass buffered programs");
+    let sata = drawn.iter().filter(|o| o.starts_with("ssd.timing.sata_hba_processing_ns=")).count();
+    assert!(sata > 50, "{sata} cases of SATA drives");
 }
 
 #[test]
