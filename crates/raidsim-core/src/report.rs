@@ -43,10 +43,10 @@ fn scheduling_warning(out: &mut Vec<String>, members: &[Member]) {
     let idle = members
         .iter()
         .filter_map(Member::as_ssd)
-        .any(|ssd| ssd.programs_waited() == Some(0) && ssd.counters().pages_written[Cause::User.index()] > 0);
+        .any(|ssd| ssd.programs_deferred() == Some(0) && ssd.counters().pages_written[Cause::User.index()] > 0);
     if idle {
         out.push(
-            "ssd.scheduling = \"reads_first\": no program waited for reads to pass, as every write was larger than the \
+            "ssd.scheduling = \"reads_first\": no program could wait for reads to pass, as every write was larger than the \
              write buffer (ssd.write_buffer_bytes) and streamed through it; the run is the same as in arrival order"
                 .into(),
         );

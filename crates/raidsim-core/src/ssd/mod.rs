@@ -158,8 +158,8 @@ pub struct Ssd {
     /// first one still waiting: the unit's later ones wait too.
     unit_blocked_in_pass: Vec<u64>,
     waiting_pass: u64,
-    /// Programs that waited at their units (`reads_first`).
-    programs_waited: u64,
+    /// Buffered programs held off the calendar (`reads_first`).
+    programs_deferred: u64,
 }
 
 /// Where one page operation runs.
@@ -264,7 +264,7 @@ impl Ssd {
             waiting_programs: VecDeque::new(),
             unit_blocked_in_pass: vec![0; units],
             waiting_pass: 0,
-            programs_waited: 0,
+            programs_deferred: 0,
             cmt: cmt.then(|| CachedMappingTable::new(m.cached_entries, m.entries_per_translation_page, d.logical_pages)),
             translation_read_until: vec![0; m.translation_pages(d.logical_pages) as usize],
             ftl,
@@ -310,9 +310,11 @@ impl Ssd {
                 req.offset_bytes, req.len_bytes, self.capacity_bytes
             )));
         };
-        self.start_waiting_programs(start_ns)?;
+        // Until the command is in the drive (after a SATA HBA sent it), its
+        // units may start waiting programs and fold their SLC caches.
+        self.start_waiting_programs(ready_ns)?;
         self.link.advance(start_ns);
-        self.fold_while_idle(start_ns)?;
+        self.fold_while_idle(ready_ns)?;
         let page = self.page_size_bytes;
         let (first, last) = (req.offset_bytes / page, (end - 1) / page);
         let t0 = self.firmware_done(start_ns, ready_ns + self.timing.controller_overhead_ns, req.op, last - first + 1)?;
@@ -599,7 +601,7 @@ impl Ssd {
         let program = Program { route, ready_ns, work, gc: outcome.gc, fold: outcome.fold };
         if let Some(slots) = buffer_slots {
             self.waiting_programs.push_back(waiting_programs::WaitingProgram { program, lpn: id, slots });
-            self.programs_waited += 1;
+            self.programs_deferred += 1;
             return Ok(None);
         }
         Ok(Some(self.book_program(program)))

@@ -131,7 +131,7 @@ impl Ssd {
         self.chip_pages_read.iter_mut().for_each(|c| *c = 0);
         self.gc_runs = 0;
         self.forced_gc_runs = 0;
-        self.programs_waited = 0;
+        self.programs_deferred = 0;
         (self.erase_suspensions, self.erase_deferrals) = (0, 0);
         self.summary_pages_written = 0;
         self.trims = TrimCounts::default();

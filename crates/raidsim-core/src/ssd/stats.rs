@@ -20,9 +20,9 @@ impl Ssd {
     }
 
     /// With `ssd.scheduling = "reads_first"`: how many buffered programs
-    /// waited at their units (`None` in arrival order).
-    pub fn programs_waited(&self) -> Option<u64> {
-        self.reads_first.then_some(self.programs_waited)
+    /// were held off the calendar until due (`None` in arrival order).
+    pub fn programs_deferred(&self) -> Option<u64> {
+        self.reads_first.then_some(self.programs_deferred)
     }
 
     /// Garbage-collection runs (writes that triggered at least one erase).
@@ -84,10 +84,10 @@ impl Ssd {
         }
         if self.reads_first {
             out.push(Stat::new(
-                format!("{prefix}.flash.programs_waited"),
-                self.programs_waited as f64,
+                format!("{prefix}.flash.programs_deferred"),
+                self.programs_deferred as f64,
                 "pages",
-                "buffered programs that waited at their units while later reads went first (ssd.scheduling = \"reads_first\")",
+                "buffered programs held off their units' calendars until due, so that later reads could pass them (ssd.scheduling = \"reads_first\")",
             ));
         }
         out.push(Stat::new(format!("{prefix}.ftl.gc.runs"), self.gc_runs as f64, "runs", "writes that triggered garbage collection"));

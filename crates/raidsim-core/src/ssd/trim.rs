@@ -46,6 +46,7 @@ impl Ssd {
             if let Some(cache) = self.write_cache.as_mut() {
                 cache.trim(lpn);
             }
+            self.forget_waiting_page(lpn);
             // With a cached map the entry is looked up (a miss reads its
             // translation page) and changed only where the page held data.
             let mapped = self.ftl.lookup(lpn).is_some();

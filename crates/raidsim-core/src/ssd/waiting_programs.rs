@@ -25,6 +25,9 @@ use super::{PageDone, Program, Ssd};
 use crate::engine::Ns;
 use crate::error::Result;
 
+/// The page of a waiting program whose data a trim dropped: no read finds it.
+const TRIMMED: u64 = u64::MAX;
+
 /// A program waiting at its unit, the page it programs, and the buffer
 /// slots the page holds.
 #[derive(Clone, Copy)]
@@ -83,6 +86,12 @@ impl Ssd {
     /// drive's DRAM, whence a read takes it.
     pub(super) fn waits_to_be_programmed(&self, lpn: u64) -> bool {
         self.waiting_programs.iter().any(|w| w.lpn == lpn)
+    }
+
+    /// Page `lpn` was trimmed: a read of it no longer finds it in DRAM. Its
+    /// program still runs, as it would have begun in arrival order.
+    pub(super) fn forget_waiting_page(&mut self, lpn: u64) {
+        self.waiting_programs.iter_mut().filter(|w| w.lpn == lpn).for_each(|w| w.lpn = TRIMMED);
     }
 
     /// The end of the run: the programs still waiting are booked, so that

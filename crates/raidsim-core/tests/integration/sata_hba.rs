@@ -70,3 +70,23 @@ fn a_busy_hba_caps_the_drive_at_one_command_per_processing_time() {
     let e = common::refused(&["ssd.timing.sata_hba_processing_ns=3600000000001"]);
     assert!(e.contains("ssd.timing.sata_hba_processing_ns") && e.contains("more than an hour"), "{e}");
 }
+
+#[test]
+fn a_program_that_begins_before_a_read_reaches_the_drive_is_not_passed() {
+    // With a 4-page buffer and reads first, d = 100 us: the write reaches
+    // the drive at 100 us and its program runs to 100 us + P; the read,
+    // issued at 50 us, reaches it at 200 us, after the program began, and
+    // waits for it, as in arrival order.
+    let requests = ["[0, \"W\", 0, 4096]", "[50000, \"R\", 8192, 4096]"];
+    let w = format!("workload.requests=[{}]", requests.join(", "));
+    let d = 100_000.0;
+    let p = 302_400.0;
+    for order in ["\"reads_first\"", "\"arrival_order\""] {
+        let s = format!("ssd.scheduling={order}");
+        let mut o =
+            vec!["workload.kind=requests", w.as_str(), "ssd.timing.sata_hba_processing_ns=100000", "ssd.write_buffer_bytes=16384", s.as_str()];
+        o.extend_from_slice(&ONE_DIE);
+        let r = simulate(config("", &o)).expect("runs");
+        assert_eq!(r.host.read_response.mean_ns, d + p + S + d - 50_000.0, "{order}");
+    }
+}
