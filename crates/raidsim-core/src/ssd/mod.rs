@@ -39,8 +39,12 @@
 //! not modelled.
 //!
 //! The drive admits `queue_depth` host requests at once; later ones wait in
-//! its queue in arrival order. With `write_buffer_bytes` a write is
-//! acknowledged once its data is in the drive's DRAM ([`write_buffer`]).
+//! its queue in arrival order; a SATA drive's commands and completions pass
+//! its host bus adapter one at a time ([`sata_hba`]). With
+//! `write_buffer_bytes` a write is acknowledged once its data is in the
+//! drive's DRAM ([`write_buffer`]), and with `scheduling = "reads_first"`
+//! its programs wait at their units while later reads go first
+//! ([`waiting_programs`]).
 
 mod erase_suspend;
 mod gc;
@@ -296,6 +300,7 @@ impl Ssd {
     }
 
     /// When a request issued at `now_ns` reaches the drive.
+    #[inline]
     fn arrival(&mut self, now_ns: Ns) -> Ns {
         self.sata_hba.as_mut().map_or(now_ns, |hba| hba.sent(now_ns))
     }
@@ -462,6 +467,7 @@ impl Ssd {
     /// ready at `ready_ns`: from then, or from when its write ended if
     /// later, as soon as the unit is free. Returns when the operation may
     /// start.
+    #[inline]
     fn book_owed_gc(&mut self, unit: usize, ready_ns: Ns) -> Ns {
         let (gc_ns, gc_from, erases_ns) = std::mem::take(&mut self.owed_gc[unit]);
         if gc_ns == 0 {
@@ -488,6 +494,7 @@ impl Ssd {
 
     /// [`Ssd::slot`] from a first candidate start of the unit, booking
     /// nothing.
+    #[inline]
     fn slot_from(&self, r: Route, mut start: Ns, w: PageWork) -> (Ns, Ns) {
         let whole = w.before + w.transfer + w.after;
         loop {
@@ -598,23 +605,24 @@ impl Ssd {
         self.own_gc_starts += u64::from(outcome.gc.ran());
         self.count_gc(outcome.gc);
         self.count_gc(outcome.fold);
-        let program = Program { route, ready_ns, work, gc: outcome.gc, fold: outcome.fold };
         if let Some(slots) = buffer_slots {
+            let program = Program { route, ready_ns, work, gc: outcome.gc, fold: outcome.fold };
             self.waiting_programs.push_back(waiting_programs::WaitingProgram { program, lpn: id, slots });
             self.programs_deferred += 1;
             return Ok(None);
         }
-        Ok(Some(self.book_program(program)))
+        Ok(Some(self.book_program(route, ready_ns, work, &outcome.gc, &outcome.fold)))
     }
 
     /// Books a program on its unit, then the collection and folding its
     /// write asked for.
-    fn book_program(&mut self, p: Program) -> PageDone {
-        let x = self.book(p.route, p.ready_ns, p.work, Op::Write);
-        let programmed = x + p.work.transfer + p.work.after;
-        self.book_gc(p.route, programmed, p.gc);
-        self.book_fold(p.route, programmed, p.fold);
-        PageDone { transferred_ns: x + p.work.transfer, programmed_ns: programmed }
+    #[inline]
+    fn book_program(&mut self, route: Route, ready_ns: Ns, work: PageWork, gc: &GcWork, fold: &GcWork) -> PageDone {
+        let x = self.book(route, ready_ns, work, Op::Write);
+        let programmed = x + work.transfer + work.after;
+        self.book_gc(route, programmed, *gc);
+        self.book_fold(route, programmed, *fold);
+        PageDone { transferred_ns: x + work.transfer, programmed_ns: programmed }
     }
 
     /// CR5M, before a mirrored write of `[offset, offset + len)`: each

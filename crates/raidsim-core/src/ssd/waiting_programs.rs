@@ -43,10 +43,17 @@ impl Ssd {
     /// its first that still waits. A collection owed to a unit that would
     /// have started before `now_ns` ahead of its first waiting program is
     /// booked too: it is under way, and a read that comes now waits for it.
+    #[inline]
     pub(super) fn start_waiting_programs(&mut self, now_ns: Ns) -> Result<()> {
         if self.waiting_programs.is_empty() {
             return Ok(());
         }
+        self.start_due_programs(now_ns)
+    }
+
+    /// [`Ssd::start_waiting_programs`] when some wait: kept out of line,
+    /// so that a drive with none pays one test per request.
+    fn start_due_programs(&mut self, now_ns: Ns) -> Result<()> {
         // A unit is blocked in this pass when its stamp is this pass's.
         self.waiting_pass += 1;
         let mut i = 0;
@@ -84,6 +91,7 @@ impl Ssd {
 
     /// True when page `lpn` waits to be programmed: its data is in the
     /// drive's DRAM, whence a read takes it.
+    #[inline]
     pub(super) fn waits_to_be_programmed(&self, lpn: u64) -> bool {
         self.waiting_programs.iter().any(|w| w.lpn == lpn)
     }
@@ -101,8 +109,8 @@ impl Ssd {
     }
 
     fn book_waiting(&mut self, w: WaitingProgram) -> Result<()> {
-        let program = Program { ready_ns: self.searchable_from(&w.program), ..w.program };
-        let page: PageDone = self.book_program(program);
+        let p = &w.program;
+        let page: PageDone = self.book_program(p.route, self.searchable_from(p), p.work, &p.gc, &p.fold);
         self.waiting_page_left_buffer(page, w.slots)
     }
 
