@@ -156,12 +156,8 @@ pub struct Ssd {
     trims: TrimCounts,
     /// `ssd.scheduling`: buffered programs may wait for later reads.
     reads_first: bool,
-    /// Buffered programs waiting at their units, in the order they came.
-    waiting_programs: VecDeque<waiting_programs::WaitingProgram>,
-    /// Per unit, the last pass over the waiting programs that found its
-    /// first one still waiting: the unit's later ones wait too.
-    unit_blocked_in_pass: Vec<u64>,
-    waiting_pass: u64,
+    /// Buffered programs waiting at their units.
+    waiting: waiting_programs::WaitingPrograms,
     /// Buffered programs held off the calendar (`reads_first`).
     programs_deferred: u64,
 }
@@ -265,9 +261,7 @@ impl Ssd {
             ftl_scheme: ssd.ftl.scheme,
             trims: TrimCounts::default(),
             reads_first: ssd.scheduling == crate::config::FlashScheduling::ReadsFirst,
-            waiting_programs: VecDeque::new(),
-            unit_blocked_in_pass: vec![0; units],
-            waiting_pass: 0,
+            waiting: waiting_programs::WaitingPrograms::new(units),
             programs_deferred: 0,
             cmt: cmt.then(|| CachedMappingTable::new(m.cached_entries, m.entries_per_translation_page, d.logical_pages)),
             translation_read_until: vec![0; m.translation_pages(d.logical_pages) as usize],
@@ -478,6 +472,13 @@ impl Ssd {
         ready_ns.max(start + gc_ns)
     }
 
+    /// Where [`Ssd::book_owed_gc`] would start the collection owed to
+    /// `unit`, and how long it runs; none is owed.
+    fn owed_gc_start(&self, unit: usize, ready_ns: Ns) -> Option<(Ns, Ns)> {
+        let (gc_ns, gc_from, _) = self.owed_gc[unit];
+        (gc_ns > 0).then(|| (self.units[unit].earliest(gc_from.max(ready_ns), gc_ns), gc_ns))
+    }
+
     /// Where `w`, ready at `ready_ns` and not before `t`, fits on its unit
     /// and channel: the unit's start and the transfer's.
     fn slot(&mut self, r: Route, ready_ns: Ns, t: Ns, w: PageWork) -> (Ns, Ns) {
@@ -607,7 +608,7 @@ impl Ssd {
         self.count_gc(outcome.fold);
         if let Some(slots) = buffer_slots {
             let program = Program { route, ready_ns, work, gc: outcome.gc, fold: outcome.fold };
-            self.waiting_programs.push_back(waiting_programs::WaitingProgram { program, lpn: id, slots });
+            self.waiting.push(waiting_programs::WaitingProgram { program, lpn: id, slots });
             self.programs_deferred += 1;
             return Ok(None);
         }

@@ -23,7 +23,9 @@
 
 use super::{PageDone, Program, Ssd};
 use crate::engine::Ns;
-use crate::error::Result;
+use crate::error::{Error, Result};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, VecDeque};
 
 /// The page of a waiting program whose data a trim dropped: no read finds it.
 const TRIMMED: u64 = u64::MAX;
@@ -37,6 +39,69 @@ pub(super) struct WaitingProgram {
     pub(super) slots: u64,
 }
 
+/// The programs waiting, per unit in the order they came, numbered in the
+/// order they came across units (the order they are booked in).
+#[derive(Default)]
+pub(super) struct WaitingPrograms {
+    by_unit: Vec<VecDeque<(u64, WaitingProgram)>>,
+    /// The units with programs waiting.
+    units_waiting: Vec<usize>,
+    next_number: u64,
+    /// How many programs wait for each page whose data is in DRAM (a page
+    /// written twice waits twice; a trimmed one not at all).
+    pages: HashMap<u64, u32>,
+    /// One pass's units, by the number of their first waiting program
+    /// (kept to reuse its room).
+    heads: BinaryHeap<Reverse<(u64, usize)>>,
+}
+
+impl WaitingPrograms {
+    pub(super) fn new(units: usize) -> Self {
+        Self { by_unit: vec![VecDeque::new(); units], ..Self::default() }
+    }
+
+    pub(super) fn push(&mut self, w: WaitingProgram) {
+        let queue = &mut self.by_unit[w.program.route.unit];
+        if queue.is_empty() {
+            self.units_waiting.push(w.program.route.unit);
+        }
+        queue.push_back((self.next_number, w));
+        self.next_number += 1;
+        *self.pages.entry(w.lpn).or_default() += 1;
+    }
+
+    fn is_empty(&self) -> bool {
+        self.units_waiting.is_empty()
+    }
+
+    /// Fills `heads` with every unit that has programs waiting.
+    fn start_pass(&mut self) {
+        self.heads.clear();
+        for &unit in &self.units_waiting {
+            if let Some(&(number, _)) = self.by_unit[unit].front() {
+                self.heads.push(Reverse((number, unit)));
+            }
+        }
+    }
+
+    /// Takes `unit`'s first waiting program, which the pass found first of all.
+    fn take_first(&mut self, unit: usize) -> Result<WaitingProgram> {
+        let queue = &mut self.by_unit[unit];
+        let (_, w) = queue.pop_front().ok_or_else(|| Error::Internal("a unit's waiting program vanished".into()))?;
+        match queue.front() {
+            Some(&(number, _)) => self.heads.push(Reverse((number, unit))),
+            None => self.units_waiting.retain(|&u| u != unit),
+        }
+        if let Some(n) = self.pages.get_mut(&w.lpn) {
+            *n -= 1;
+            if *n == 0 {
+                self.pages.remove(&w.lpn);
+            }
+        }
+        Ok(w)
+    }
+}
+
 impl Ssd {
     /// Books, in the order they came, the waiting programs their units
     /// would have started before `now_ns`; a unit's later ones wait with
@@ -45,46 +110,43 @@ impl Ssd {
     /// booked too: it is under way, and a read that comes now waits for it.
     #[inline]
     pub(super) fn start_waiting_programs(&mut self, now_ns: Ns) -> Result<()> {
-        if self.waiting_programs.is_empty() {
+        if self.waiting.is_empty() {
             return Ok(());
         }
-        self.start_due_programs(now_ns)
-    }
-
-    /// [`Ssd::start_waiting_programs`] when some wait: kept out of line,
-    /// so that a drive with none pays one test per request.
-    fn start_due_programs(&mut self, now_ns: Ns) -> Result<()> {
-        // A unit is blocked in this pass when its stamp is this pass's.
-        self.waiting_pass += 1;
-        let mut i = 0;
-        while i < self.waiting_programs.len() {
-            let w = self.waiting_programs[i];
-            let unit = w.program.route.unit;
-            if self.unit_blocked_in_pass[unit] == self.waiting_pass {
-                i += 1;
-                continue;
-            }
-            if self.waiting_start(&w.program) < now_ns {
-                self.waiting_programs.remove(i);
-                self.book_waiting(w)?;
-                continue;
-            }
-            let ready = self.searchable_from(&w.program);
-            let (gc_ns, gc_from, _) = self.owed_gc[unit];
-            if gc_ns > 0 && self.units[unit].earliest(gc_from.max(ready), gc_ns) < now_ns {
-                self.book_owed_gc(unit, ready);
-                continue;
-            }
-            self.unit_blocked_in_pass[unit] = self.waiting_pass;
-            i += 1;
-        }
-        Ok(())
+        self.book_waiting_programs(Some(now_ns))
     }
 
     /// Books every waiting program, in the order they came.
     pub(super) fn book_all_waiting_programs(&mut self) -> Result<()> {
-        while let Some(w) = self.waiting_programs.pop_front() {
-            self.book_waiting(w)?;
+        if self.waiting.is_empty() {
+            return Ok(());
+        }
+        self.book_waiting_programs(None)
+    }
+
+    /// Books the waiting programs due before `until_ns` (all of them when
+    /// `None`), taking the units' first ones in the order they came: a
+    /// unit whose first is not due leaves the pass. Kept out of line, so
+    /// that a drive with none waiting pays one test per request.
+    fn book_waiting_programs(&mut self, until_ns: Option<Ns>) -> Result<()> {
+        self.waiting.start_pass();
+        while let Some(Reverse((_, unit))) = self.waiting.heads.pop() {
+            let Some(now_ns) = until_ns else {
+                let w = self.waiting.take_first(unit)?;
+                self.book_waiting(w)?;
+                continue;
+            };
+            let first = self.waiting.by_unit[unit].front().map(|&(n, w)| (n, w.program));
+            let (number, program) = first.ok_or_else(|| Error::Internal("a unit in the pass has no waiting program".into()))?;
+            let ready = self.searchable_from(&program);
+            if self.waiting_start(&program, ready) < now_ns {
+                let w = self.waiting.take_first(unit)?;
+                self.book_waiting(w)?;
+            } else if self.owed_gc_start(unit, ready).is_some_and(|(start, _)| start < now_ns) {
+                // Under way: booked, and the program asked again.
+                self.book_owed_gc(unit, ready);
+                self.waiting.heads.push(Reverse((number, unit)));
+            }
         }
         Ok(())
     }
@@ -93,13 +155,17 @@ impl Ssd {
     /// drive's DRAM, whence a read takes it.
     #[inline]
     pub(super) fn waits_to_be_programmed(&self, lpn: u64) -> bool {
-        self.waiting_programs.iter().any(|w| w.lpn == lpn)
+        !self.waiting.pages.is_empty() && self.waiting.pages.contains_key(&lpn)
     }
 
     /// Page `lpn` was trimmed: a read of it no longer finds it in DRAM. Its
     /// program still runs, as it would have begun in arrival order.
     pub(super) fn forget_waiting_page(&mut self, lpn: u64) {
-        self.waiting_programs.iter_mut().filter(|w| w.lpn == lpn).for_each(|w| w.lpn = TRIMMED);
+        if self.waiting.pages.remove(&lpn).is_some() {
+            for queue in &mut self.waiting.by_unit {
+                queue.iter_mut().filter(|(_, w)| w.lpn == lpn).for_each(|(_, w)| w.lpn = TRIMMED);
+            }
+        }
     }
 
     /// The end of the run: the programs still waiting are booked, so that
@@ -123,18 +189,12 @@ impl Ssd {
         p.ready_ns.max(self.units[p.route.unit].now_ns()).max(self.channels[p.route.channel].now_ns())
     }
 
-    /// When the program's unit would start it, booked now: after the
-    /// collection owed to the unit, at its first time that it and its
-    /// channel fit, as [`Ssd::book`] would book it.
-    fn waiting_start(&self, p: &Program) -> Ns {
-        let unit = &self.units[p.route.unit];
-        let ready = self.searchable_from(p);
-        let (gc_ns, gc_from, _) = self.owed_gc[p.route.unit];
-        let mut t = ready;
-        if gc_ns > 0 {
-            t = t.max(unit.earliest(gc_from.max(ready), gc_ns) + gc_ns);
-        }
+    /// When the program's unit would start it, searching from `ready_ns`:
+    /// after the collection owed to the unit, at its first time that it
+    /// and its channel fit, as [`Ssd::book`] would book it.
+    fn waiting_start(&self, p: &Program, ready_ns: Ns) -> Ns {
+        let t = self.owed_gc_start(p.route.unit, ready_ns).map_or(ready_ns, |(start, gc_ns)| ready_ns.max(start + gc_ns));
         let w = p.work;
-        self.slot_from(p.route, unit.earliest(t, w.before + w.transfer + w.after), w).0
+        self.slot_from(p.route, self.units[p.route.unit].earliest(t, w.before + w.transfer + w.after), w).0
     }
 }

@@ -100,7 +100,7 @@ impl Ssd {
             // Its room comes from programs ending: each needs its time.
             self.book_all_waiting_programs()?;
         }
-        let admission = self.buffer()?.admit(t0, slots);
+        let admission = self.buffer()?.admit(t0, slots)?;
         let ready = self.host_link(admission.at_ns, req.len_bytes);
         // A write larger than the buffer needs its own pages' times: they do not wait.
         let may_wait = self.reads_first && admission.own_slots_first == 0;
@@ -202,9 +202,13 @@ impl WriteBuffer {
     }
 
     /// Admits a write needing `slots` slots, arriving at `now_ns`. Pages
-    /// still waiting at their units are not waited for: book them first
-    /// when the buffer is [short of room](Self::short_of_room).
-    pub fn admit(&mut self, now_ns: Ns, slots: u64) -> Admission {
+    /// still waiting at their units cannot be waited for (when they leave
+    /// is not known): book them first when the buffer is [short of
+    /// room](Self::short_of_room); otherwise it is an internal error.
+    pub fn admit(&mut self, now_ns: Ns, slots: u64) -> Result<Admission> {
+        if self.waiting_slots > 0 && self.short_of_room(now_ns, slots) {
+            return Err(Error::Internal("a write waits for buffer room held by programs not yet booked".into()));
+        }
         self.release_until(now_ns);
         let mut at_ns = now_ns.max(self.last_admitted_ns);
         while self.held_slots + slots > self.capacity_slots {
@@ -218,7 +222,7 @@ impl WriteBuffer {
             }
         }
         self.last_admitted_ns = at_ns;
-        Admission { at_ns, own_slots_first: (self.held_slots + slots).saturating_sub(self.capacity_slots) }
+        Ok(Admission { at_ns, own_slots_first: (self.held_slots + slots).saturating_sub(self.capacity_slots) })
     }
 
     fn release(&mut self) {
@@ -277,7 +281,7 @@ mod tests {
     fn steps(capacity: u64, steps: &[Step]) {
         let mut b = WriteBuffer::new(capacity);
         for (i, &((now, slots), (at_ns, own_slots_first), hold)) in steps.iter().enumerate() {
-            assert_eq!(b.admit(now, slots), Admission { at_ns, own_slots_first }, "step {i}");
+            assert_eq!(b.admit(now, slots).ok(), Some(Admission { at_ns, own_slots_first }), "step {i}");
             if let Some((leaves, slots)) = hold {
                 b.hold(leaves, slots);
             }
@@ -320,5 +324,20 @@ mod tests {
         steps(8, &[((0, 8), (0, 0), Some((100, 8))), ((0, 4), (100, 0), Some((200, 4))), ((10, 4), (100, 0), None)]);
         assert_eq!(freed_by_own_pages(vec![(1500, 16), (1200, 8)], 8), Some(1200));
         assert_eq!(freed_by_own_pages(vec![(1500, 16), (1200, 4)], 8), Some(1500));
+    }
+
+    #[test]
+    fn room_held_by_programs_not_yet_booked_is_never_waited_for_blindly() {
+        let mut b = WriteBuffer::new(2);
+        b.hold_waiting(1);
+        assert!(b.admit(0, 1).is_ok(), "room enough beside the waiting page");
+        b.hold(500, 1);
+        assert!(b.short_of_room(10, 1));
+        assert!(matches!(b.admit(10, 1), Err(Error::Internal(_))));
+        // Booked, the waiting page leaves at a known time, and the write waits for the earliest.
+        b.stop_waiting(1).expect("it was waiting");
+        b.hold(300, 1);
+        assert_eq!(b.admit(10, 1).ok(), Some(Admission { at_ns: 300, own_slots_first: 0 }));
+        assert!(matches!(b.stop_waiting(1), Err(Error::Internal(_))), "nothing waits any more");
     }
 }

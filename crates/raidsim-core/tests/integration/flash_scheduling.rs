@@ -59,6 +59,9 @@ fn a_page_waiting_to_be_programmed_is_read_from_dram() {
     let requests = ["[0, \"W\", 0, 4096]", "[0, \"W\", 4096, 4096]", "[0, \"W\", 8192, 4096]", "[10000, \"R\", 8192, 4096]"];
     assert_eq!(run(&requests, &[READS_FIRST]).host.read_response.mean_ns, 0.0);
     assert_eq!(run(&requests, &[]).host.read_response.mean_ns, 3.0 * P + SENSE + T - 10_000.0);
+    // Page 0's program began at 0: its page is read from flash once programmed.
+    let begun = ["[0, \"W\", 0, 4096]", "[0, \"W\", 4096, 4096]", "[0, \"W\", 8192, 4096]", "[10000, \"R\", 0, 4096]"];
+    assert_eq!(run(&begun, &[READS_FIRST]).host.read_response.mean_ns, P + SENSE + T - 10_000.0);
 }
 
 #[test]
