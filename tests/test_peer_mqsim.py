@@ -22,7 +22,12 @@ from conftest import SHARED_TRACES, peer_script
 MQSIM_MEAN_US = {
     "random-read-4k-qd1": 162.0,
     "random-read-4k-qd32": 283.0,
+    "random-write-4k-qd1": 27.0,
     "random-write-4k-qd8": 216.0,
+    "random-write-4k-qd32": 864.0,
+    "random-write-64k-qd8": 1764.0,
+    "sequential-write-64k-qd8": 1312.0,
+    "sequential-write-64k-qd32": 5254.0,
     "sequential-read-4k-qd8": 196.0,
     "random-read-64k-qd8": 445.0,
     "random-read-64k-qd32": 1519.0,
@@ -36,6 +41,7 @@ MQSIM_MEAN_US = {
     "random-mix70-4k-qd32": 484.0,
     # MQSim's two shipped traces, on fresh drives (MQSim cannot precondition for them).
     "trace-wsrch": 181.0,
+    "trace-tpcc": 5409.0,
 }
 # The drive of MQSim's fast18 experiments (preset mqsim-fast18), mean response, us, from
 #     python bench/peers/mqsim.py --mqsim PATH/TO/MQSim --source DIR --preset mqsim-fast18 \
@@ -53,6 +59,8 @@ MQSIM_SATA_MEAN_US = {
 }
 # Translation pages read for the cached map (Issued_Flash_Read_CMD_For_Mapping).
 MQSIM_MAP_READS = {"trace-wsrch": 24598}
+# Multi-plane programs (Issued_Flash_Multiplane_Program_CMD), from the same runs.
+MQSIM_MULTI_PLANE_PROGRAMS = {"random-write-4k-qd8": 1006, "sequential-write-64k-qd8": 25826}
 TRACES = str(SHARED_TRACES)
 REQUESTS, BLOCKS_PER_PLANE, SEED = 20_000, 256, 798
 
@@ -74,7 +82,7 @@ def test_reads_answer_as_mqsim_does(runs, name):
 @pytest.mark.parametrize("name", ["sequential-write-4k-qd1", "sequential-write-4k-qd8", "sequential-write-4k-qd32"])
 def test_streaming_small_writes_program_each_page_once_as_mqsim_does(runs, name):
     # The write cache keeps the second 4 KiB half of each 8 KiB page in DRAM
-    # (docs/validation.md: +2.4 %, 0.0 %, +0.1 %; without it +26-30 %). MQSim reports whole us.
+    # (docs/validation.md: +2.5 %, 0.0 %, +0.1 %; without it +26-30 %). MQSim reports whole us.
     assert runs[name]["mean_us"] == pytest.approx(MQSIM_MEAN_US[name], abs=1.0)
 
 
@@ -95,13 +103,37 @@ def test_large_reads_queued_deep_are_the_stated_gap(runs):
     assert 0.76 * MQSIM_MEAN_US["random-read-64k-qd32"] < r < 0.88 * MQSIM_MEAN_US["random-read-64k-qd32"]
 
 
-def test_small_writes_are_the_stated_gap(runs):
-    # docs/validation.md: with the buffer counted in sectors as MQSim counts
-    # it, but without multi-plane programs and MQSim's skipped reads of
-    # half-written pages, 4 KiB writes take about a fifth longer than MQSim's
-    # (+34 % when the buffer counted pages).
-    r = runs["random-write-4k-qd8"]["mean_us"]
-    assert 1.10 * MQSIM_MEAN_US["random-write-4k-qd8"] < r < 1.28 * MQSIM_MEAN_US["random-write-4k-qd8"]
+@pytest.mark.parametrize("name", ["random-write-4k-qd1", "random-write-4k-qd8", "random-write-4k-qd32"])
+def test_small_random_writes_are_the_stated_gap(runs, name):
+    # docs/validation.md: +3-4 % at every depth, MQSim's skipped reads of
+    # half-written pages (its preconditioning marks one sector per access).
+    assert 1.01 * MQSIM_MEAN_US[name] < runs[name]["mean_us"] < 1.06 * MQSIM_MEAN_US[name]
+
+
+@pytest.mark.parametrize("name", ["random-write-64k-qd8", "sequential-write-64k-qd8", "sequential-write-64k-qd32"])
+def test_large_writes_answer_as_mqsim_does(runs, name):
+    assert runs[name]["mean_us"] == pytest.approx(MQSIM_MEAN_US[name], rel=0.05)
+
+
+@pytest.mark.parametrize("name", list(MQSIM_MULTI_PLANE_PROGRAMS))
+def test_dies_program_two_planes_at_once_as_often_as_mqsims(runs, name):
+    # Random writes pair 5 % of MQSim's programs, streaming ones a third.
+    assert runs[name]["multi_plane_programs"] == pytest.approx(MQSIM_MULTI_PLANE_PROGRAMS[name], rel=0.10)
+
+
+@pytest.mark.parametrize("setting,slower", [
+    # Without the multi-plane command, the flash programs each page alone.
+    ({"ssd.multi_plane_programs": False}, (1.12, 1.30)),
+    # Translation pages in the host's open block put a die's planes at different
+    # offsets, and streaming writes lose their multi-plane commands.
+    ({"ssd.ftl.write_frontiers": "shared"}, (1.12, 1.30)),
+])
+def test_streaming_writes_need_multi_plane_commands_and_translation_pages_apart(setting, slower):
+    peer = peer_script("mqsim")
+    case = peer.all_cases()["sequential-write-64k-qd8"]
+    r = peer.run_raidsim(case, REQUESTS, BLOCKS_PER_PLANE, SEED, extra=setting)
+    low, high = slower
+    assert low * MQSIM_MEAN_US["sequential-write-64k-qd8"] < r["mean_us"] < high * MQSIM_MEAN_US["sequential-write-64k-qd8"]
 
 
 @pytest.mark.parametrize("name", ["random-mix70-4k-qd1", "random-mix70-4k-qd8", "random-mix70-4k-qd32"])
@@ -120,14 +152,14 @@ def test_in_arrival_order_mixes_queued_deep_wait_behind_programs():
     assert r["mean_us"] > 1.3 * MQSIM_MEAN_US["random-mix70-4k-qd32"]
 
 
-def test_writes_alone_are_programmed_as_in_arrival_order(runs):
-    # With nothing to pass, a full buffer books every program as it would
-    # in arrival order: the same mean to a fraction of a percent.
+def test_in_arrival_order_writes_wait_behind_their_translation_reads(runs):
+    # A write's translation read and its page's old half go ahead of the
+    # programs waiting at their chips, as MQSim's reads do; booked as each
+    # write comes they wait behind them, and chips idle for their results.
     peer = peer_script("mqsim")
     case = peer.all_cases()["random-write-4k-qd8"]
     r = peer.run_raidsim(case, REQUESTS, BLOCKS_PER_PLANE, SEED, extra={"ssd.scheduling": "arrival_order"})
-    assert runs["random-write-4k-qd8"]["mean_us"] == pytest.approx(r["mean_us"], rel=0.005)
-    assert runs["random-write-4k-qd8"]["iops"] == pytest.approx(r["iops"], rel=0.005)
+    assert r["mean_us"] > 1.12 * runs["random-write-4k-qd8"]["mean_us"]
 
 
 SATA_CASES = [(hba, name) for hba, cases in MQSIM_SATA_MEAN_US.items() for name in cases]
@@ -141,11 +173,7 @@ def test_behind_a_sata_hba_the_drive_answers_as_mqsims_does(hba, name):
     r = peer.run_raidsim(case, REQUESTS, BLOCKS_PER_PLANE, SEED,
                          extra={"ssd.timing.sata_hba_processing_ns": hba, "ssd.queue_depth": peer.NCQ_SLOTS})
     mqsim = MQSIM_SATA_MEAN_US[hba][name]
-    if name.startswith("random-write") and hba == 20_000:
-        # The random-write gap of the NVMe drive, where the flash, not the HBA, is the bottleneck.
-        assert 1.10 * mqsim < r["mean_us"] < 1.28 * mqsim
-    else:
-        assert r["mean_us"] == pytest.approx(mqsim, rel=0.10)
+    assert r["mean_us"] == pytest.approx(mqsim, rel=0.10)
 
 
 @pytest.mark.parametrize("name", ["trace-wsrch"])
@@ -156,15 +184,24 @@ def test_mqsims_read_trace_answers_as_mqsim_does(runs, name):
     assert runs[name]["map_reads"] == pytest.approx(MQSIM_MAP_READS[name], rel=0.10)
 
 
-def test_mqsims_fast18_drive_reads_as_mqsim_and_writes_the_stated_gap():
+def test_mqsims_write_trace_is_the_stated_gap(runs):
+    # docs/validation.md: tpcc's burst of writes queues deep on a fresh
+    # drive; a fifth longer here (2.9 times before reads passed waiting
+    # programs and dies programmed two planes at once).
+    if "trace-tpcc" not in runs:
+        pytest.skip(f"../shared/traces (MQSim's traces) is absent: {TRACES}")
+    assert 1.10 * MQSIM_MEAN_US["trace-tpcc"] < runs["trace-tpcc"]["mean_us"] < 1.35 * MQSIM_MEAN_US["trace-tpcc"]
+
+
+def test_mqsims_fast18_drive_reads_and_writes_as_mqsim():
     # docs/validation.md: with the map in DRAM, 4 KiB random reads at QD 8 agree (102 us both);
-    # writes are 12 % slower, the random-write gap of the default drive.
+    # writes are 3 % slower, the random-write gap of the default drive.
     peer = peer_script("mqsim")
     cases = peer.all_cases()
     run = {n: peer.run_raidsim(cases[n], REQUESTS, BLOCKS_PER_PLANE, SEED, TRACES, "mqsim-fast18")["mean_us"]
            for n in MQSIM_FAST18_MEAN_US}
     assert run["random-read-4k-qd8"] == pytest.approx(MQSIM_FAST18_MEAN_US["random-read-4k-qd8"], abs=1.0)
-    assert 1.08 * MQSIM_FAST18_MEAN_US["random-write-4k-qd8"] < run["random-write-4k-qd8"] < 1.16 * MQSIM_FAST18_MEAN_US["random-write-4k-qd8"]
+    assert 1.01 * MQSIM_FAST18_MEAN_US["random-write-4k-qd8"] < run["random-write-4k-qd8"] < 1.06 * MQSIM_FAST18_MEAN_US["random-write-4k-qd8"]
 
 
 # Run to 2,000,000 random 4 KiB writes at QD 8 (the script's random-write-4k-qd8 case with --requests 1000000 and

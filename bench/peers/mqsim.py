@@ -203,6 +203,8 @@ def run_mqsim(binary: str, work: str, config: str, c: dict, requests: int, seed:
             "erases": erases, "pages_moved": gc_runs * moved,
             "cmt_hit_ratio": ftl_figure(xml, "CMT_Hits") / queries if queries else float("nan"),
             "map_reads": ftl_figure(xml, "Issued_Flash_Read_CMD_For_Mapping"),
+            "multi_plane_programs": ftl_figure(xml, "Issued_Flash_Multiplane_Program_CMD")
+            + ftl_figure(xml, "Issued_Flash_Interleaved_Multiplane_Program_CMD"),
             "wall_s": time.monotonic() - started}
 
 
@@ -227,7 +229,8 @@ def summary(r: dict, started: float) -> dict:
     return {"mean_us": r["host"]["response"]["mean_ns"] / 1e3, "iops": r["host"]["iops"], "erases": dev["erases"],
             "pages_moved": dev["pages_written"].get("gc_write", 0),
             "cmt_hit_ratio": stats.get("ssd.ftl.cmt.hit_ratio", float("nan")),
-            "map_reads": dev["pages_read"].get("map_read", 0), "wall_s": time.monotonic() - started}
+            "map_reads": dev["pages_read"].get("map_read", 0),
+            "multi_plane_programs": stats.get("ssd.flash.multi_plane_programs", 0.0), "wall_s": time.monotonic() - started}
 
 
 def run_raidsim(c: dict, requests: int, blocks_per_plane: int, seed: int, traces: str = "",
@@ -305,6 +308,7 @@ def main() -> None:
                       f"  moved {mq['pages_moved']:8.0f} {rs['pages_moved']:8.0f}"
                       f"  cmt {mq['cmt_hit_ratio']:.3f} {rs['cmt_hit_ratio']:.3f}"
                       f"  map reads {mq['map_reads']:8.0f} {rs['map_reads']:8.0f}"
+                      f"  multi-plane programs {mq['multi_plane_programs']:6.0f} {rs['multi_plane_programs']:6.0f}"
                       f"  wall {mq['wall_s']:5.0f} {rs['wall_s']:5.0f} s", flush=True)
     if a.json:
         print(json.dumps({"requests": a.requests, "blocks_per_plane": a.blocks_per_plane, "seed": a.seed, "rows": rows},

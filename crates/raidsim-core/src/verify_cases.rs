@@ -179,6 +179,7 @@ pub fn scenario(seed: u64, case: u64) -> Vec<String> {
         o.push("ssd.parallel_unit=\"plane\"".into());
     }
     reads_first(&mut rng, &mut o);
+    write_frontiers(&mut rng, &mut o);
     o
 }
 
@@ -191,6 +192,13 @@ fn reads_first(rng: &mut Xoshiro256PlusPlus, o: &mut Vec<String>) {
     let refused = has("ssd.erase_suspend.ops=") || o.iter().any(|a| a == "ssd.ftl.allocation=\"dynamic\"" || a == "array.level=\"cr5m\"");
     if has("ssd.write_buffer_bytes=") && !refused && rng.gen_bool(0.5) {
         o.push("ssd.scheduling=\"reads_first\"".into());
+        // Half of them have dies of two planes, whose waiting programs go
+        // two at a time where their pages are at one offset.
+        if rng.gen_bool(0.5) {
+            o.retain(|a| !a.starts_with("ssd.geometry.planes_per_die=") && a != "ssd.parallel_unit=\"plane\"");
+            o.push("ssd.geometry.planes_per_die=2".into());
+            o.push("ssd.multi_plane_programs=true".into());
+        }
     }
     // A fifth of the drives are SATA, behind an HBA of up to 50 us a command.
     if rng.gen_bool(0.2) {
@@ -272,7 +280,25 @@ fn in_ssd_scenario(rng: &mut Xoshiro256PlusPlus) -> Vec<String> {
     }
     flash_management(rng, &mut o);
     reads_first(rng, &mut o);
+    write_frontiers(rng, &mut o);
     o
+}
+
+/// A third of the page-mapped drives give the host's pages, collection's
+/// copies and translation pages each their own open block, or (with a
+/// cached map) translation pages alone. Drawn last.
+fn write_frontiers(rng: &mut Xoshiro256PlusPlus, o: &mut Vec<String>) {
+    let block_mapped = o.iter().any(|a| a == "ssd.ftl.scheme=\"fast\"" || a == "ssd.ftl.scheme=\"block_map\"");
+    if block_mapped || !rng.gen_bool(0.3) {
+        return;
+    }
+    let dftl = o.iter().any(|a| a == "ssd.ftl.scheme=\"dftl\"");
+    let apart = dftl && rng.gen_bool(0.5);
+    o.push(format!("ssd.ftl.write_frontiers={:?}", if apart { "translation_apart" } else { "by_source" }));
+    // Two open blocks apart need five spare blocks a plane: 6 of 32 at 20 %.
+    if dftl && !apart && !o.iter().any(|a| a.starts_with("ssd.geometry.over_provisioning_fraction=")) {
+        o.push("ssd.geometry.over_provisioning_fraction=0.2".into());
+    }
 }
 
 /// What the SSD's controller does beside the array: what collection holds,

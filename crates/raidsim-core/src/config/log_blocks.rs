@@ -2,8 +2,9 @@
 //! hybrid log-block FTL, and `"block_map"`), checked against the rest of
 //! the drive: what they do not do is refused by key, not ignored.
 
+use super::ftl::{Allocation, FtlConfig, GcVictim};
 use super::mapping_cache::FtlScheme;
-use super::ssd::{Allocation, FtlConfig, GcVictim, SsdConfig};
+use super::ssd::SsdConfig;
 use crate::error::{Error, Result};
 
 /// `log_blocks_per_plane` belongs to FAST, and a block map to a drive it can run on:

@@ -16,6 +16,7 @@ mod cost;
 mod erase_suspend;
 mod flow_parts;
 mod flows;
+mod ftl;
 mod hdd;
 mod log_blocks;
 mod mapping_cache;
@@ -43,6 +44,7 @@ pub use cost::Prices;
 pub use erase_suspend::{EraseSuspendConfig, SuspendingOps};
 pub use flow_parts::{ChipGrid, DrivePart};
 pub use flows::{within_flow, FlowAddressSpace, FlowConfig, FlowsConfig, MAX_FLOWS};
+pub use ftl::{Allocation, FtlConfig, GcHolds, GcVictim, WriteFrontiers, MAX_GC_VICTIM_SAMPLE};
 pub use hdd::{
     fit_seek_curve, seek_moments, seek_moments_closed_form, seek_table_ns, HddCacheConfig, HddCommandOverhead, HddConfig, HddGeometry, HddZone,
     QueuePolicy, ReadAheadUntil,
@@ -53,10 +55,7 @@ pub use raw::RawConfig;
 pub use rebuild::{RebuildConfig, RebuildPolicy};
 pub use scheduling::{FlashScheduling, ParallelUnit};
 pub use slc_cache::{SlcCacheConfig, SlcWhenFull};
-pub use ssd::{
-    bus_bytes, transfer_ns, Allocation, BufferSlotUntil, BufferUnit, CellType, FtlConfig, GcHolds, GcVictim, GeometryConfig, SsdConfig, TimingConfig,
-    WriteAck, MAX_GC_VICTIM_SAMPLE,
-};
+pub use ssd::{bus_bytes, transfer_ns, BufferSlotUntil, BufferUnit, CellType, GeometryConfig, SsdConfig, TimingConfig, WriteAck};
 pub use trims::{carries_trims, refuse_trims};
 pub use workload::{
     unpack_requests, AddressPattern, ArrivalProcess, OutOfOrder, OutOfRange, RequestTuple, SizeDistribution, SizeKind, SyntheticConfig, TraceConfig,

@@ -301,10 +301,17 @@ fn drop_alternative(base: &mut toml::Table, table: &str, key: &str, incoming: &t
 /// one, which validation then refuses as a contradiction. (table path,
 /// key, whether a value serves the dependents, the dependent keys)
 type Dependents = (&'static [&'static str], &'static str, fn(&toml::Value) -> bool, &'static [&'static str]);
-const DEPENDENT_KEYS: [Dependents; 4] = [
+const DEPENDENT_KEYS: [Dependents; 6] = [
     (&["ssd", "ftl"], "scheme", |v| v.as_str() == Some("dftl"), &["cmt_bytes"]),
+    (&["ssd", "ftl"], "scheme", |v| v.as_str() == Some("dftl"), &["write_frontiers"]),
     (&["ssd", "ftl"], "scheme", |v| v.as_str() == Some("fast"), &["log_blocks_per_plane"]),
-    (&["ssd"], "write_buffer_bytes", |v| v.as_integer() != Some(0), &["write_buffer_slot_until", "write_buffer_unit", "write_cache", "scheduling"]),
+    (
+        &["ssd"],
+        "write_buffer_bytes",
+        |v| v.as_integer() != Some(0),
+        &["write_buffer_slot_until", "write_buffer_unit", "write_cache", "scheduling", "multi_plane_programs"],
+    ),
+    (&["ssd"], "scheduling", |v| v.as_str() == Some("reads_first"), &["multi_plane_programs"]),
     (&["ssd", "slc_cache"], "blocks_per_plane", |v| v.as_integer() != Some(0), &["t_read_ns", "t_program_ns", "when_full", "idle_fold_after_ns"]),
 ];
 

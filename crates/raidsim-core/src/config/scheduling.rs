@@ -57,6 +57,7 @@ impl FlashScheduling {
 /// Refuses `reads_first` where it would change nothing or where what it
 /// changes is not modelled.
 pub(super) fn validate(ssd: &SsdConfig) -> Result<()> {
+    validate_multi_plane(ssd)?;
     if ssd.scheduling == FlashScheduling::ArrivalOrder {
         return Ok(());
     }
@@ -80,6 +81,28 @@ pub(super) fn validate(ssd: &SsdConfig) -> Result<()> {
     }
     if ssd.erase_suspend.ops != super::SuspendingOps::None {
         return refuse("is not modelled together with erase suspension (ssd.erase_suspend.ops)");
+    }
+    Ok(())
+}
+
+/// Refuses `multi_plane_programs` where there is nothing to gather: only
+/// waiting programs can wait for a partner, and a drive whose planes are
+/// units already programs them side by side.
+fn validate_multi_plane(ssd: &SsdConfig) -> Result<()> {
+    if !ssd.multi_plane_programs {
+        return Ok(());
+    }
+    let refuse = |why: &str| Err(Error::config("ssd.multi_plane_programs", format!("true {why}; set it false")));
+    if ssd.scheduling != FlashScheduling::ReadsFirst {
+        return refuse(
+            "gathers programs that wait at their unit, and only ssd.scheduling = \"reads_first\" lets them wait (each other program is booked as its write comes)",
+        );
+    }
+    if ssd.parallel_unit == ParallelUnit::Plane {
+        return refuse("changes nothing with ssd.parallel_unit = \"plane\": each plane already programs on its own");
+    }
+    if ssd.geometry.planes_per_die < 2 {
+        return refuse("needs dies of two planes or more (ssd.geometry.planes_per_die)");
     }
     Ok(())
 }

@@ -18,8 +18,9 @@
 //! with. Caches that grow into free user space (dynamic SLC) are not
 //! modelled.
 
+use super::ftl::Allocation;
 use super::mapping_cache::FtlScheme;
-use super::ssd::{at_most_an_hour, Allocation, CellType, SsdConfig};
+use super::ssd::{at_most_an_hour, CellType, SsdConfig};
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 

@@ -1,6 +1,7 @@
 //! Parameters of one flash SSD: geometry, timing, FTL.
 
-use super::mapping_cache::{FtlScheme, MappingCacheGeometry};
+use super::ftl::FtlConfig;
+use super::mapping_cache::MappingCacheGeometry;
 use super::scheduling::{FlashScheduling, ParallelUnit};
 use super::DerivedGeometry;
 use crate::engine::MAX_DURATION_NS;
@@ -193,20 +194,6 @@ impl Default for TimingConfig {
     }
 }
 
-/// How the FTL places a written logical page.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Allocation {
-    /// Plane fixed by the logical page number, striped in `static_order` (SSDsim's static allocation).
-    Static,
-    /// The least busy die takes the write (earliest free), planes round robin inside it.
-    Dynamic,
-    /// Die fixed by the logical page (static striping, the plane digit
-    /// ignored); inside it the plane with the most free pages, ties round
-    /// robin: DiskSim's allocation pool per element (`ssd_pick_parunits`).
-    StaticDie,
-}
-
 /// When the drive acknowledges a write.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -217,9 +204,6 @@ pub enum WriteAck {
     /// still keeps the chip busy (SSDsim).
     Transfer,
 }
-
-/// The most blocks one random-greedy draw takes (`ssd.ftl.gc_victim_sample`).
-pub const MAX_GC_VICTIM_SAMPLE: u32 = 64;
 
 /// Until when a page in the DRAM write buffer holds its slot.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
@@ -243,100 +227,6 @@ pub enum BufferUnit {
     /// The sectors written: a write of half a page takes half a page's
     /// room (MQSim's back-pressure counts sectors).
     Sector,
-}
-
-/// Garbage-collection victim selection.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum GcVictim {
-    /// Fewest valid pages.
-    Greedy,
-    /// Largest (1 - u) / 2u × age (Rosenblum & Ousterhout's LFS cleaner; Kawaguchi et al. 1995).
-    CostBenefit,
-    /// Fewest valid pages among `gc_victim_sample` blocks drawn at random
-    /// (d-choices, Van Houdt, SIGMETRICS 2013; MQSim's default, "RGA").
-    RandomGreedy,
-}
-
-/// What garbage collection keeps busy while it copies a victim's valid pages.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum GcHolds {
-    /// The plane's parallel unit only, from before its next operation
-    /// (DiskSim's cleaning between an element's requests).
-    Unit,
-    /// The unit's channel too, from the write that triggered it, until
-    /// the last copy is programmed; the erase then holds the unit alone
-    /// (SSDsim's uninterruptible collection, `uninterrupt_gc`).
-    Channel,
-}
-
-/// The page-mapping flash translation layer.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
-#[serde(deny_unknown_fields, default)]
-pub struct FtlConfig {
-    /// Static or dynamic page allocation.
-    pub allocation: Allocation,
-    /// Static striping order of consecutive logical pages, fastest-varying
-    /// first: a permutation of `C` (channel), `W` (way = chip), `D` (die),
-    /// `P` (plane), as SSDsim names its allocation schemes.
-    pub static_order: String,
-    /// Garbage collection runs on a plane when its free blocks fall below
-    /// this fraction of its blocks (never below two blocks). A threshold above
-    /// the over-provisioning (the CR5M paper's 30 %) makes collection run on
-    /// every write once the plane is fuller than 1 - threshold, as in SSDsim.
-    pub gc_threshold_fraction: f64,
-    /// How pages are mapped: a page map all in DRAM or cached (DFTL), or
-    /// by block, with log blocks (FAST) or without.
-    pub scheme: FtlScheme,
-    /// Bytes of DRAM for the cached map (`scheme = "dftl"` only).
-    pub cmt_bytes: Option<u64>,
-    /// Random-write log blocks of each plane (`scheme = "fast"` only; the
-    /// plane's sequential log block is one more). FAST's log buffer: more
-    /// log blocks delay merges, and need more spare blocks.
-    pub log_blocks_per_plane: Option<u32>,
-    /// Victim selection.
-    pub gc_victim: GcVictim,
-    /// Blocks `gc_victim = "random_greedy"` draws from a plane's full
-    /// blocks (`random_greedy` only; unset: log2 of the blocks per plane,
-    /// rounded down, as MQSim's `rga_set_size`).
-    pub gc_victim_sample: Option<u32>,
-    /// Wear levelling, dynamic: a plane opens its least-erased free block
-    /// instead of the one free the longest (MQSim's default).
-    pub dynamic_wear_levelling: bool,
-    /// Wear levelling, static: after a collection, when a plane's block
-    /// erase counts spread by more than this many erases, its least-erased
-    /// block in use is relocated (MQSim's default is 100). Unset: off.
-    pub static_wear_levelling_threshold: Option<u32>,
-    /// What collection keeps busy while it copies.
-    pub gc_holds: GcHolds,
-    /// Copies stay inside the plane (copy-back); false moves each copied
-    /// page out over the channel and back (SSDsim without its copy-back
-    /// command). Needs `gc_holds = "channel"`.
-    pub gc_copy_back: bool,
-    /// Pages at the end of each block that hold its summary (the owners of
-    /// its pages) instead of data; DiskSim's SSD model reserves one.
-    pub summary_pages_per_block: u32,
-}
-
-impl Default for FtlConfig {
-    fn default() -> Self {
-        Self {
-            allocation: Allocation::Static,
-            static_order: "CWDP".into(),
-            gc_threshold_fraction: 0.05,
-            scheme: FtlScheme::PageMap,
-            cmt_bytes: None,
-            log_blocks_per_plane: None,
-            gc_victim: GcVictim::Greedy,
-            gc_victim_sample: None,
-            gc_holds: GcHolds::Unit,
-            gc_copy_back: true,
-            dynamic_wear_levelling: false,
-            static_wear_levelling_threshold: None,
-            summary_pages_per_block: 0,
-        }
-    }
 }
 
 /// One SSD.
@@ -368,6 +258,10 @@ pub struct SsdConfig {
     pub parallel_unit: ParallelUnit,
     /// The order in which a unit serves the operations waiting for it.
     pub scheduling: FlashScheduling,
+    /// A unit about to program a waiting page also programs the pages
+    /// waiting for the other planes of its die at the same page offset, in
+    /// one multi-plane command (MQSim; `reads_first` only).
+    pub multi_plane_programs: bool,
     /// Reads (and writes) that suspend an erase in their way.
     pub erase_suspend: super::erase_suspend::EraseSuspendConfig,
     /// Blocks written in SLC mode in front of TLC or QLC flash.
@@ -391,6 +285,7 @@ impl Default for SsdConfig {
             write_cache: Default::default(),
             parallel_unit: ParallelUnit::Die,
             scheduling: FlashScheduling::ArrivalOrder,
+            multi_plane_programs: false,
             erase_suspend: Default::default(),
             slc_cache: Default::default(),
             price_usd: 0.0,
@@ -463,25 +358,8 @@ impl SsdConfig {
             return Err(Error::config("ssd.write_buffer_unit", "applies to a write buffer: set ssd.write_buffer_bytes"));
         }
         self.write_cache.validate(u64::from(g.page_size_bytes), self.write_buffer_bytes)?;
-        match (self.ftl.gc_victim, self.ftl.gc_victim_sample) {
-            (GcVictim::RandomGreedy, Some(d)) if !(1..=MAX_GC_VICTIM_SAMPLE).contains(&d) => {
-                return Err(Error::config("ssd.ftl.gc_victim_sample", format!("{d} blocks: must lie in [1, {MAX_GC_VICTIM_SAMPLE}]")));
-            }
-            (GcVictim::Greedy | GcVictim::CostBenefit, Some(_)) => {
-                return Err(Error::config("ssd.ftl.gc_victim_sample", "applies to gc_victim = \"random_greedy\" only"));
-            }
-            _ => {}
-        }
-        if !self.ftl.gc_copy_back && self.ftl.gc_holds == GcHolds::Unit {
-            return Err(Error::config(
-                "ssd.ftl.gc_copy_back",
-                "false needs ssd.ftl.gc_holds = \"channel\": copies that cross the channel while collection holds only the unit are not modelled",
-            ));
-        }
+        self.ftl.validate_choices()?;
         let threshold = &self.ftl.gc_threshold_fraction;
-        if !(0.0..0.5).contains(threshold) {
-            return Err(Error::config("ssd.ftl.gc_threshold_fraction", "must lie in [0, 0.5)"));
-        }
         // Below two free blocks a plane could have nowhere to copy a victim's
         // valid pages, so the threshold never drops under two.
         let gc_threshold_blocks = ((blocks_per_plane as f64 * threshold).ceil() as u32).max(2);
@@ -502,17 +380,21 @@ impl SsdConfig {
             return Err(Error::config("ssd.geometry", "with a mirroring chip, 3 x the logical pages must stay below 2^32 (use larger pages)"));
         }
         // With fewer than three spare blocks per plane, a full plane may hold
-        // no block with an invalid page when it needs one.
-        if spare_blocks_per_plane < 3 {
+        // no block with an invalid page when it needs one; each open block
+        // of its own (collection's, the map's) needs one more.
+        let open_apart = self.ftl.open_blocks_apart();
+        if spare_blocks_per_plane < 3 + open_apart {
             return Err(Error::config(
                 "ssd.geometry.over_provisioning_fraction",
                 format!(
                     "leaves {spare_blocks_per_plane} spare blocks per plane; garbage collection needs at \
-                     least 3 (one to copy into, one open, one to reclaim); raise over-provisioning"
+                     least {} (one to copy into, one open, one to reclaim{}); raise over-provisioning",
+                    3 + open_apart,
+                    if open_apart > 0 { ", and one for each open block ssd.ftl.write_frontiers keeps apart" } else { "" }
                 ),
             ));
         }
-        validate_order(&self.ftl.static_order)?;
+        super::ftl::validate_order(&self.ftl.static_order)?;
         super::log_blocks::validate(self, spare_blocks_per_plane)?;
         self.slc_cache.validate(self, spare_blocks_per_plane)?;
         let t = &self.timing;
@@ -613,18 +495,6 @@ fn check_page_types(cell: CellType, t: &TimingConfig) -> Result<()> {
                 ));
             }
         }
-    }
-    Ok(())
-}
-
-fn validate_order(order: &str) -> Result<()> {
-    let mut letters: Vec<char> = order.chars().collect();
-    letters.sort_unstable();
-    if letters != ['C', 'D', 'P', 'W'] {
-        return Err(Error::config(
-            "ssd.ftl.static_order",
-            format!("`{order}` is not a permutation of C (channel), W (chip), D (die), P (plane), e.g. \"CWDP\""),
-        ));
     }
     Ok(())
 }

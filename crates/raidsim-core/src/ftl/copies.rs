@@ -113,7 +113,8 @@ impl Ftl {
                 self.last_write_ns[b as usize] = 0;
             }
             self.state[first as usize] = BlockState::Open;
-            self.planes[plane as usize] = Plane { free: (first + 1..first + bpp).collect(), open_block: first, next_page: 0 };
+            let host = OpenBlock { block: first, next_page: 0 };
+            self.planes[plane as usize] = Plane::new((first + 1..first + bpp).collect(), host, self.data_pages_per_block);
             self.plane_valid[plane as usize] = 0;
             self.sync_free_pages(plane);
         }

@@ -104,7 +104,7 @@ impl Ftl {
             let id = self.id_at(ppn);
             if id != NO_PAGE {
                 self.invalidate(ppn);
-                let (new, seals) = self.append(plane, id, now_ns)?;
+                let (new, seals) = self.append(plane, id, self.writer_of(u64::from(id), Writer::Collection), now_ns)?;
                 self.set_ppn(u64::from(id), new);
                 work.pages_copied += 1;
                 work.reads_by_type[self.layout.page_type(ppn) as usize] += 1;

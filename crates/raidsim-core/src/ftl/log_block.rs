@@ -376,7 +376,7 @@ impl Ftl {
             }
             let p = &mut self.planes[plane as usize];
             let first = plane * bpp;
-            for lbn in 0..=p.open_block - first {
+            for lbn in 0..=p.host().block - first {
                 *lb.data_block_mut(plane, lbn) = first + lbn;
                 self.state[(first + lbn) as usize] = BlockState::Used;
                 // The fill wrote each block's pages from its first, in order.
@@ -385,7 +385,7 @@ impl Ftl {
                     next[i] = u32::from(self.valid[(first + lbn) as usize]);
                 }
             }
-            p.next_page = self.data_pages_per_block;
+            p.open[Writer::Host as usize].next_page = self.data_pages_per_block;
         }
         for plane in 0..self.layout.planes {
             self.sync_free_pages(plane);

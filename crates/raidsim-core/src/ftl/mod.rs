@@ -21,7 +21,7 @@
 //! handed over, so setting up a full drive costs a pass over its blocks and
 //! a run pays memory only for the pages it rewrites.
 
-use crate::config::{DerivedGeometry, FtlScheme, GcVictim, SsdConfig};
+use crate::config::{DerivedGeometry, FtlScheme, GcVictim, SsdConfig, WriteFrontiers};
 use crate::engine::Ns;
 use crate::error::{Error, Result};
 use crate::flash::cell::PageType;
@@ -38,6 +38,7 @@ mod slc_cache;
 mod static_allocation;
 mod trim;
 mod wear;
+mod write_frontiers;
 
 pub use cmt::{CachedMappingTable, CmtLookup};
 pub use copies::ChipLoss;
@@ -49,6 +50,7 @@ use fill::FillLayout;
 use log_block::LogBlocks;
 use slc_cache::SlcCache;
 use static_allocation::{drive_planes, FlowDomains};
+use write_frontiers::{OpenBlock, Plane, Writer};
 
 /// A map entry that holds what the in-order fill left there ([`fill`]);
 /// zero, so a fresh map costs no memory until written.
@@ -72,13 +74,6 @@ enum BlockState {
     Free,
     Open,
     Used,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-struct Plane {
-    free: VecDeque<u32>,
-    open_block: u32,
-    next_page: u32,
 }
 
 /// What one host write did to the flash.
@@ -121,6 +116,9 @@ pub struct Ftl {
     static_wear_levelling_moves: u64,
     /// Data pages per block (pages per block less summary pages).
     data_pages_per_block: u32,
+    /// `ssd.ftl.write_frontiers`: which [`Writer`]s have an open block of
+    /// their own in each plane.
+    write_frontiers: WriteFrontiers,
     summary_pages_per_block: u32,
     /// Logical pages the host addresses; `l2p` holds more when the drive
     /// keeps copies (see [`Ftl::mirror_id`]).
@@ -158,10 +156,11 @@ impl Ftl {
         let g = &ssd.geometry;
         let layout = FlashLayout::new(g, d, ssd.slc_cache.blocks_per_plane);
         let bpp = layout.geometry.blocks_per_plane;
+        let data_pages_per_block = g.pages_per_block - ssd.ftl.summary_pages_per_block;
         let planes = (0..layout.planes)
             .map(|p| {
                 let native = layout.native_blocks(p);
-                Plane { free: (native.start + 1..native.end).collect(), open_block: native.start, next_page: 0 }
+                Plane::new((native.start + 1..native.end).collect(), OpenBlock { block: native.start, next_page: 0 }, data_pages_per_block)
             })
             .collect();
         let mut state = vec![BlockState::Free; d.blocks as usize];
@@ -179,7 +178,8 @@ impl Ftl {
             static_wear_levelling_threshold: ssd.ftl.static_wear_levelling_threshold,
             static_wear_levelling_moves: 0,
             gc_threshold_blocks: d.gc_threshold_blocks as usize,
-            data_pages_per_block: g.pages_per_block - ssd.ftl.summary_pages_per_block,
+            data_pages_per_block,
+            write_frontiers: ssd.ftl.write_frontiers,
             summary_pages_per_block: ssd.ftl.summary_pages_per_block,
             logical_pages: d.logical_pages,
             // Zeroed memory comes from the system untouched: a drive costs
@@ -212,7 +212,8 @@ impl Ftl {
             // No block is open: FAST opens log blocks as writes need them.
             for p in 0..ftl.layout.planes {
                 let first = p * bpp;
-                ftl.planes[p as usize] = Plane { free: (first..first + bpp).collect(), open_block: first, next_page: ftl.data_pages_per_block };
+                let none_left = OpenBlock { block: first, next_page: ftl.data_pages_per_block };
+                ftl.planes[p as usize] = Plane::new((first..first + bpp).collect(), none_left, ftl.data_pages_per_block);
                 ftl.state[first as usize] = BlockState::Free;
             }
         }
@@ -231,10 +232,8 @@ impl Ftl {
     /// Recounts [`Ftl::free_pages`] of `plane` after its free list or open block changed.
     #[inline]
     fn sync_free_pages(&mut self, plane: u32) {
-        let p = &self.planes[plane as usize];
-        let per_block = self.data_pages_per_block;
         // At most the plane's pages, which validation keeps within u32.
-        self.free_pages[plane as usize] = p.free.len() as u32 * per_block + (per_block - p.next_page);
+        self.free_pages[plane as usize] = self.planes[plane as usize].free_pages(self.data_pages_per_block) as u32;
     }
 
     /// Pages each plane can still take before collecting ([`Ftl::free_pages`]), by plane.
@@ -403,7 +402,7 @@ impl Ftl {
             self.check_maps_agree(lpn, old)?;
             self.invalidate(old);
         }
-        let (ppn, sealed_block) = self.append(plane, lpn as u32, now_ns)?;
+        let (ppn, sealed_block) = self.append(plane, lpn as u32, self.writer_of(lpn, Writer::Host), now_ns)?;
         self.set_ppn(lpn, ppn);
         let gc = self.collect_until(plane, self.gc_threshold_blocks, now_ns)?;
         Ok(WriteOutcome { ppn, sealed_block: sealed_block && self.summary_pages_per_block > 0, gc, fold: GcWork::default() })
@@ -446,7 +445,8 @@ impl Ftl {
             }
             let next_page = (pages - (pages - 1) / per_block * per_block) as u32;
             (self.state[open as usize], self.valid[open as usize]) = (BlockState::Open, next_page as u16);
-            self.planes[plane as usize] = Plane { free: (open + 1..l.native_blocks(plane).end).collect(), open_block: open, next_page };
+            let host = OpenBlock { block: open, next_page };
+            self.planes[plane as usize] = Plane::new((open + 1..l.native_blocks(plane).end).collect(), host, self.data_pages_per_block);
             self.plane_valid[plane as usize] = pages;
             self.sync_free_pages(plane);
         }
@@ -478,31 +478,6 @@ impl Ftl {
         let block = self.layout.block_of(ppn);
         self.valid[block as usize] -= 1;
         self.plane_valid[self.layout.plane_of_block(block) as usize] -= 1;
-    }
-
-    /// Appends one page holding `lpn` to the plane's open block; true when
-    /// it was the block's last data page.
-    fn append(&mut self, plane: u32, lpn: u32, now_ns: Ns) -> Result<(u32, bool)> {
-        let ppb = self.layout.geometry.pages_per_block;
-        let p = &mut self.planes[plane as usize];
-        if p.next_page == self.data_pages_per_block {
-            let Some(next) = wear::take_free_block(&mut p.free, &self.erase_count, self.dynamic_wear_levelling) else {
-                return Err(self.no_free_block(plane));
-            };
-            self.state[p.open_block as usize] = BlockState::Used;
-            self.state[next as usize] = BlockState::Open;
-            p.open_block = next;
-            p.next_page = 0;
-        }
-        let block = p.open_block;
-        let ppn = block * ppb + p.next_page;
-        p.next_page += 1;
-        self.set_id(ppn, lpn);
-        self.valid[block as usize] += 1;
-        self.plane_valid[plane as usize] += 1;
-        self.last_write_ns[block as usize] = now_ns;
-        self.sync_free_pages(plane);
-        Ok((ppn, self.planes[plane as usize].next_page == self.data_pages_per_block))
     }
 
     /// Erase count of every block (the wear record).
@@ -567,8 +542,7 @@ impl Ftl {
             return Err(format!("block {b}: valid count {} but {} pages map to it", self.valid[b], valid[b]));
         }
         for (plane, p) in self.planes.iter().enumerate() {
-            let per_block = u64::from(self.data_pages_per_block);
-            let counted = p.free.len() as u64 * per_block + (per_block - u64::from(p.next_page));
+            let counted = p.free_pages(self.data_pages_per_block);
             if counted != u64::from(self.free_pages[plane]) {
                 return Err(format!("plane {plane}: {counted} free pages but {} kept", self.free_pages[plane]));
             }

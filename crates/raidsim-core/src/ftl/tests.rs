@@ -203,3 +203,52 @@ fn random_greedy_draws_anew_each_time_and_from_the_seed() {
     assert!(distinct.len() > 8, "32 draws of one block among many picked only {distinct:?}");
     assert_ne!(a, b, "another seed draws the same victims");
 }
+
+/// One plane of 8-page blocks, DFTL, with open blocks shared or by source.
+fn one_plane_dftl(frontiers: crate::config::WriteFrontiers) -> Ftl {
+    let mut ssd = SsdConfig::default();
+    let g = &mut ssd.geometry;
+    (g.channels, g.planes_per_die, g.blocks_per_plane, g.pages_per_block, g.over_provisioning_fraction) = (1, 1, 16, 8, 0.5);
+    (ssd.ftl.scheme, ssd.ftl.cmt_bytes, ssd.ftl.write_frontiers) = (FtlScheme::Dftl, Some(64), frontiers);
+    let d = ssd.validate().expect("valid");
+    Ftl::new(&ssd, &d)
+}
+
+/// With an open block per source, collection's copies and translation
+/// pages go to blocks of their own, and the host's pages stay in a row
+/// (MQSim's Data_wf, GC_wf, Translation_wf); with translation pages apart
+/// (DFTL's translation blocks), copies follow the host's pages; shared,
+/// all three interleave.
+#[test]
+fn each_source_fills_its_own_open_block_when_frontiers_are_by_source() {
+    use crate::config::WriteFrontiers::{BySource, Shared, TranslationApart};
+    for frontiers in [Shared, TranslationApart, BySource] {
+        let mut ftl = one_plane_dftl(frontiers);
+        let (map_apart, copies_apart) = (frontiers != Shared, frontiers == BySource);
+        // Block 0 takes logical pages 0-7; rewriting 0-3 puts them on pages 0-3 of block 1.
+        for lpn in (0..8).chain(0..4) {
+            ftl.write(lpn, 0, 0).expect("writes");
+        }
+        let row = ftl.lookup(3).expect("written");
+        // A translation page, then a host page.
+        let map_page = ftl.write(ftl.translation_id(0), 0, 0).expect("writes").ppn;
+        let host = ftl.write(8, 0, 0).expect("writes").ppn;
+        assert_eq!(host == row + 1, map_apart, "{frontiers:?}: the host's next page follows its last");
+        assert_eq!(map_page == row + 1, !map_apart, "{frontiers:?}: the translation page");
+        // Collect block 0 (logical pages 4-7 valid, the fewest): its copies.
+        let gc = ftl.collect_until(0, ftl.free_blocks(0) + 1, 0).expect("collects");
+        assert_eq!((gc.pages_copied, gc.blocks_erased), (4, 1), "{frontiers:?}");
+        let copy = ftl.lookup(4).expect("copied");
+        assert_eq!(copy == host + 1, !copies_apart, "{frontiers:?}: the first copy");
+        let layout = ftl.layout().clone();
+        let [c, h, m] = [copy, host, map_page].map(|p| layout.block_of(p));
+        assert_eq!(c != h && c != m && h != m, copies_apart, "{frontiers:?}: blocks {c}, {h}, {m}");
+        assert_eq!(ftl.check_invariants(), Ok(()));
+        // Free pages are those the host can write: what is left of its own
+        // open block, 3 by source; 7 with translation pages apart, after one
+        // copy spilled into the next block; 6 shared, after two did.
+        let open_left = [6, 7, 3][frontiers as usize];
+        let free_blocks = ftl.free_blocks(0) as u64;
+        assert_eq!(ftl.free_pages(0), free_blocks * 8 + open_left, "{frontiers:?}");
+    }
+}

@@ -261,7 +261,7 @@ impl Ssd {
             ftl_scheme: ssd.ftl.scheme,
             trims: TrimCounts::default(),
             reads_first: ssd.scheduling == crate::config::FlashScheduling::ReadsFirst,
-            waiting: waiting_programs::WaitingPrograms::new(units),
+            waiting: waiting_programs::WaitingPrograms::new(units, ssd.multi_plane_programs),
             programs_deferred: 0,
             cmt: cmt.then(|| CachedMappingTable::new(m.cached_entries, m.entries_per_translation_page, d.logical_pages)),
             translation_read_until: vec![0; m.translation_pages(d.logical_pages) as usize],
@@ -608,7 +608,7 @@ impl Ssd {
         self.count_gc(outcome.fold);
         if let Some(slots) = buffer_slots {
             let program = Program { route, ready_ns, work, gc: outcome.gc, fold: outcome.fold };
-            self.waiting.push(waiting_programs::WaitingProgram { program, lpn: id, slots });
+            self.waiting.push(waiting_programs::WaitingProgram { program, lpn: id, ppn: outcome.ppn, slots });
             self.programs_deferred += 1;
             return Ok(None);
         }

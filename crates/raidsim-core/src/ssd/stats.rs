@@ -90,6 +90,21 @@ impl Ssd {
                 "buffered programs held off their units' calendars until due, so that later reads could pass them (ssd.scheduling = \"reads_first\")",
             ));
         }
+        if self.waiting.multi_plane {
+            let w = &self.waiting;
+            out.push(Stat::new(
+                format!("{prefix}.flash.multi_plane_programs"),
+                w.multi_plane_commands as f64,
+                "commands",
+                "programs of two planes or more of a die at once (ssd.multi_plane_programs)",
+            ));
+            out.push(Stat::new(
+                format!("{prefix}.flash.multi_plane_pages"),
+                w.multi_plane_pages as f64,
+                "pages",
+                "pages programmed by multi-plane commands",
+            ));
+        }
         out.push(Stat::new(format!("{prefix}.ftl.gc.runs"), self.gc_runs as f64, "runs", "writes that triggered garbage collection"));
         out.push(Stat::new(
             format!("{prefix}.ftl.gc.forced_runs"),

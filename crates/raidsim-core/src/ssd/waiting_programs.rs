@@ -36,6 +36,8 @@ const TRIMMED: u64 = u64::MAX;
 pub(super) struct WaitingProgram {
     pub(super) program: Program,
     pub(super) lpn: u64,
+    /// The physical page it programs.
+    pub(super) ppn: u32,
     pub(super) slots: u64,
 }
 
@@ -47,17 +49,30 @@ pub(super) struct WaitingPrograms {
     /// The units with programs waiting.
     units_waiting: Vec<usize>,
     next_number: u64,
+    /// How many have been booked: `next_number - booked` wait.
+    booked: u64,
     /// How many programs wait for each page whose data is in DRAM (a page
     /// written twice waits twice; a trimmed one not at all).
     pages: HashMap<u64, u32>,
     /// One pass's units, by the number of their first waiting program
     /// (kept to reuse its room).
     heads: BinaryHeap<Reverse<(u64, usize)>>,
+    /// `ssd.multi_plane_programs`: a program takes its die's other planes'
+    /// waiting programs of the same page offset along.
+    pub(super) multi_plane: bool,
+    /// Multi-plane commands booked, and the pages they programmed.
+    pub(super) multi_plane_commands: u64,
+    pub(super) multi_plane_pages: u64,
+    /// Room reused by each multi-plane command: the other planes looked at,
+    /// with the place in the unit's queue of the partner each gives (if
+    /// any), and the programs it gathers.
+    partners: Vec<(Option<usize>, u32)>,
+    gathered: Vec<WaitingProgram>,
 }
 
 impl WaitingPrograms {
-    pub(super) fn new(units: usize) -> Self {
-        Self { by_unit: vec![VecDeque::new(); units], ..Self::default() }
+    pub(super) fn new(units: usize, multi_plane: bool) -> Self {
+        Self { by_unit: vec![VecDeque::new(); units], multi_plane, ..Self::default() }
     }
 
     pub(super) fn push(&mut self, w: WaitingProgram) {
@@ -84,13 +99,21 @@ impl WaitingPrograms {
         }
     }
 
-    /// Takes `unit`'s first waiting program, which the pass found first of all.
-    fn take_first(&mut self, unit: usize) -> Result<WaitingProgram> {
+    /// Puts `unit` back in the pass with its first waiting program, if any
+    /// is left once its last was booked (with its multi-plane partners).
+    fn back_in_pass(&mut self, unit: usize) {
+        if let Some(&(number, _)) = self.by_unit[unit].front() {
+            self.heads.push(Reverse((number, unit)));
+        }
+    }
+
+    /// Takes `unit`'s `nth` waiting program.
+    fn take(&mut self, unit: usize, nth: usize) -> Result<WaitingProgram> {
         let queue = &mut self.by_unit[unit];
-        let (_, w) = queue.pop_front().ok_or_else(|| Error::Internal("a unit's waiting program vanished".into()))?;
-        match queue.front() {
-            Some(&(number, _)) => self.heads.push(Reverse((number, unit))),
-            None => self.units_waiting.retain(|&u| u != unit),
+        let (_, w) = queue.remove(nth).ok_or_else(|| Error::Internal("a unit's waiting program vanished".into()))?;
+        self.booked += 1;
+        if queue.is_empty() {
+            self.units_waiting.retain(|&u| u != unit);
         }
         if let Some(n) = self.pages.get_mut(&w.lpn) {
             *n -= 1;
@@ -124,6 +147,36 @@ impl Ssd {
         self.book_waiting_programs(None)
     }
 
+    /// A write arriving at `now_ns` needs `slots` the buffer lacks: books
+    /// the waiting programs in the order their units would start them,
+    /// until the pages already booked free that room before the next would
+    /// start (or none waits). The rest keep waiting, so the write's own
+    /// reads go ahead of them, as a read waiting at an idle chip does.
+    pub(super) fn book_waiting_programs_until_room(&mut self, now_ns: Ns, slots: u64) -> Result<()> {
+        while let Some(start) = self.next_waiting_start() {
+            let room = self.write_buffer.as_mut().and_then(|b| b.room_at(now_ns, slots));
+            if room.is_some_and(|at| at <= start) {
+                break;
+            }
+            let before = self.waiting.next_number - self.waiting.booked;
+            self.book_waiting_programs(Some(start + 1))?;
+            if self.waiting.next_number - self.waiting.booked == before {
+                return Err(Error::Internal("no waiting program was due at its unit's first start".into()));
+            }
+        }
+        Ok(())
+    }
+
+    /// The earliest instant a unit would start its first waiting program.
+    fn next_waiting_start(&self) -> Option<Ns> {
+        self.waiting
+            .units_waiting
+            .iter()
+            .filter_map(|&unit| self.waiting.by_unit[unit].front())
+            .map(|(_, w)| self.waiting_start(&w.program, self.searchable_from(&w.program)))
+            .min()
+    }
+
     /// Books the waiting programs due before `until_ns` (all of them when
     /// `None`), taking the units' first ones in the order they came: a
     /// unit whose first is not due leaves the pass. Kept out of line, so
@@ -132,16 +185,14 @@ impl Ssd {
         self.waiting.start_pass();
         while let Some(Reverse((_, unit))) = self.waiting.heads.pop() {
             let Some(now_ns) = until_ns else {
-                let w = self.waiting.take_first(unit)?;
-                self.book_waiting(w)?;
+                self.book_first_waiting(unit)?;
                 continue;
             };
             let first = self.waiting.by_unit[unit].front().map(|&(n, w)| (n, w.program));
             let (number, program) = first.ok_or_else(|| Error::Internal("a unit in the pass has no waiting program".into()))?;
             let ready = self.searchable_from(&program);
             if self.waiting_start(&program, ready) < now_ns {
-                let w = self.waiting.take_first(unit)?;
-                self.book_waiting(w)?;
+                self.book_first_waiting(unit)?;
             } else if self.owed_gc_start(unit, ready).is_some_and(|(start, _)| start < now_ns) {
                 // Under way: booked, and the program asked again.
                 self.book_owed_gc(unit, ready);
@@ -174,10 +225,91 @@ impl Ssd {
         self.book_all_waiting_programs()
     }
 
+    /// Books `unit`'s first waiting program, which the pass found first of all.
+    fn book_first_waiting(&mut self, unit: usize) -> Result<()> {
+        let w = self.waiting.take(unit, 0)?;
+        self.book_waiting(w)?;
+        self.waiting.back_in_pass(unit);
+        Ok(())
+    }
+
     fn book_waiting(&mut self, w: WaitingProgram) -> Result<()> {
         let p = &w.program;
-        let page: PageDone = self.book_program(p.route, self.searchable_from(p), p.work, &p.gc, &p.fold);
-        self.waiting_page_left_buffer(page, w.slots)
+        if !self.waiting.multi_plane || self.waiting.by_unit[p.route.unit].is_empty() {
+            let page: PageDone = self.book_program(p.route, self.searchable_from(p), p.work, &p.gc, &p.fold);
+            return self.waiting_page_left_buffer(page, w.slots);
+        }
+        self.book_multi_plane(w)
+    }
+
+    /// Books `w` in one command with the programs waiting for the other
+    /// planes of its die at its page offset, ready when its unit would
+    /// start it (MQSim's rule: the first program found for each plane).
+    /// The pages cross the channel one after the other and are programmed
+    /// together; a page that must first be read (half a page written)
+    /// is read with the others, as a multi-plane read.
+    fn book_multi_plane(&mut self, w: WaitingProgram) -> Result<()> {
+        let (unit, ready) = (w.program.route.unit, self.searchable_from(&w.program));
+        let start = self.waiting_start(&w.program, ready);
+        let layout = self.ftl.layout();
+        let ppb = layout.geometry.pages_per_block;
+        let plane_of = |ppn: u32| layout.plane_of_block(layout.block_of(ppn));
+        let (lead_plane, offset) = (plane_of(w.ppn), w.ppn % ppb);
+        let die = layout.die_of_plane(lead_plane);
+        // Scratch room kept across calls: no allocation per command. For
+        // each other plane of the die, the first program waiting at the
+        // lead's offset, as MQSim takes it, even past an earlier page of
+        // that plane's block still waiting (which real NAND, programming a
+        // block's pages in order, would not allow: see docs/ssd-model.md).
+        let mut planes_seen = std::mem::take(&mut self.waiting.partners);
+        planes_seen.clear();
+        let others = layout.geometry.planes_per_die as usize - 1;
+        for (nth, (_, other)) in self.waiting.by_unit[unit].iter().enumerate() {
+            if planes_seen.len() == others {
+                break;
+            }
+            let plane = plane_of(other.ppn);
+            if plane == lead_plane || layout.die_of_plane(plane) != die || other.ppn % ppb != offset {
+                continue;
+            }
+            if self.searchable_from(&other.program) <= start && !planes_seen.iter().any(|&(_, p)| p == plane) {
+                planes_seen.push((Some(nth), plane));
+            }
+        }
+        let mut pages = std::mem::take(&mut self.waiting.gathered);
+        pages.clear();
+        pages.push(w);
+        // From the back, so that the places found stay true.
+        for nth in planes_seen.iter().rev().filter_map(|&(nth, _)| nth) {
+            pages.push(self.waiting.take(unit, nth)?);
+        }
+        let (mut work, mut ready) = (w.program.work, ready);
+        for other in &pages[1..] {
+            ready = ready.max(self.searchable_from(&other.program));
+            work.command = work.command.max(other.program.work.command);
+            work.before = work.before.max(other.program.work.before);
+            work.transfer += other.program.work.transfer;
+            work.after = work.after.max(other.program.work.after);
+        }
+        let route = w.program.route;
+        let done = self.book_program(route, ready, work, &w.program.gc, &w.program.fold);
+        for other in &pages[1..] {
+            self.book_gc(route, done.programmed_ns, other.program.gc);
+            self.book_fold(route, done.programmed_ns, other.program.fold);
+        }
+        if pages.len() > 1 {
+            self.waiting.multi_plane_commands += 1;
+            self.waiting.multi_plane_pages += pages.len() as u64;
+        }
+        // Each page has crossed the channel once its own transfer, in turn, has ended.
+        let mut crossed = done.transferred_ns - work.transfer;
+        let mut left = Ok(());
+        for page in &pages {
+            crossed += page.program.work.transfer;
+            left = left.and_then(|()| self.waiting_page_left_buffer(PageDone { transferred_ns: crossed, ..done }, page.slots));
+        }
+        (self.waiting.partners, self.waiting.gathered) = (planes_seen, pages);
+        left
     }
 
     /// Where a search for a waiting program's time may begin: its data's

@@ -97,10 +97,12 @@ impl Ssd {
         };
         let slots: u64 = pages.clone().map(|(_, bytes, _)| slots_of(bytes)).sum();
         if self.buffer()?.short_of_room(t0, slots) {
-            // Its room comes from programs ending: each needs its time.
-            self.book_all_waiting_programs()?;
+            // Its room comes from programs ending: those that end first need their times.
+            self.book_waiting_programs_until_room(t0, slots)?;
         }
         let admission = self.buffer()?.admit(t0, slots)?;
+        // Programs that begin while it waits for room go ahead of its own reads.
+        self.start_waiting_programs(admission.at_ns)?;
         let ready = self.host_link(admission.at_ns, req.len_bytes);
         // A write larger than the buffer needs its own pages' times: they do not wait.
         let may_wait = self.reads_first && admission.own_slots_first == 0;
@@ -162,6 +164,8 @@ pub struct WriteBuffer {
     last_admitted_ns: Ns,
     /// When each buffered page leaves for its die, earliest first, and the slots it holds.
     held: BinaryHeap<Reverse<(Ns, u64)>>,
+    /// Room reused by [`Self::room_at`].
+    scratch: Vec<(Ns, u64)>,
 }
 
 /// How a write of several pages enters the buffer.
@@ -185,6 +189,7 @@ impl WriteBuffer {
             waiting_slots: 0,
             last_admitted_ns: 0,
             held: BinaryHeap::with_capacity(capacity_slots.min(1 << 20) as usize),
+            scratch: Vec::new(),
         }
     }
 
@@ -201,12 +206,31 @@ impl WriteBuffer {
         }
     }
 
+    /// When a write needing `slots`, arriving at `now_ns`, would find room
+    /// as the pages booked so far leave; `None` when they cannot free
+    /// enough (pages still waiting at their units hold the rest).
+    pub fn room_at(&mut self, now_ns: Ns, slots: u64) -> Option<Ns> {
+        self.release_until(now_ns);
+        let mut lacking = (self.held_slots + slots).saturating_sub(self.capacity_slots);
+        let mut at_ns = now_ns.max(self.last_admitted_ns);
+        let mut taken = std::mem::take(&mut self.scratch);
+        while lacking > 0 {
+            let Some(Reverse((t, s))) = self.held.pop() else { break };
+            taken.push((t, s));
+            lacking = lacking.saturating_sub(s);
+            at_ns = at_ns.max(t);
+        }
+        self.held.extend(taken.drain(..).map(Reverse));
+        self.scratch = taken;
+        (lacking == 0).then_some(at_ns)
+    }
+
     /// Admits a write needing `slots` slots, arriving at `now_ns`. Pages
     /// still waiting at their units cannot be waited for (when they leave
-    /// is not known): book them first when the buffer is [short of
-    /// room](Self::short_of_room); otherwise it is an internal error.
+    /// is not known): book enough of them first when the buffer is [short
+    /// of room](Self::short_of_room); otherwise it is an internal error.
     pub fn admit(&mut self, now_ns: Ns, slots: u64) -> Result<Admission> {
-        if self.waiting_slots > 0 && self.short_of_room(now_ns, slots) {
+        if self.waiting_slots > 0 && self.room_at(now_ns, slots).is_none() {
             return Err(Error::Internal("a write waits for buffer room held by programs not yet booked".into()));
         }
         self.release_until(now_ns);
@@ -331,12 +355,19 @@ mod tests {
         let mut b = WriteBuffer::new(2);
         b.hold_waiting(1);
         assert!(b.admit(0, 1).is_ok(), "room enough beside the waiting page");
-        b.hold(500, 1);
+        b.hold_waiting(1);
         assert!(b.short_of_room(10, 1));
+        assert_eq!(b.room_at(10, 1), None, "only pages not yet booked hold the room");
         assert!(matches!(b.admit(10, 1), Err(Error::Internal(_))));
-        // Booked, the waiting page leaves at a known time, and the write waits for the earliest.
+        // One booked: it leaves at a known time, which frees the room though the other still waits.
+        b.stop_waiting(1).expect("it was waiting");
+        b.hold(500, 1);
+        assert_eq!(b.room_at(10, 1), Some(500));
+        assert_eq!(b.room_at(10, 2), None, "two slots need the page still waiting too");
+        // The other booked, leaving earlier: the write waits for the earliest.
         b.stop_waiting(1).expect("it was waiting");
         b.hold(300, 1);
+        assert_eq!(b.room_at(10, 1), Some(300), "room_at leaves the buffer as it found it");
         assert_eq!(b.admit(10, 1).ok(), Some(Admission { at_ns: 300, own_slots_first: 0 }));
         assert!(matches!(b.stop_waiting(1), Err(Error::Internal(_))), "nothing waits any more");
     }

@@ -115,13 +115,33 @@ fn a_read_waits_for_a_collection_under_way_and_passes_the_programs_behind_it() {
 fn writes_alone_run_as_in_arrival_order_once_the_buffer_is_full() {
     // Ten writes at 0 into a 4-page buffer whose slots are held until
     // programmed: write 4 + k waits for the (k + 1)-th program, (k + 1) P.
-    // A write that finds no room books every waiting program first.
+    // A write that finds no room books the waiting programs that end
+    // first, until one frees its room.
     let requests: Vec<String> = (0..10).map(|i| format!("[0, \"W\", {}, 4096]", i * 4096)).collect();
     let requests: Vec<&str> = requests.iter().map(String::as_str).collect();
     let until = "ssd.write_buffer_slot_until=\"programmed\"";
     let expected = P * (1.0 + 2.0 + 3.0 + 4.0 + 5.0 + 6.0) / 10.0;
     assert_eq!(run(&requests, &[until]).host.response.mean_ns, expected);
     assert_eq!(run(&requests, &[until, READS_FIRST]).host.response.mean_ns, expected);
+}
+
+#[test]
+fn a_write_waiting_for_room_books_only_the_programs_that_free_it() {
+    // Five writes at 0 into a 4-page buffer held until programmed: the
+    // fifth waits for page 0's program to end, at P; pages 1-3 keep
+    // waiting. A read at 10 us waits for page 0's program only. Had the
+    // fifth write booked every waiting program, the read would wait 4 P;
+    // in arrival order, behind all five, 5 P.
+    let mut requests: Vec<String> = (0..5).map(|i| format!("[0, \"W\", {}, 4096]", i * 4096)).collect();
+    requests.push("[10000, \"R\", 40960, 4096]".into());
+    let requests: Vec<&str> = requests.iter().map(String::as_str).collect();
+    let until = "ssd.write_buffer_slot_until=\"programmed\"";
+    let first = run(&requests, &[until, READS_FIRST]);
+    assert_eq!(first.host.read_response.mean_ns, P + SENSE + T - 10_000.0);
+    assert_eq!(first.host.write_response.mean_ns, P / 5.0, "the fifth write is admitted at P");
+    let fifo = run(&requests, &[until]);
+    assert_eq!(fifo.host.read_response.mean_ns, 5.0 * P + SENSE + T - 10_000.0);
+    assert_eq!(fifo.host.write_response.mean_ns, P / 5.0);
 }
 
 #[test]

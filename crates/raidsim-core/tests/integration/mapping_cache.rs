@@ -155,6 +155,24 @@ fn the_page_map_over_a_dftl_preset_drops_its_cache_size() {
     let r = config("mqsim-default", &["ssd.write_buffer_bytes=0"]);
     assert_eq!(r.config.ssd.write_buffer_unit, raidsim_core::config::BufferUnit::Page);
     assert_eq!(r.config.ssd.scheduling, raidsim_core::config::FlashScheduling::ArrivalOrder);
+    assert!(!r.config.ssd.multi_plane_programs, "multi-plane programs gather waiting programs, which need a buffer");
+    // Arrival order drops the multi-plane programs that only waiting programs make.
+    assert!(!config("mqsim-default", &["ssd.scheduling=arrival_order"]).config.ssd.multi_plane_programs);
+    assert!(config("mqsim-default", &[]).config.ssd.multi_plane_programs);
+    // Open blocks by source belong to the page-mapped schemes: a base that
+    // sets them loses them under a block map, and both set are refused.
+    use raidsim_core::config::{RawConfig, WriteFrontiers};
+    assert_eq!(config("mqsim-default", &[]).config.ssd.ftl.write_frontiers, WriteFrontiers::TranslationApart);
+    // The page map over it has no translation pages to keep apart.
+    assert_eq!(config("mqsim-default", &["ssd.ftl.scheme=page_map"]).config.ssd.ftl.write_frontiers, WriteFrontiers::Shared);
+    let e = crate::common::refused(&["ssd.ftl.write_frontiers=\"translation_apart\""]);
+    assert!(e.contains("ssd.ftl.write_frontiers") && e.contains("dftl"), "{e}");
+    let base = "[ssd.ftl]\nwrite_frontiers = \"by_source\"\n";
+    let mut raw = RawConfig::from_toml_str(base, "base.toml").expect("parses");
+    raw.merge(&RawConfig::from_toml_str("[ssd.ftl]\nscheme = \"block_map\"\n", "layer.toml").expect("parses"));
+    assert_eq!(raw.resolve().expect("valid").config.ssd.ftl.write_frontiers, WriteFrontiers::Shared);
+    let e = crate::common::refused(&["ssd.ftl.write_frontiers=\"by_source\"", "ssd.ftl.scheme=\"block_map\""]);
+    assert!(e.contains("ssd.ftl.write_frontiers") && e.contains("page_map"), "{e}");
 }
 
 /// A member's own entry that maps by page over a DFTL or FAST `[ssd]`
@@ -174,16 +192,19 @@ fn a_page_map_member_of_a_dftl_or_fast_array_drops_what_it_inherits() {
 }
 
 /// The drive of MQSim's fast18 experiments is its default drive with the
-/// map in DRAM and a DRAM four times as fast with twice the burst: nothing else differs.
+/// map in DRAM and a DRAM four times as fast with twice the burst: nothing
+/// else differs (with no translation pages, none are kept apart).
 #[test]
 fn mqsims_fast18_drive_is_its_default_with_the_ideal_map_and_a_faster_dram() {
+    use raidsim_core::config::WriteFrontiers;
     let (default, fast18) = (config("mqsim-default", &[]).config.ssd, config("mqsim-fast18", &[]).config.ssd);
     assert_eq!((fast18.ftl.scheme, fast18.ftl.cmt_bytes), (raidsim_core::config::FtlScheme::PageMap, None));
+    assert_eq!((default.ftl.write_frontiers, fast18.ftl.write_frontiers), (WriteFrontiers::TranslationApart, WriteFrontiers::Shared));
     // MQSim's estimate_dram_access_time: tRCD + tCL + 4096 B / 2 B a burst / 2 x (1e9 / 400e6) ns.
     assert_eq!(fast18.timing.firmware_write_page_ns, 13 + 13 + 4096 / 2 / 2 * 25 / 10);
     let mut same = fast18.clone();
-    (same.ftl.scheme, same.ftl.cmt_bytes, same.timing.firmware_write_page_ns) =
-        (default.ftl.scheme, default.ftl.cmt_bytes, default.timing.firmware_write_page_ns);
+    (same.ftl.scheme, same.ftl.cmt_bytes, same.ftl.write_frontiers, same.timing.firmware_write_page_ns) =
+        (default.ftl.scheme, default.ftl.cmt_bytes, default.ftl.write_frontiers, default.timing.firmware_write_page_ns);
     assert_eq!(same, default);
 }
 

@@ -45,3 +45,87 @@ fn dynamic_allocation_counts_a_die_busy_while_any_of_its_planes_is() {
     .concat();
     assert_eq!(responses_in_arrival_order(&o), [X + PROGRAM, X + PROGRAM]);
 }
+
+/// Buffered programs that wait at one die (`reads_first`), with
+/// `ssd.multi_plane_programs` or without: the responses in arrival order
+/// and the multi-plane commands run.
+fn waiting_programs(requests: &str, multi_plane: bool) -> (Vec<u64>, f64) {
+    let req = format!("workload.requests=[{requests}]");
+    let mp = format!("ssd.multi_plane_programs={multi_plane}");
+    let setup = ["ssd.geometry.planes_per_die=2", "ssd.write_buffer_bytes=16384", "ssd.scheduling=\"reads_first\"", "workload.kind=\"requests\""];
+    let o = [&ONE_DIE[..], &setup, &[req.as_str(), mp.as_str(), "metrics.request_log=\"unused.parquet\""]].concat();
+    let mut sim = raidsim_core::Simulation::new(crate::common::config("", &o)).expect("builds");
+    sim.run().expect("runs");
+    let log = sim.request_log().expect("a log");
+    let mut rows: Vec<(u64, u64)> = log.arrival_ns.iter().zip(&log.completion_ns).map(|(&a, &c)| (a, c - a)).collect();
+    rows.sort_unstable();
+    let report = sim.report();
+    let commands = report.stats.iter().find(|s| s.path == "ssd.flash.multi_plane_programs").map_or(0.0, |s| s.value);
+    (rows.into_iter().map(|(_, r)| r).collect(), commands)
+}
+
+#[test]
+fn programs_waiting_for_both_planes_at_one_offset_go_in_one_command() {
+    // Pages 0 and 1 (planes 0 and 1, each at its first page) wait; a read
+    // of page 10 at 1 us finds the die under way. One command sends both
+    // pages, then programs them together: the read waits 2X + PROGRAM.
+    // Apart, it waits for page 0's program only (page 1's still waits).
+    let requests = "[0, \"W\", 0, 4096], [0, \"W\", 4096, 4096], [1000, \"R\", 40960, 4096]";
+    let (together, commands) = waiting_programs(requests, true);
+    assert_eq!(together, [0, 0, 2 * X + PROGRAM + READ + X - 1000]);
+    assert_eq!(commands, 1.0);
+    let (apart, commands) = waiting_programs(requests, false);
+    assert_eq!(apart, [0, 0, X + PROGRAM + READ + X - 1000]);
+    assert_eq!(commands, 0.0, "the stat counts nothing when off");
+    // Page 2 (plane 0's second page) came before page 1: page 0 still
+    // takes page 1 along, the first for the other plane at its offset.
+    let passing = "[0, \"W\", 0, 4096], [0, \"W\", 8192, 4096], [0, \"W\", 4096, 4096], [1000, \"R\", 40960, 4096]";
+    assert_eq!(waiting_programs(passing, true), (vec![0, 0, 0, 2 * X + PROGRAM + READ + X - 1000], 1.0));
+}
+
+#[test]
+fn programs_at_different_offsets_go_one_by_one() {
+    // Page 1 is programmed alone at 0 (the read at 1 us books it), so
+    // plane 1's next page is its second; pages 0 and 3, written at 2 us,
+    // are at offsets 0 and 1: no multi-plane command.
+    let requests = "[0, \"W\", 4096, 4096], [1000, \"R\", 40960, 4096], [2000, \"W\", 0, 4096], [2000, \"W\", 12288, 4096]";
+    let (responses, commands) = waiting_programs(requests, true);
+    assert_eq!(responses[1], X + PROGRAM + READ + X - 1000);
+    assert_eq!(commands, 0.0);
+}
+
+#[test]
+fn multi_plane_programs_are_refused_where_nothing_could_be_gathered() {
+    use crate::common::refused;
+    let on = "ssd.multi_plane_programs=true";
+    let buffered = ["ssd.write_buffer_bytes=16384", "ssd.geometry.planes_per_die=2"];
+    let e = refused(&[&buffered[..], &[on]].concat());
+    assert!(e.contains("ssd.multi_plane_programs") && e.contains("reads_first"), "{e}");
+    let first = "ssd.scheduling=\"reads_first\"";
+    let e = refused(&[&buffered[..], &[on, first, "ssd.parallel_unit=\"plane\""]].concat());
+    assert!(e.contains("ssd.multi_plane_programs") && e.contains("\"plane\""), "{e}");
+    let e = refused(&["ssd.write_buffer_bytes=16384", "ssd.geometry.planes_per_die=1", on, first]);
+    assert!(e.contains("ssd.multi_plane_programs") && e.contains("planes_per_die"), "{e}");
+}
+
+#[test]
+fn a_partner_may_pass_an_earlier_page_of_its_plane_as_in_mqsim() {
+    // Page 0 is programmed alone from 0. At 1 ms pages 2 (plane 0, its
+    // second page), 1 (plane 1, first) and 3 (plane 1, second) wait; page 2
+    // takes page 3, the first waiting at its offset, along before page 1
+    // (MQSim's rule): a read at 1.001 ms waits for the command of two.
+    let requests = "[0, \"W\", 0, 4096], [1000000, \"W\", 8192, 4096], [1000000, \"W\", 4096, 4096], \
+                    [1000000, \"W\", 12288, 4096], [1001000, \"R\", 40960, 4096]";
+    let (responses, _) = waiting_programs(requests, true);
+    assert_eq!(responses[4], 2 * X + PROGRAM + READ + X - 1000);
+}
+
+#[test]
+fn each_page_of_a_command_frees_its_buffer_slot_once_it_has_crossed() {
+    // A buffer of four pages, held until each is in its die: pages 0 and 1
+    // go in one command, and page 0 crosses at X; the fifth write has room then.
+    let requests: Vec<String> = (0..5).map(|i| format!("[0, \"W\", {}, 4096]", i * 4096)).collect();
+    let (responses, commands) = waiting_programs(&requests.join(", "), true);
+    assert_eq!(responses, [0, 0, 0, 0, X]);
+    assert!(commands >= 1.0);
+}

@@ -38,6 +38,12 @@ fn the_cases_draw_every_flash_management_option() {
     assert!(shares > 20, "{shares} cases with Diff-RAID parity shares");
     let reads_first = drawn.iter().filter(|o| *o == "ssd.scheduling=\"reads_first\"").count();
     assert!(reads_first > 20, "{reads_first} cases whose reads pass buffered programs");
+    let multi_plane = drawn.iter().filter(|o| *o == "ssd.multi_plane_programs=true").count();
+    assert!(multi_plane > 10, "{multi_plane} cases whose dies program two planes at once");
+    for (frontiers, at_least) in [("by_source", 100), ("translation_apart", 20)] {
+        let n = drawn.iter().filter(|o| **o == format!("ssd.ftl.write_frontiers=\"{frontiers}\"")).count();
+        assert!(n > at_least, "{n} cases with write_frontiers = {frontiers}");
+    }
     let sata = drawn.iter().filter(|o| o.starts_with("ssd.timing.sata_hba_processing_ns=")).count();
     assert!(sata > 50, "{sata} cases of SATA drives");
 }

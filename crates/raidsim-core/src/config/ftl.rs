@@ -1,0 +1,198 @@
+//! Parameters of an SSD's flash translation layer: how pages are placed
+//! and mapped, how garbage collection picks and copies, and wear levelling.
+
+use super::mapping_cache::FtlScheme;
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+
+/// How the FTL places a written logical page.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Allocation {
+    /// Plane fixed by the logical page number, striped in `static_order` (SSDsim's static allocation).
+    Static,
+    /// The least busy die takes the write (earliest free), planes round robin inside it.
+    Dynamic,
+    /// Die fixed by the logical page (static striping, the plane digit
+    /// ignored); inside it the plane with the most free pages, ties round
+    /// robin: DiskSim's allocation pool per element (`ssd_pick_parunits`).
+    StaticDie,
+}
+
+/// The most blocks one random-greedy draw takes (`ssd.ftl.gc_victim_sample`).
+pub const MAX_GC_VICTIM_SAMPLE: u32 = 64;
+
+/// Garbage-collection victim selection.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum GcVictim {
+    /// Fewest valid pages.
+    Greedy,
+    /// Largest (1 - u) / 2u × age (Rosenblum & Ousterhout's LFS cleaner; Kawaguchi et al. 1995).
+    CostBenefit,
+    /// Fewest valid pages among `gc_victim_sample` blocks drawn at random
+    /// (d-choices, Van Houdt, SIGMETRICS 2013; MQSim's default, "RGA").
+    RandomGreedy,
+}
+
+/// What garbage collection keeps busy while it copies a victim's valid pages.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum GcHolds {
+    /// The plane's parallel unit only, from before its next operation
+    /// (DiskSim's cleaning between an element's requests).
+    Unit,
+    /// The unit's channel too, from the write that triggered it, until
+    /// the last copy is programmed; the erase then holds the unit alone
+    /// (SSDsim's uninterruptible collection, `uninterrupt_gc`).
+    Channel,
+}
+
+/// Which open block of a plane takes a page written.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum WriteFrontiers {
+    /// One open block per plane takes every page: the host's, collection's
+    /// copies, translation pages (DiskSim, SSDsim).
+    #[default]
+    Shared,
+    /// Translation pages fill an open block of their own; the host's pages
+    /// and collection's copies share the other (DFTL's translation blocks).
+    TranslationApart,
+    /// The host's pages, collection's copies and translation pages each
+    /// fill their own open block per plane (MQSim's `Data_wf`, `GC_wf`
+    /// and `Translation_wf`).
+    BySource,
+}
+
+/// The page-mapping flash translation layer.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct FtlConfig {
+    /// Static or dynamic page allocation.
+    pub allocation: Allocation,
+    /// Static striping order of consecutive logical pages, fastest-varying
+    /// first: a permutation of `C` (channel), `W` (way = chip), `D` (die),
+    /// `P` (plane), as SSDsim names its allocation schemes.
+    pub static_order: String,
+    /// Garbage collection runs on a plane when its free blocks fall below
+    /// this fraction of its blocks (never below two blocks). A threshold above
+    /// the over-provisioning (the CR5M paper's 30 %) makes collection run on
+    /// every write once the plane is fuller than 1 - threshold, as in SSDsim.
+    pub gc_threshold_fraction: f64,
+    /// How pages are mapped: a page map all in DRAM or cached (DFTL), or
+    /// by block, with log blocks (FAST) or without.
+    pub scheme: FtlScheme,
+    /// Bytes of DRAM for the cached map (`scheme = "dftl"` only).
+    pub cmt_bytes: Option<u64>,
+    /// Random-write log blocks of each plane (`scheme = "fast"` only; the
+    /// plane's sequential log block is one more). FAST's log buffer: more
+    /// log blocks delay merges, and need more spare blocks.
+    pub log_blocks_per_plane: Option<u32>,
+    /// Victim selection.
+    pub gc_victim: GcVictim,
+    /// Blocks `gc_victim = "random_greedy"` draws from a plane's full
+    /// blocks (`random_greedy` only; unset: log2 of the blocks per plane,
+    /// rounded down, as MQSim's `rga_set_size`).
+    pub gc_victim_sample: Option<u32>,
+    /// Wear levelling, dynamic: a plane opens its least-erased free block
+    /// instead of the one free the longest (MQSim's default).
+    pub dynamic_wear_levelling: bool,
+    /// Wear levelling, static: after a collection, when a plane's block
+    /// erase counts spread by more than this many erases, its least-erased
+    /// block in use is relocated (MQSim's default is 100). Unset: off.
+    pub static_wear_levelling_threshold: Option<u32>,
+    /// What collection keeps busy while it copies.
+    pub gc_holds: GcHolds,
+    /// Copies stay inside the plane (copy-back); false moves each copied
+    /// page out over the channel and back (SSDsim without its copy-back
+    /// command). Needs `gc_holds = "channel"`.
+    pub gc_copy_back: bool,
+    /// Pages at the end of each block that hold its summary (the owners of
+    /// its pages) instead of data; DiskSim's SSD model reserves one.
+    pub summary_pages_per_block: u32,
+    /// Which open block of a plane takes each page written.
+    pub write_frontiers: WriteFrontiers,
+}
+
+impl Default for FtlConfig {
+    fn default() -> Self {
+        Self {
+            allocation: Allocation::Static,
+            static_order: "CWDP".into(),
+            gc_threshold_fraction: 0.05,
+            scheme: FtlScheme::PageMap,
+            cmt_bytes: None,
+            log_blocks_per_plane: None,
+            gc_victim: GcVictim::Greedy,
+            gc_victim_sample: None,
+            gc_holds: GcHolds::Unit,
+            gc_copy_back: true,
+            dynamic_wear_levelling: false,
+            static_wear_levelling_threshold: None,
+            summary_pages_per_block: 0,
+            write_frontiers: WriteFrontiers::Shared,
+        }
+    }
+}
+
+impl FtlConfig {
+    /// Open blocks a plane keeps beside the host's (`write_frontiers`):
+    /// collection's, and with a cached map the translation pages'.
+    pub(super) fn open_blocks_apart(&self) -> u64 {
+        let map = u64::from(self.scheme == FtlScheme::Dftl);
+        match self.write_frontiers {
+            WriteFrontiers::Shared => 0,
+            WriteFrontiers::TranslationApart => map,
+            WriteFrontiers::BySource => 1 + map,
+        }
+    }
+
+    /// Refuses settings that contradict each other or lie out of range.
+    pub(super) fn validate_choices(&self) -> Result<()> {
+        match (self.gc_victim, self.gc_victim_sample) {
+            (GcVictim::RandomGreedy, Some(d)) if !(1..=MAX_GC_VICTIM_SAMPLE).contains(&d) => {
+                return Err(Error::config("ssd.ftl.gc_victim_sample", format!("{d} blocks: must lie in [1, {MAX_GC_VICTIM_SAMPLE}]")));
+            }
+            (GcVictim::Greedy | GcVictim::CostBenefit, Some(_)) => {
+                return Err(Error::config("ssd.ftl.gc_victim_sample", "applies to gc_victim = \"random_greedy\" only"));
+            }
+            _ => {}
+        }
+        if !self.gc_copy_back && self.gc_holds == GcHolds::Unit {
+            return Err(Error::config(
+                "ssd.ftl.gc_copy_back",
+                "false needs ssd.ftl.gc_holds = \"channel\": copies that cross the channel while collection holds only the unit are not modelled",
+            ));
+        }
+        if self.write_frontiers != WriteFrontiers::Shared && matches!(self.scheme, FtlScheme::Fast | FtlScheme::BlockMap) {
+            return Err(Error::config(
+                "ssd.ftl.write_frontiers",
+                "applies to the page-mapped schemes (\"page_map\", \"dftl\"): a block map places every page by its logical block; leave it \"shared\"",
+            ));
+        }
+        if self.write_frontiers == WriteFrontiers::TranslationApart && self.scheme != FtlScheme::Dftl {
+            return Err(Error::config(
+                "ssd.ftl.write_frontiers",
+                "\"translation_apart\" keeps translation pages apart, which only scheme = \"dftl\" writes; use \"shared\" or \"by_source\"",
+            ));
+        }
+        let threshold = &self.gc_threshold_fraction;
+        if !(0.0..0.5).contains(threshold) {
+            return Err(Error::config("ssd.ftl.gc_threshold_fraction", "must lie in [0, 0.5)"));
+        }
+        Ok(())
+    }
+}
+
+pub(super) fn validate_order(order: &str) -> Result<()> {
+    let mut letters: Vec<char> = order.chars().collect();
+    letters.sort_unstable();
+    if letters != ['C', 'D', 'P', 'W'] {
+        return Err(Error::config(
+            "ssd.ftl.static_order",
+            format!("`{order}` is not a permutation of C (channel), W (chip), D (die), P (plane), e.g. \"CWDP\""),
+        ));
+    }
+    Ok(())
+}
