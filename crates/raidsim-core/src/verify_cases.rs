@@ -293,7 +293,11 @@ fn write_frontiers(rng: &mut Xoshiro256PlusPlus, o: &mut Vec<String>) {
         return;
     }
     let dftl = o.iter().any(|a| a == "ssd.ftl.scheme=\"dftl\"");
-    let apart = dftl && rng.gen_bool(0.5);
+    let dynamic = o.iter().any(|a| a == "ssd.ftl.allocation=\"dynamic\"");
+    if dynamic && !dftl {
+        return;
+    }
+    let apart = dftl && (dynamic || rng.gen_bool(0.5));
     o.push(format!("ssd.ftl.write_frontiers={:?}", if apart { "translation_apart" } else { "by_source" }));
     // Two open blocks apart need five spare blocks a plane: 6 of 32 at 20 %.
     if dftl && !apart && !o.iter().any(|a| a.starts_with("ssd.geometry.over_provisioning_fraction=")) {

@@ -171,6 +171,13 @@ impl FtlConfig {
                 "applies to the page-mapped schemes (\"page_map\", \"dftl\"): a block map places every page by its logical block; leave it \"shared\"",
             ));
         }
+        if self.write_frontiers == WriteFrontiers::BySource && self.allocation == Allocation::Dynamic {
+            return Err(Error::config(
+                "ssd.ftl.write_frontiers",
+                "\"by_source\" is not modelled with ssd.ftl.allocation = \"dynamic\": collection's own open block draws on planes the \
+                 allocator does not balance, and they run out of free blocks; use \"translation_apart\" or \"shared\"",
+            ));
+        }
         if self.write_frontiers == WriteFrontiers::TranslationApart && self.scheme != FtlScheme::Dftl {
             return Err(Error::config(
                 "ssd.ftl.write_frontiers",

@@ -134,12 +134,15 @@ impl SlcCacheConfig {
         if ssd.geometry.mirroring_chips_per_channel != 0 {
             return Err(Error::config("array.level", "cr5m's mirroring chips are not modelled with an SLC cache"));
         }
-        if u64::from(self.blocks_per_plane) + 3 > spare_blocks_per_plane {
+        // Collection keeps 3, and one more for each open block ssd.ftl.write_frontiers keeps apart.
+        let keep = 3 + ssd.ftl.open_blocks_apart();
+        if u64::from(self.blocks_per_plane) + keep > spare_blocks_per_plane {
             return Err(Error::config(
                 key,
                 format!(
-                    "{} cache blocks come out of the {spare_blocks_per_plane} spare blocks per plane, which must keep 3 for \
-                     garbage collection: lower it or raise ssd.geometry.over_provisioning_fraction",
+                    "{} cache blocks come out of the {spare_blocks_per_plane} spare blocks per plane, which must keep {keep} for \
+                     garbage collection (3, and one per open block ssd.ftl.write_frontiers keeps apart): lower it or raise \
+                     ssd.geometry.over_provisioning_fraction",
                     self.blocks_per_plane
                 ),
             ));

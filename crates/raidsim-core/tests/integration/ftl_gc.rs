@@ -257,6 +257,24 @@ fn open_blocks_apart_need_their_spare_blocks() {
     let e = common::refused(&[&tight[..], &["ssd.ftl.write_frontiers=\"translation_apart\""]].concat());
     assert!(e.contains("least 4"), "{e}");
     let _ = config("", &tight);
+    // An SLC cache's blocks come out of the same spares: 7 leave 3 after a cache of 4, one too few
+    // for collection's own open block (a page map has no translation block).
+    let cache =
+        ["ssd.geometry.cell_type=\"tlc\"", "ssd.slc_cache.blocks_per_plane=4", "ssd.slc_cache.t_read_ns=20000", "ssd.slc_cache.t_program_ns=150000"];
+    let tlc = [
+        "ssd.geometry.blocks_per_plane=64",
+        "ssd.geometry.over_provisioning_fraction=0.11",
+        "ssd.timing.t_read_csb_ns=40000",
+        "ssd.timing.t_read_msb_ns=60000",
+        "ssd.timing.t_program_csb_ns=400000",
+        "ssd.timing.t_program_msb_ns=900000",
+    ];
+    let e = common::refused(&[&tlc[..], &cache, &["ssd.ftl.write_frontiers=\"by_source\""]].concat());
+    assert!(e.contains("ssd.slc_cache.blocks_per_plane") && e.contains("keep 4"), "{e}");
+    let _ = config("", &[&tlc[..], &cache].concat());
+    // Collection's own open block with dynamic allocation is refused.
+    let e = common::refused(&["ssd.ftl.allocation=\"dynamic\"", "ssd.ftl.write_frontiers=\"by_source\""]);
+    assert!(e.contains("ssd.ftl.write_frontiers") && e.contains("dynamic") && e.contains("translation_apart"), "{e}");
     // 16 blocks at 32 % leave 5: enough for all three.
     let _ = config(
         "",
