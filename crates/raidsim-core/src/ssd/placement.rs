@@ -87,8 +87,8 @@ impl Ssd {
     }
 
     /// Dynamic allocation: the data die whose unit frees first (lowest
-    /// index on ties), planes round robin inside it, skipping planes too
-    /// full to collect.
+    /// index on ties; a chip's dies in turn when the chip is the unit),
+    /// planes round robin inside it, skipping planes too full to collect.
     pub(super) fn least_busy_plane(&mut self) -> Result<u32> {
         self.least_busy_plane_of(false)
     }
@@ -111,7 +111,14 @@ impl Ssd {
         let layout = self.ftl.layout();
         let (ppd, n) = (layout.geometry.planes_per_die, layout.dies as usize);
         let eligible = |d: usize| eligible(layout, d as u32);
-        let best = (0..n).filter(|&d| eligible(d)).min_by_key(|&d| (self.die_free_at(d as u32), d));
+        // A chip's dies share one unit, and so one free time: they take the
+        // writes in turn (by the chip's pages written), not the first die all.
+        let dpc = layout.geometry.dies_per_chip as usize;
+        let turn = |d: usize| match self.parallel_unit {
+            ParallelUnit::Chip => d / dpc * dpc + (d % dpc + dpc - (self.chip_pages_written[d / dpc] % dpc as u64) as usize) % dpc,
+            ParallelUnit::Die | ParallelUnit::Plane => d,
+        };
+        let best = (0..n).filter(|&d| eligible(d)).min_by_key(|&d| (self.die_free_at(d as u32), turn(d)));
         let best = best.ok_or_else(|| Error::Internal("no die of the kind asked for on this drive".into()))?;
         for die in std::iter::once(best).chain((0..n).filter(|&d| d != best && eligible(d))) {
             for _ in 0..ppd {
