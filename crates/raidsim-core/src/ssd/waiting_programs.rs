@@ -63,10 +63,9 @@ pub(super) struct WaitingPrograms {
     /// Multi-plane commands booked, and the pages they programmed.
     pub(super) multi_plane_commands: u64,
     pub(super) multi_plane_pages: u64,
-    /// Room reused by each multi-plane command: the other planes looked at,
-    /// with the place in the unit's queue of the partner each gives (if
-    /// any), and the programs it gathers.
-    partners: Vec<(Option<usize>, u32)>,
+    /// Room reused by each multi-plane command: its partners' places in
+    /// the unit's queue with their planes, and the programs it gathers.
+    partners: Vec<(usize, u32)>,
     gathered: Vec<WaitingProgram>,
 }
 
@@ -261,26 +260,26 @@ impl Ssd {
         // lead's offset, as MQSim takes it, even past an earlier page of
         // that plane's block still waiting (which real NAND, programming a
         // block's pages in order, would not allow: see docs/ssd-model.md).
-        let mut planes_seen = std::mem::take(&mut self.waiting.partners);
-        planes_seen.clear();
+        let mut partners = std::mem::take(&mut self.waiting.partners);
+        partners.clear();
         let others = layout.geometry.planes_per_die as usize - 1;
         for (nth, (_, other)) in self.waiting.by_unit[unit].iter().enumerate() {
-            if planes_seen.len() == others {
+            if partners.len() == others {
                 break;
             }
             let plane = plane_of(other.ppn);
             if plane == lead_plane || layout.die_of_plane(plane) != die || other.ppn % ppb != offset {
                 continue;
             }
-            if self.searchable_from(&other.program) <= start && !planes_seen.iter().any(|&(_, p)| p == plane) {
-                planes_seen.push((Some(nth), plane));
+            if self.searchable_from(&other.program) <= start && !partners.iter().any(|&(_, p)| p == plane) {
+                partners.push((nth, plane));
             }
         }
         let mut pages = std::mem::take(&mut self.waiting.gathered);
         pages.clear();
         pages.push(w);
         // From the back, so that the places found stay true.
-        for nth in planes_seen.iter().rev().filter_map(|&(nth, _)| nth) {
+        for &(nth, _) in partners.iter().rev() {
             pages.push(self.waiting.take(unit, nth)?);
         }
         let (mut work, mut ready) = (w.program.work, ready);
@@ -308,7 +307,7 @@ impl Ssd {
             crossed += page.program.work.transfer;
             left = left.and_then(|()| self.waiting_page_left_buffer(PageDone { transferred_ns: crossed, ..done }, page.slots));
         }
-        (self.waiting.partners, self.waiting.gathered) = (planes_seen, pages);
+        (self.waiting.partners, self.waiting.gathered) = (partners, pages);
         left
     }
 

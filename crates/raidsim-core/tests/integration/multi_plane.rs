@@ -48,7 +48,8 @@ fn dynamic_allocation_counts_a_die_busy_while_any_of_its_planes_is() {
 
 /// Buffered programs that wait at one die (`reads_first`), with
 /// `ssd.multi_plane_programs` or without: the responses in arrival order
-/// and the multi-plane commands run.
+/// and the multi-plane commands run (checked against the pages they
+/// programmed: two each, on these dies of two planes).
 fn waiting_programs(requests: &str, multi_plane: bool) -> (Vec<u64>, f64) {
     let req = format!("workload.requests=[{requests}]");
     let mp = format!("ssd.multi_plane_programs={multi_plane}");
@@ -60,7 +61,9 @@ fn waiting_programs(requests: &str, multi_plane: bool) -> (Vec<u64>, f64) {
     let mut rows: Vec<(u64, u64)> = log.arrival_ns.iter().zip(&log.completion_ns).map(|(&a, &c)| (a, c - a)).collect();
     rows.sort_unstable();
     let report = sim.report();
-    let commands = report.stats.iter().find(|s| s.path == "ssd.flash.multi_plane_programs").map_or(0.0, |s| s.value);
+    let stat = |path: &str| report.stats.iter().find(|s| s.path == path).map_or(0.0, |s| s.value);
+    let commands = stat("ssd.flash.multi_plane_programs");
+    assert_eq!(stat("ssd.flash.multi_plane_pages"), 2.0 * commands, "{requests}");
     (rows.into_iter().map(|(_, r)| r).collect(), commands)
 }
 
