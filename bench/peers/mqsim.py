@@ -138,23 +138,34 @@ def workload_xml(c: dict, requests: int, seed: int) -> str:
 # MQSim aborts ("free(): invalid pointer") once collection has run for a
 # while on a write-heavy flow: an erase completes for a block its plane no
 # longer lists as being erased, and GC_and_WL_Unit_Base erases the set's
-# end() iterator. The one change made to MQSim: erase only a block found.
+# end() iterator. The one change to what MQSim does: erase only a block found.
 CRASH = "pbke->Ongoing_erase_operations.erase(pbke->Ongoing_erase_operations.find(transaction->Address.BlockID));"
 GUARD = ("{ auto ongoing = pbke->Ongoing_erase_operations.find(transaction->Address.BlockID); "
          "if (ongoing != pbke->Ongoing_erase_operations.end()) pbke->Ongoing_erase_operations.erase(ongoing); }")
+# MQSim sums its flows' read and write response times apart but reports
+# only their mean together; the build also writes the two means.
+PER_OP_AT = '\t\tattr = "Min_Device_Response_Time";'
+PER_OP = "".join(
+    f'\t\tattr = "Device_Response_Time_{op.title()}"; val = std::to_string(STAT_serviced_{op}_request_count ? '
+    f'STAT_sum_device_response_time_{op} / STAT_serviced_{op}_request_count / SIM_TIME_TO_MICROSECONDS_COEFF : 0); '
+    f'xmlwriter.Write_attribute_string(attr, val);\n' for op in ("read", "write"))
+
+
+def patch(path: str, anchor: str, replacement: str, what: str) -> None:
+    with open(path) as f:
+        text = f.read()
+    if text.count(anchor) != 1:
+        raise SystemExit(f"{path}: not the MQSim this script knows (7ec40e3); {what} does not apply")
+    with open(path, "w") as f:
+        f.write(text.replace(anchor, replacement))
 
 
 def build_mqsim(source: str, into: str) -> str:
     if os.path.isfile(source) and os.access(source, os.X_OK):
         return source
     shutil.copytree(source, into, ignore=shutil.ignore_patterns(".git", "build", "MQSim"))
-    unit = os.path.join(into, "src", "ssd", "GC_and_WL_Unit_Base.cpp")
-    with open(unit) as f:
-        text = f.read()
-    if text.count(CRASH) != 1:
-        raise SystemExit(f"{unit}: not the MQSim this script knows (7ec40e3); the erase guard does not apply")
-    with open(unit, "w") as f:
-        f.write(text.replace(CRASH, GUARD))
+    patch(os.path.join(into, "src", "ssd", "GC_and_WL_Unit_Base.cpp"), CRASH, GUARD, "the erase guard")
+    patch(os.path.join(into, "src", "host", "IO_Flow_Base.cpp"), PER_OP_AT, PER_OP + PER_OP_AT, "the read and write means")
     subprocess.run(["make", "-j2"], cwd=into, check=True, stdout=subprocess.DEVNULL)
     return os.path.join(into, "MQSim")
 
@@ -199,7 +210,10 @@ def run_mqsim(binary: str, work: str, config: str, c: dict, requests: int, seed:
     # loop with no think time, Little's law gives it from the mean.
     # For a trace MQSim divides by its own clock, which raidsim's duration does not match; the rate is left out.
     iops = float("nan") if "trace" in c else c["depth"] / (mean_us * 1e-6)
-    return {"mean_us": mean_us, "iops": iops,
+    # Only a build made by this script reports them (see PER_OP).
+    per_op = {f"{op}_mean_us": (flow_figure(xml, f"Device_Response_Time_{op.title()}")
+                                if f"<Device_Response_Time_{op.title()}>" in xml else float("nan")) for op in ("read", "write")}
+    return {"mean_us": mean_us, "iops": iops, **per_op,
             "erases": erases, "pages_moved": gc_runs * moved,
             "cmt_hit_ratio": ftl_figure(xml, "CMT_Hits") / queries if queries else float("nan"),
             "map_reads": ftl_figure(xml, "Issued_Flash_Read_CMD_For_Mapping"),
@@ -226,7 +240,8 @@ def run_raidsim_trace(c: dict, blocks_per_plane: int, traces: str, preset: str =
 def summary(r: dict, started: float) -> dict:
     dev = r["devices"][0]
     stats = {s["path"]: s["value"] for s in r["stats"]}
-    return {"mean_us": r["host"]["response"]["mean_ns"] / 1e3, "iops": r["host"]["iops"], "erases": dev["erases"],
+    per_op = {f"{op}_mean_us": (r["host"][f"{op}_response"]["mean_ns"] or float("nan")) / 1e3 for op in ("read", "write")}
+    return {"mean_us": r["host"]["response"]["mean_ns"] / 1e3, "iops": r["host"]["iops"], **per_op, "erases": dev["erases"],
             "pages_moved": dev["pages_written"].get("gc_write", 0),
             "cmt_hit_ratio": stats.get("ssd.ftl.cmt.hit_ratio", float("nan")),
             "map_reads": dev["pages_read"].get("map_read", 0),
@@ -304,6 +319,7 @@ def main() -> None:
             rows[name] = {"mqsim": mq, "raidsim": rs}
             if not a.json:
                 print(f"{name:26} mean {mq['mean_us']:9.1f} {rs['mean_us']:9.1f} us ({rs['mean_us'] / mq['mean_us'] - 1:+6.1%})"
+                      f"  reads {mq['read_mean_us']:9.1f} {rs['read_mean_us']:9.1f}  writes {mq['write_mean_us']:9.1f} {rs['write_mean_us']:9.1f}"
                       f"  iops {mq['iops']:9.0f} {rs['iops']:9.0f}  erases {mq['erases']:6.0f} {rs['erases']:6.0f}"
                       f"  moved {mq['pages_moved']:8.0f} {rs['pages_moved']:8.0f}"
                       f"  cmt {mq['cmt_hit_ratio']:.3f} {rs['cmt_hit_ratio']:.3f}"

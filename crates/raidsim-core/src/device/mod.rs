@@ -173,6 +173,18 @@ pub trait MemberDevice {
     /// Tells the device a dispatched request has finished; returns the
     /// dispatch of a queued request that starts now, if any.
     fn complete(&mut self, now_ns: Ns) -> crate::Result<Option<Dispatch>>;
+    /// The device is woken at `now_ns`, as it asked ([`Self::wake_request`]):
+    /// pushes onto `out` the dispatches of requests that start now (an SSD's
+    /// writes that waited for buffer room).
+    fn wake(&mut self, _now_ns: Ns, _out: &mut Vec<Dispatch>) -> crate::Result<()> {
+        Ok(())
+    }
+    /// Asked after each submit, completion and wake at `now_ns`: when the
+    /// device wants to be woken, or `None` when it need not be (or a wake
+    /// no later is asked for already).
+    fn wake_request(&mut self, _now_ns: Ns) -> crate::Result<Option<Ns>> {
+        Ok(None)
+    }
     /// Page counts by cause since the last reset.
     fn counters(&self) -> &CauseCounters;
 }

@@ -236,6 +236,15 @@ impl MemberDevice for Member {
         each_member!(self, d => d.complete(now_ns))
     }
 
+    fn wake(&mut self, now_ns: Ns, out: &mut Vec<Dispatch>) -> crate::Result<()> {
+        each_member!(self, d => d.wake(now_ns, out))
+    }
+
+    #[inline]
+    fn wake_request(&mut self, now_ns: Ns) -> crate::Result<Option<Ns>> {
+        each_member!(self, d => d.wake_request(now_ns))
+    }
+
     fn counters(&self) -> &CauseCounters {
         each_member!(self, d => d.counters())
     }

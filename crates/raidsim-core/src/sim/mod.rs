@@ -90,6 +90,9 @@ enum Event {
     MemberFails { member: u32, chip: Option<u32> },
     /// The array controller asked to be woken (a rebuild's delay or pace).
     ControllerWake,
+    /// Member `member` asked to be woken (an SSD's writes waiting for
+    /// buffer room).
+    MemberWake { member: u32 },
 }
 
 /// What a job in flight at the controller is.
@@ -142,6 +145,8 @@ pub struct Simulation {
     /// Host jobs the controller finished during one event, and whether
     /// they were served (reused buffer).
     finished_hosts: Vec<(Ns, u32, bool)>,
+    /// Room reused by each member's wake for the requests it starts.
+    woken_dispatches: Vec<crate::device::Dispatch>,
     /// `array.failures` triggered by a request index: (index, member), sorted.
     failures_at_request: Vec<(u64, u32, Option<u32>)>,
     /// Array members (devices beyond are hot spares).
@@ -248,6 +253,7 @@ impl Simulation {
                 read_ahead,
             },
             finished_hosts: Vec::new(),
+            woken_dispatches: Vec::new(),
             failures_at_request: Vec::new(),
             array_members,
             stop_rule: (cfg.sim.stop.relative_half_width > 0.0).then(|| crate::metrics::BatchMeans::new(&cfg.sim.stop)),
@@ -518,11 +524,23 @@ impl Simulation {
         if let Some(d) = device.complete(now)? {
             self.queue.schedule(d.done_ns, Event::MemberDone { member, token: d.token });
         }
+        port::schedule_wake(&mut self.queue, device, member, now)?;
         if self.controller.is_none() {
             let job = u32::try_from(token).map_err(|_| Error::Internal(format!("token {token} is not a host job")))?;
             return self.complete_host(now, job);
         }
         self.with_controller(|c, port| c.member_done(port, now, member, token))
+    }
+
+    fn member_wake(&mut self, now: Ns, member: u32) -> Result<()> {
+        let device = self.members.get_mut(member as usize).ok_or_else(|| Error::Internal(format!("member {member} does not exist")))?;
+        let mut started = std::mem::take(&mut self.woken_dispatches);
+        device.wake(now, &mut started)?;
+        for d in started.drain(..) {
+            self.queue.schedule(d.done_ns, Event::MemberDone { member, token: d.token });
+        }
+        self.woken_dispatches = started;
+        port::schedule_wake(&mut self.queue, device, member, now)
     }
 
     fn handle(&mut self, now: Ns, event: Event) -> Result<()> {
@@ -535,6 +553,7 @@ impl Simulation {
             Event::ParityReady { stripe_job } => self.with_controller(|c, port| c.parity_ready(port, now, stripe_job))?,
             Event::MemberFails { member, chip } => self.fail(now, member, chip)?,
             Event::ControllerWake => self.with_controller(|c, port| c.wake(port, now))?,
+            Event::MemberWake { member } => self.member_wake(now, member)?,
         }
         Ok(())
     }

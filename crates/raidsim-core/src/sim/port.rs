@@ -10,6 +10,15 @@ use crate::error::{Error, Result};
 use crate::member::Member;
 use crate::metrics::HostMetrics;
 
+/// Schedules the wake member `member` asks for at `now`, if any.
+#[inline]
+pub(super) fn schedule_wake(queue: &mut EventQueue<Event>, device: &mut Member, member: u32, now: Ns) -> Result<()> {
+    if let Some(at) = device.wake_request(now)? {
+        queue.schedule(at, Event::MemberWake { member });
+    }
+    Ok(())
+}
+
 /// What the array controller reaches of the simulation: the devices, the
 /// event queue, the host jobs it finished (handled after it returns) and
 /// the host metrics' phase.
@@ -26,7 +35,7 @@ impl ArrayPort for SimPort<'_> {
         if let Some(d) = device.submit(now, request)? {
             self.queue.schedule(d.done_ns, Event::MemberDone { member, token: d.token });
         }
-        Ok(())
+        schedule_wake(self.queue, device, member, now)
     }
 
     fn parity_ready_at(&mut self, at: Ns, stripe_job: u32) {

@@ -35,8 +35,7 @@
 //! `allocation = "static_die"` writes go to the plane of their die with the
 //! most free pages, so the planes of a die drain together, as in DiskSim.
 //! With erase suspension a read (or write) is served inside a collection's
-//! erases ([`erase_suspend`]). Multi-plane commands and cache registers are
-//! not modelled.
+//! erases ([`erase_suspend`]). Cache registers are not modelled.
 //!
 //! The drive admits `queue_depth` host requests at once; later ones wait in
 //! its queue in arrival order; a SATA drive's commands and completions pass
@@ -44,10 +43,14 @@
 //! `write_buffer_bytes` a write is acknowledged once its data is in the
 //! drive's DRAM ([`write_buffer`]), and with `scheduling = "reads_first"`
 //! its programs wait at their units while later reads go first
-//! ([`waiting_programs`]).
+//! ([`waiting_programs`]), with `multi_plane_programs` two planes' programs
+//! in one command, and a write that finds the buffer full waits in line
+//! for room ([`buffer_admission`]).
 
+mod buffer_admission;
 mod erase_suspend;
 mod gc;
+mod host_queue;
 mod mapping;
 mod placement;
 mod precondition;
@@ -67,7 +70,7 @@ use crate::config::{
     bus_bytes, transfer_ns, Allocation, BufferSlotUntil, BufferUnit, DerivedGeometry, EraseSuspendConfig, GcHolds, ParallelUnit, SsdConfig,
     TimingConfig, WriteAck,
 };
-use crate::device::{Cause, CauseCounters, DeviceRequest, Dispatch, MemberDevice, Op};
+use crate::device::{Cause, CauseCounters, DeviceRequest, Op};
 use crate::engine::Timeline;
 use crate::engine::{Ns, StopFlag};
 use crate::error::{Error, Result};
@@ -160,6 +163,8 @@ pub struct Ssd {
     waiting: waiting_programs::WaitingPrograms,
     /// Buffered programs held off the calendar (`reads_first`).
     programs_deferred: u64,
+    /// Writes waiting for buffer room (`reads_first`).
+    waiting_for_room: buffer_admission::WritesWaitingForRoom,
 }
 
 /// Where one page operation runs.
@@ -263,6 +268,7 @@ impl Ssd {
             reads_first: ssd.scheduling == crate::config::FlashScheduling::ReadsFirst,
             waiting: waiting_programs::WaitingPrograms::new(units, ssd.multi_plane_programs),
             programs_deferred: 0,
+            waiting_for_room: Default::default(),
             cmt: cmt.then(|| CachedMappingTable::new(m.cached_entries, m.entries_per_translation_page, d.logical_pages)),
             translation_read_until: vec![0; m.translation_pages(d.logical_pages) as usize],
             ftl,
@@ -281,27 +287,10 @@ impl Ssd {
         &self.ftl
     }
 
-    /// Starts `req` at `start_ns`; it reached the drive at `arrived_ns`
-    /// (no later: a SATA command the HBA sent while it waited for a slot).
-    fn dispatch(&mut self, start_ns: Ns, req: DeviceRequest, arrived_ns: Ns) -> Result<Dispatch> {
-        self.in_flight += 1;
-        let done_ns = self.serve(start_ns, &req, start_ns.max(arrived_ns))?;
-        let done_ns = match self.sata_hba.as_mut() {
-            Some(hba) => hba.taken_in(start_ns, done_ns),
-            None => done_ns,
-        };
-        Ok(Dispatch { token: req.token, done_ns })
-    }
-
-    /// When a request issued at `now_ns` reaches the drive.
-    #[inline]
-    fn arrival(&mut self, now_ns: Ns) -> Ns {
-        self.sata_hba.as_mut().map_or(now_ns, |hba| hba.sent(now_ns))
-    }
-
     /// Computes when `req`, started at `start_ns` and in the drive from
-    /// `ready_ns`, finishes, booking the link, channels and units it uses.
-    fn serve(&mut self, start_ns: Ns, req: &DeviceRequest, ready_ns: Ns) -> Result<Ns> {
+    /// `ready_ns`, finishes, booking the link, channels and units it uses;
+    /// `None` for a write that waits in line for buffer room.
+    fn serve(&mut self, start_ns: Ns, req: &DeviceRequest, ready_ns: Ns) -> Result<Option<Ns>> {
         let end = req.offset_bytes.checked_add(req.len_bytes).filter(|&e| req.len_bytes > 0 && e <= self.capacity_bytes);
         let Some(end) = end else {
             return Err(Error::Device(format!(
@@ -332,7 +321,7 @@ impl Ssd {
                         WriteAck::Transfer => page.transferred_ns,
                     });
                 }
-                Ok(done)
+                Ok(Some(done))
             }
             Op::Read => {
                 let mut done = t0;
@@ -345,7 +334,7 @@ impl Ssd {
                     done = done.max(self.read_page(start_ns, lpn, in_page(lpn), known, req.cause));
                     self.write_back(start_ns, write_back, known)?;
                 }
-                Ok(self.host_link(done, req.len_bytes))
+                Ok(Some(self.host_link(done, req.len_bytes)))
             }
         }
     }
@@ -653,33 +642,6 @@ fn summary_block_ns(ssd: &SsdConfig) -> Ns {
     let sector_ns = t.t_command_ns + transfer_ns(bus_bytes(512, g.spare_bytes_per_sector), t.channel_bandwidth_bytes_per_s);
     let data_pages = g.pages_per_block - ssd.ftl.summary_pages_per_block;
     (data_pages..g.pages_per_block).map(|p| sector_ns + latencies.program(page_type(g.cell_type, p))).sum()
-}
-
-impl MemberDevice for Ssd {
-    fn capacity_bytes(&self) -> u64 {
-        self.capacity_bytes
-    }
-
-    fn submit(&mut self, now_ns: Ns, request: DeviceRequest) -> Result<Option<Dispatch>> {
-        let arrived_ns = self.arrival(now_ns);
-        if self.in_flight < self.queue_depth {
-            return self.dispatch(now_ns, request, arrived_ns).map(Some);
-        }
-        self.queue.push_back((request, arrived_ns));
-        Ok(None)
-    }
-
-    fn complete(&mut self, now_ns: Ns) -> Result<Option<Dispatch>> {
-        self.in_flight -= 1;
-        match self.queue.pop_front() {
-            Some((req, arrived_ns)) => self.dispatch(now_ns, req, arrived_ns).map(Some),
-            None => Ok(None),
-        }
-    }
-
-    fn counters(&self) -> &CauseCounters {
-        &self.counters
-    }
 }
 
 #[cfg(test)]

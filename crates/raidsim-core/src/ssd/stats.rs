@@ -89,6 +89,12 @@ impl Ssd {
                 "pages",
                 "buffered programs held off their units' calendars until due, so that later reads could pass them (ssd.scheduling = \"reads_first\")",
             ));
+            out.push(Stat::new(
+                format!("{prefix}.write_buffer.writes_waited"),
+                self.waiting_for_room.writes_waited as f64,
+                "requests",
+                "writes that found the write buffer full and waited in line for room while reads went on",
+            ));
         }
         if self.waiting.multi_plane {
             let w = &self.waiting;

@@ -47,6 +47,9 @@ impl Ssd {
                 cache.trim(lpn);
             }
             self.forget_waiting_page(lpn);
+            if !self.waiting_for_room.is_empty() {
+                self.check_trim_passes_no_waiting_write(lpn)?;
+            }
             // With a cached map the entry is looked up (a miss reads its
             // translation page) and changed only where the page held data.
             let mapped = self.ftl.lookup(lpn).is_some();

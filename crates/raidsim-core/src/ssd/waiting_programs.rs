@@ -167,7 +167,7 @@ impl Ssd {
     }
 
     /// The earliest instant a unit would start its first waiting program.
-    fn next_waiting_start(&self) -> Option<Ns> {
+    pub(super) fn next_waiting_start(&self) -> Option<Ns> {
         self.waiting
             .units_waiting
             .iter()
@@ -221,6 +221,7 @@ impl Ssd {
     /// The end of the run: the programs still waiting are booked, so that
     /// when the flash finished is known.
     pub fn finish(&mut self) -> Result<()> {
+        self.check_no_write_waits()?;
         self.book_all_waiting_programs()
     }
 

@@ -40,6 +40,7 @@ impl Ssd {
     /// buffer has room and is acknowledged then; each page leaves the buffer
     /// when it has crossed the channel into its die, which programs it.
     /// With a write cache, only the pages it sends to flash take room.
+    /// `None`: the write waits in line for room ([`super::buffer_admission`]).
     pub(super) fn write_through_buffer(
         &mut self,
         start_ns: Ns,
@@ -47,7 +48,7 @@ impl Ssd {
         pages: std::ops::RangeInclusive<u64>,
         req: &DeviceRequest,
         in_page: impl Fn(u64) -> u64 + Copy,
-    ) -> Result<Ns> {
+    ) -> Result<Option<Ns>> {
         if self.write_cache.is_none() {
             return self.buffer_pages(start_ns, t0, pages.map(move |lpn| (lpn, in_page(lpn), req.cause)), req);
         }
@@ -88,18 +89,40 @@ impl Ssd {
         Ok((to_flash, evicted_pages))
     }
 
-    /// Pages `(lpn, bytes, cause)` through the buffer to flash.
-    fn buffer_pages(&mut self, start_ns: Ns, t0: Ns, pages: impl Iterator<Item = (u64, u64, Cause)> + Clone, req: &DeviceRequest) -> Result<Ns> {
+    /// Pages `(lpn, bytes, cause)` through the buffer to flash: when the
+    /// write is acknowledged, or `None` when it waits in line for room
+    /// ([`super::buffer_admission`]) and is acknowledged when admitted.
+    fn buffer_pages(
+        &mut self,
+        start_ns: Ns,
+        t0: Ns,
+        pages: impl Iterator<Item = (u64, u64, Cause)> + Clone,
+        req: &DeviceRequest,
+    ) -> Result<Option<Ns>> {
         let unit = self.write_buffer_unit;
-        let slots_of = move |bytes: u64| match unit {
-            BufferUnit::Page => 1,
-            BufferUnit::Sector => bytes.div_ceil(512),
-        };
-        let slots: u64 = pages.clone().map(|(_, bytes, _)| slots_of(bytes)).sum();
+        let slots: u64 = pages.clone().map(|(_, bytes, _)| slots_of(unit, bytes)).sum();
+        if self.must_wait_for_room(t0, slots)? {
+            self.wait_for_room(*req, t0, pages.collect(), slots);
+            return Ok(None);
+        }
         if self.buffer()?.short_of_room(t0, slots) {
             // Its room comes from programs ending: those that end first need their times.
             self.book_waiting_programs_until_room(t0, slots)?;
         }
+        self.fill_buffer(start_ns, t0, pages, slots, req).map(Some)
+    }
+
+    /// Admits a write's pages, needing `slots`, at `t0` or once the pages
+    /// booked before them have left, and places them: when it is acknowledged.
+    pub(super) fn fill_buffer(
+        &mut self,
+        start_ns: Ns,
+        t0: Ns,
+        pages: impl Iterator<Item = (u64, u64, Cause)>,
+        slots: u64,
+        req: &DeviceRequest,
+    ) -> Result<Ns> {
+        let unit = self.write_buffer_unit;
         let admission = self.buffer()?.admit(t0, slots)?;
         // Programs that begin while it waits for room go ahead of its own reads.
         self.start_waiting_programs(admission.at_ns)?;
@@ -110,7 +133,7 @@ impl Ssd {
         let mut own_left = Vec::new();
         for (nth, (lpn, bytes, cause)) in pages.enumerate() {
             self.poll_stop(nth as u64)?;
-            let slots = slots_of(bytes);
+            let slots = slots_of(unit, bytes);
             let Some(page) = self.write_host_page(start_ns, lpn, bytes, ready, cause, may_wait.then_some(slots))? else {
                 self.buffer()?.hold_waiting(slots);
                 continue;
@@ -128,7 +151,7 @@ impl Ssd {
         Ok(own.max(ready))
     }
 
-    fn buffer(&mut self) -> Result<&mut WriteBuffer> {
+    pub(super) fn buffer(&mut self) -> Result<&mut WriteBuffer> {
         self.write_buffer.as_mut().ok_or_else(|| Error::Internal("no write buffer".into()))
     }
 
@@ -211,8 +234,21 @@ impl WriteBuffer {
     /// enough (pages still waiting at their units hold the rest).
     pub fn room_at(&mut self, now_ns: Ns, slots: u64) -> Option<Ns> {
         self.release_until(now_ns);
+        let at_ns = now_ns.max(self.last_admitted_ns);
+        self.room_from_booked(slots).map(|t| t.max(at_ns))
+    }
+
+    /// Slots in all.
+    pub fn capacity_slots(&self) -> u64 {
+        self.capacity_slots
+    }
+
+    /// When the pages booked so far have left enough for a write needing
+    /// `slots` to fit; `None` when they cannot free enough (pages waiting
+    /// at their units hold the rest). Changes nothing.
+    pub fn room_from_booked(&mut self, slots: u64) -> Option<Ns> {
         let mut lacking = (self.held_slots + slots).saturating_sub(self.capacity_slots);
-        let mut at_ns = now_ns.max(self.last_admitted_ns);
+        let mut at_ns = 0;
         let mut taken = std::mem::take(&mut self.scratch);
         while lacking > 0 {
             let Some(Reverse((t, s))) = self.held.pop() else { break };
@@ -278,6 +314,15 @@ impl WriteBuffer {
         self.waiting_slots -= slots;
         self.held_slots -= slots;
         Ok(())
+    }
+}
+
+/// The slots a page of `bytes` written holds: one, or one per sector
+/// (`ssd.write_buffer_unit`).
+pub(super) fn slots_of(unit: BufferUnit, bytes: u64) -> u64 {
+    match unit {
+        BufferUnit::Page => 1,
+        BufferUnit::Sector => bytes.div_ceil(512),
     }
 }
 

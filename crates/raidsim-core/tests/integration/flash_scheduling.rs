@@ -225,3 +225,42 @@ fn an_array_of_collecting_drives_serves_reads_sooner_and_does_the_same_flash_wor
     );
     assert_eq!(serde_json::to_string(&first).ok(), serde_json::to_string(&go(&[READS_FIRST])).ok());
 }
+
+/// Six writes of a page at 0 into a 4-page buffer held until programmed,
+/// then `later` requests.
+fn six_writes_then(later: &[&str]) -> Report {
+    let mut requests: Vec<String> = (0..6).map(|i| format!("[0, \"W\", {}, 4096]", i * 4096)).collect();
+    requests.extend(later.iter().map(|r| r.to_string()));
+    let requests: Vec<&str> = requests.iter().map(String::as_str).collect();
+    run(&requests, &["ssd.write_buffer_slot_until=\"programmed\"", READS_FIRST])
+}
+
+#[test]
+fn a_read_that_comes_while_writes_wait_for_room_passes_the_programs_that_would_free_it() {
+    // Pages 0-3 fill the buffer; page 0's program runs from 0 to P. Writes
+    // 5 and 6 wait in line for room. A read at 10 us waits for page 0's
+    // program only: page 1's has not begun, and nothing fixed it when the
+    // writes came. Write 5 takes page 0's slot at P; page 1's program
+    // follows the read, from P + S + T, and write 6 takes its slot at its
+    // end, 2 P + S + T. Had write 6 booked page 1's program on arrival to
+    // know its room, the read would have waited until 2 P.
+    let r = six_writes_then(&["[10000, \"R\", 40960, 4096]"]);
+    assert_eq!(r.host.read_response.mean_ns, P + SENSE + T - 10_000.0);
+    assert_eq!(r.host.write_response.mean_ns, (P + 2.0 * P + SENSE + T) / 6.0);
+    let stats = |path: &str| r.stats.iter().find(|s| s.path == path).map(|s| s.value);
+    assert_eq!(stats("ssd.write_buffer.writes_waited"), Some(2.0));
+    // Without the read, page 1's program runs from P to 2 P.
+    assert_eq!(six_writes_then(&[]).host.write_response.mean_ns, (P + 2.0 * P) / 6.0);
+}
+
+#[test]
+fn a_trim_of_a_write_waiting_for_room_waits_for_it() {
+    // Write 6's page is trimmed at 20 us, while write 6 waits for room: the
+    // trim waits for the write (the host issued it later), which still
+    // takes its room at 2 P, and then drops its page.
+    let r = six_writes_then(&["[20000, \"T\", 20480, 4096]"]);
+    assert_eq!(r.host.write_response.mean_ns, (P + 2.0 * P) / 6.0);
+    assert_eq!(r.trim.requests, 1);
+    let dropped = r.stats.iter().find(|s| s.path == "ssd.trim.pages_dropped").map(|s| s.value);
+    assert_eq!(dropped, Some(1.0));
+}
