@@ -22,7 +22,13 @@
 //! where MQSim's reads pass).
 //!
 //! A write larger than the whole buffer streams through it: at the head of
-//! the line it books the waiting programs that free its room.
+//! the line it books the waiting programs that free its room. A trim drops
+//! the pages it covers from the writes waiting (their data came first).
+//!
+//! A read that arrives at the very instant a waiting program would begin
+//! goes first, whether or not a write waits: a wake books only the
+//! programs due before it, and asks for the next one a nanosecond after
+//! that program's start.
 
 use std::collections::VecDeque;
 
@@ -94,8 +100,9 @@ impl Ssd {
             line.wake_asked_ns = None;
         }
         let admitted_before = out.len();
-        // A program whose unit starts it at `now_ns` has begun.
-        self.start_waiting_programs(now_ns.saturating_add(1))?;
+        // A program due at `now_ns` is booked by the next wake, after a
+        // read arriving at `now_ns` went first.
+        self.start_waiting_programs(now_ns)?;
         let capacity = self.buffer()?.capacity_slots();
         while let Some((ready_ns, slots)) = self.waiting_for_room.queue.front().map(|w| (w.ready_ns, w.slots)) {
             if ready_ns > now_ns || (slots <= capacity && self.buffer()?.short_of_room(now_ns, slots)) {
@@ -135,7 +142,7 @@ impl Ssd {
             // Room comes as booked pages leave, or once a waiting program
             // begins and its end is known.
             let leaving = self.buffer()?.room_from_booked(slots);
-            let starting = self.next_waiting_start();
+            let starting = self.next_waiting_start().map(|t| t.saturating_add(1));
             let room = match (leaving, starting) {
                 (Some(a), Some(b)) => a.min(b),
                 (a, b) => a.or(b).ok_or_else(|| Error::Internal("a write waits for buffer room that nothing will free".into()))?,
@@ -151,13 +158,21 @@ impl Ssd {
         Ok(Some(at_ns))
     }
 
-    /// A trim of page `lpn`: the host's trims wait for the writes in
-    /// flight that they overlap (`sim::trim`), so none may still wait for room.
-    pub(super) fn check_trim_passes_no_waiting_write(&self, lpn: u64) -> Result<()> {
-        if self.waiting_for_room.queue.iter().any(|w| w.pages.iter().any(|&(page, _, _)| page == lpn)) {
-            return Err(Error::Internal(format!("a trim of page {lpn} overtook a write of it still waiting for buffer room")));
+    /// A trim drops page `lpn` from the writes still waiting for room: its
+    /// data came before the trim (a host trim waits for the host's writes
+    /// it overlaps, but a page a cache evicts rides with a later write, and
+    /// a rebuild's writes are not the host's).
+    pub(super) fn forget_page_waiting_for_room(&mut self, lpn: u64) {
+        let unit = self.write_buffer_unit;
+        for w in &mut self.waiting_for_room.queue {
+            w.pages.retain(|&(page, bytes, _)| {
+                let trimmed = page == lpn;
+                if trimmed {
+                    w.slots -= super::write_buffer::slots_of(unit, bytes);
+                }
+                !trimmed
+            });
         }
-        Ok(())
     }
 
     /// The end of the run: a write still waiting for room is a fault.

@@ -48,7 +48,7 @@ impl Ssd {
             }
             self.forget_waiting_page(lpn);
             if !self.waiting_for_room.is_empty() {
-                self.check_trim_passes_no_waiting_write(lpn)?;
+                self.forget_page_waiting_for_room(lpn);
             }
             // With a cached map the entry is looked up (a miss reads its
             // translation page) and changed only where the page held data.

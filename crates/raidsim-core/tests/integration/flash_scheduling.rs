@@ -264,3 +264,73 @@ fn a_trim_of_a_write_waiting_for_room_waits_for_it() {
     let dropped = r.stats.iter().find(|s| s.path == "ssd.trim.pages_dropped").map(|s| s.value);
     assert_eq!(dropped, Some(1.0));
 }
+
+#[test]
+fn a_read_arriving_as_a_program_would_begin_goes_first_even_while_writes_wait() {
+    // Reads first: a read that comes at the instant a waiting program
+    // would begin is served before it (S + T), whether or not a write waits
+    // for room. Four writes at 0 fill the buffer; page 0's program would
+    // begin at 0. A fifth write waits for room.
+    let writes = |n: usize| (0..n).map(|i| format!("[0, \"W\", {}, 4096]", i * 4096)).collect::<Vec<_>>();
+    for (n, at) in [(4, 0.0), (5, 0.0)] {
+        let mut requests = writes(n);
+        requests.push(format!("[{at}, \"R\", 40960, 4096]"));
+        let requests: Vec<&str> = requests.iter().map(String::as_str).collect();
+        let r = run(&requests, &["ssd.write_buffer_slot_until=\"programmed\"", READS_FIRST]);
+        assert_eq!(r.host.read_response.mean_ns, SENSE + T, "{n} writes");
+    }
+    // Six writes: page 1's program would begin at P, when page 0's ends.
+    let r = six_writes_then(&[&format!("[{P}, \"R\", 40960, 4096]")]);
+    assert_eq!(r.host.read_response.mean_ns, SENSE + T);
+}
+
+#[test]
+fn a_trim_drops_a_page_that_rides_with_a_write_waiting_for_room() {
+    // A one-page buffer and a one-page write cache. Page 0 is written back,
+    // then rewritten and kept dirty in the cache; page 1's rewrite evicts
+    // it, and that write waits for room with page 0 aboard. The host's trim
+    // of page 0 waits for no write of its own (they were acknowledged at
+    // 0): it drops page 0 from the waiting write, which programs page 1 only.
+    let requests = ["[0, \"W\", 0, 4096]", "[0, \"W\", 0, 4096]", "[0, \"W\", 4096, 4096]", "[0, \"W\", 4096, 4096]", "[10000, \"T\", 0, 4096]"];
+    let cache = ["ssd.write_buffer_bytes=4096", "ssd.write_cache.capacity_bytes=4096", "ssd.write_buffer_slot_until=\"programmed\""];
+    let go = |order: &str| {
+        let w = format!("workload.requests=[{}]", requests.join(", "));
+        let mut o = vec!["workload.kind=requests", w.as_str(), order];
+        o.extend_from_slice(&ONE_DIE);
+        o.extend_from_slice(&cache);
+        simulate(config("", &o)).expect("runs")
+    };
+    let first = go(READS_FIRST);
+    let written = |r: &Report| r.devices[0].pages_written.get("user").copied();
+    // In arrival order page 0's second copy was programmed before the trim came.
+    assert_eq!(written(&go("ssd.scheduling=\"arrival_order\"")), Some(3));
+    assert_eq!(written(&first), Some(2));
+    assert_eq!(first.trim.requests, 1);
+}
+
+#[test]
+fn a_trim_during_a_rebuild_drops_the_pages_of_rebuild_writes_waiting_for_room() {
+    // RAID-1 of one-die drives with a spare: member 1 fails at 1 us, and
+    // the rebuild's writes to the spare wait for room in its 16 KiB buffer
+    // when a trim of the first MiB comes: the host's trims wait for host
+    // writes only, so the spare's waiting writes lose the trimmed pages.
+    let requests = "workload.requests=[[0, \"R\", 0, 4096], [2000000, \"T\", 0, 1048576]]";
+    let mut o = vec![
+        "workload.kind=requests",
+        requests,
+        "ssd.write_buffer_bytes=16384",
+        "ssd.write_buffer_slot_until=\"programmed\"",
+        "array.level=\"raid1\"",
+        "array.members=2",
+        "array.spares=1",
+        "array.stripe_unit_bytes=4096",
+        "array.failures=[{member=1, at_ns=1000}]",
+    ];
+    o.extend_from_slice(&ONE_DIE);
+    for order in [READS_FIRST, "ssd.scheduling=\"arrival_order\""] {
+        let mut o = o.clone();
+        o.push(order);
+        let r = simulate(config("", &o)).expect("runs");
+        assert_eq!(r.trim.requests, 1, "{order}");
+    }
+}
