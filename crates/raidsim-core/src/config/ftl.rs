@@ -85,6 +85,11 @@ pub struct FtlConfig {
     pub scheme: FtlScheme,
     /// Bytes of DRAM for the cached map (`scheme = "dftl"` only).
     pub cmt_bytes: Option<u64>,
+    /// The cached map starts the run full of clean entries of pages drawn
+    /// at random among those preconditioning wrote, as MQSim's
+    /// preconditioning fills it from a uniform flow's working set; false:
+    /// it starts empty (`scheme = "dftl"` only).
+    pub cmt_starts_warm: bool,
     /// Random-write log blocks of each plane (`scheme = "fast"` only; the
     /// plane's sequential log block is one more). FAST's log buffer: more
     /// log blocks delay merges, and need more spare blocks.
@@ -123,6 +128,7 @@ impl Default for FtlConfig {
             gc_threshold_fraction: 0.05,
             scheme: FtlScheme::PageMap,
             cmt_bytes: None,
+            cmt_starts_warm: false,
             log_blocks_per_plane: None,
             gc_victim: GcVictim::Greedy,
             gc_victim_sample: None,
@@ -177,6 +183,9 @@ impl FtlConfig {
                 "\"by_source\" is not modelled with ssd.ftl.allocation = \"dynamic\": collection's own open block draws on planes the \
                  allocator does not balance, and they run out of free blocks; use \"translation_apart\" or \"shared\"",
             ));
+        }
+        if self.cmt_starts_warm && self.scheme != FtlScheme::Dftl {
+            return Err(Error::config("ssd.ftl.cmt_starts_warm", "warms the cached map, which only scheme = \"dftl\" keeps; leave it false"));
         }
         if self.write_frontiers == WriteFrontiers::TranslationApart && self.scheme != FtlScheme::Dftl {
             return Err(Error::config(

@@ -302,7 +302,7 @@ fn drop_alternative(base: &mut toml::Table, table: &str, key: &str, incoming: &t
 /// key, whether a value serves the dependents, the dependent keys)
 type Dependents = (&'static [&'static str], &'static str, fn(&toml::Value) -> bool, &'static [&'static str]);
 const DEPENDENT_KEYS: [Dependents; 6] = [
-    (&["ssd", "ftl"], "scheme", |v| v.as_str() == Some("dftl"), &["cmt_bytes"]),
+    (&["ssd", "ftl"], "scheme", |v| v.as_str() == Some("dftl"), &["cmt_bytes", "cmt_starts_warm"]),
     (&["ssd", "ftl"], "scheme", |v| v.as_str() == Some("dftl"), &["write_frontiers"]),
     (&["ssd", "ftl"], "scheme", |v| v.as_str() == Some("fast"), &["log_blocks_per_plane"]),
     (

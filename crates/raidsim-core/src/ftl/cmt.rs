@@ -74,9 +74,20 @@ impl CachedMappingTable {
     /// changes it; the entry becomes the most recently used. A missed
     /// entry is known once [`CachedMappingTable::known_at`] says.
     pub fn lookup(&mut self, lpn: u64, write: bool) -> CmtLookup {
+        self.lookup_at(lpn, write, Ns::MAX)
+    }
+
+    /// [`Self::lookup`] at `at_ns`: an entry found while its translation
+    /// page is still being read is counted a miss, as MQSim counts it (its
+    /// entry is not valid yet), though it reads nothing more.
+    pub fn lookup_at(&mut self, lpn: u64, write: bool, at_ns: Ns) -> CmtLookup {
         let page = lpn / self.entries_per_translation_page;
         if let Some(entry) = self.entries.get_mut(&lpn) {
-            self.hits += 1;
+            if entry.known_ns > at_ns {
+                self.misses += 1;
+            } else {
+                self.hits += 1;
+            }
             if write {
                 entry.changed = self.write_backs[page as usize].wrapping_add(1);
             }
@@ -116,6 +127,24 @@ impl CachedMappingTable {
         (self.hits, self.misses)
     }
 
+    /// Entries the cache holds.
+    pub fn entries_held(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Entries the cache holds at most.
+    pub fn capacity(&self) -> u64 {
+        self.capacity as u64
+    }
+
+    /// Puts `lpn`'s entry in the cache, clean and known, without a lookup
+    /// (preconditioning warms the cache); a full cache takes none.
+    pub fn warm(&mut self, lpn: u64) {
+        if self.entries.len() < self.capacity {
+            self.entries.get_or_insert(lpn, || Entry { changed: CLEAN, known_ns: 0 });
+        }
+    }
+
     /// Counts restart (after preconditioning); the entries stay.
     pub fn reset_counts(&mut self) {
         (self.hits, self.misses) = (0, 0);
@@ -125,6 +154,16 @@ impl CachedMappingTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn warming_fills_up_to_the_capacity_with_clean_entries() {
+        let mut cmt = CachedMappingTable::new(2, 10, 100);
+        [5, 6, 7].into_iter().for_each(|lpn| cmt.warm(lpn));
+        assert_eq!(cmt.entries_held(), 2, "a full cache takes none");
+        assert!(!cmt.lookup(5, false).miss && !cmt.lookup(6, false).miss && cmt.lookup(7, false).miss);
+        // Clean: evicting them writes nothing back.
+        assert_eq!((cmt.lookup(8, false).write_back, cmt.lookup(9, false).write_back), (None, None));
+    }
 
     #[test]
     fn the_least_recently_used_entry_goes_first() {

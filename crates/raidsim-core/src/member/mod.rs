@@ -93,6 +93,14 @@ impl Member {
         }
     }
 
+    /// Preconditioning has written the member's pages: an SSD whose cached
+    /// map starts warm fills it (`ssd.ftl.cmt_starts_warm`).
+    pub fn warm_mapping_cache<R: rand::Rng>(&mut self, rng: &mut R) {
+        if let Member::Ssd(ssd) = self {
+            ssd.warm_mapping_cache(rng);
+        }
+    }
+
     /// Ends preconditioning (or a warm-up): counters restart; wear is kept.
     pub fn restart_counters(&mut self) {
         if let Member::Ssd(ssd) = self {

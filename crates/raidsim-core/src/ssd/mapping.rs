@@ -14,8 +14,34 @@
 //! read until written back.
 
 use super::*;
+use rand::seq::SliceRandom;
 
 impl Ssd {
+    /// Fills the cached map with clean entries of pages drawn at random
+    /// among those holding data, in random order, as MQSim's
+    /// preconditioning does for a uniform flow (`ssd.ftl.cmt_starts_warm`);
+    /// nothing without it. Two passes over the map: one counts, one draws
+    /// (selection sampling, each page kept with the chance still needed).
+    pub fn warm_mapping_cache<R: Rng>(&mut self, rng: &mut R) {
+        let Some(cmt) = self.cmt.as_mut().filter(|_| self.cmt_starts_warm) else { return };
+        let pages = 0..self.ftl.logical_pages();
+        let mut left = pages.clone().filter(|&lpn| self.ftl.lookup(lpn).is_some()).count() as u64;
+        let mut needed = cmt.capacity().min(left);
+        let mut drawn = Vec::with_capacity(needed as usize);
+        for lpn in pages.filter(|&lpn| self.ftl.lookup(lpn).is_some()) {
+            if needed == 0 {
+                break;
+            }
+            if rng.gen_range(0..left) < needed {
+                drawn.push(lpn);
+                needed -= 1;
+            }
+            left -= 1;
+        }
+        drawn.shuffle(rng);
+        drawn.into_iter().for_each(|lpn| cmt.warm(lpn));
+    }
+
     /// When `lpn`'s physical page is known, for an operation ready at
     /// `ready_ns` (a write when `write`); with the page map in DRAM, at
     /// once. Also the translation page to write back, if the lookup
@@ -24,7 +50,7 @@ impl Ssd {
     #[inline]
     pub(super) fn translate(&mut self, now_ns: Ns, lpn: u64, write: bool, ready_ns: Ns) -> (Ns, Option<u64>) {
         let Some(cmt) = self.cmt.as_mut() else { return (ready_ns, None) };
-        let lookup = cmt.lookup(lpn, write);
+        let lookup = cmt.lookup_at(lpn, write, ready_ns);
         if !lookup.miss {
             return (ready_ns.max(lookup.known_ns), None);
         }

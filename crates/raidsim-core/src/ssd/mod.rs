@@ -87,6 +87,8 @@ pub struct Ssd {
     flow_parts: Vec<crate::config::DrivePart>,
     /// The cached map (`scheme = "dftl"`); none when all of it is in DRAM.
     cmt: Option<CachedMappingTable>,
+    /// `ssd.ftl.cmt_starts_warm`: preconditioning fills the cached map.
+    cmt_starts_warm: bool,
     /// Per translation page, when its latest read reaches the controller.
     translation_read_until: Vec<Ns>,
     write_buffer: Option<write_buffer::WriteBuffer>,
@@ -269,6 +271,7 @@ impl Ssd {
             waiting: waiting_programs::WaitingPrograms::new(units, ssd.multi_plane_programs),
             programs_deferred: 0,
             waiting_for_room: Default::default(),
+            cmt_starts_warm: ssd.ftl.cmt_starts_warm,
             cmt: cmt.then(|| CachedMappingTable::new(m.cached_entries, m.entries_per_translation_page, d.logical_pages)),
             translation_read_until: vec![0; m.translation_pages(d.logical_pages) as usize],
             ftl,

@@ -132,12 +132,23 @@ impl Ssd {
         ));
         if let Some(cmt) = &self.cmt {
             let (hits, misses) = cmt.hits_and_misses();
-            out.push(Stat::new(format!("{prefix}.ftl.cmt.hits"), hits as f64, "lookups", "map lookups that found their entry in the cached map"));
+            out.push(Stat::new(
+                format!("{prefix}.ftl.cmt.entries"),
+                cmt.entries_held() as f64,
+                "entries",
+                "map entries the cached map held at the end of the run",
+            ));
+            out.push(Stat::new(
+                format!("{prefix}.ftl.cmt.hits"),
+                hits as f64,
+                "lookups",
+                "map lookups that found their entry in the cached map, known",
+            ));
             out.push(Stat::new(
                 format!("{prefix}.ftl.cmt.misses"),
                 misses as f64,
                 "lookups",
-                "map lookups that read a translation page (or found none written)",
+                "map lookups that read a translation page (or found none written), or waited for one being read",
             ));
             let ratio = if hits + misses > 0 { hits as f64 / (hits + misses) as f64 } else { 0.0 };
             out.push(Stat::new(format!("{prefix}.ftl.cmt.hit_ratio"), ratio, "ratio", "hits / lookups of the cached map"));
