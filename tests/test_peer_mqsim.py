@@ -89,9 +89,20 @@ def test_streaming_small_writes_program_each_page_once_as_mqsim_does(runs, name)
     assert runs[name]["mean_us"] == pytest.approx(MQSIM_MEAN_US[name], abs=1.0)
 
 
-def test_small_reads_queued_deep_are_just_past_a_tenth(runs):
-    # docs/validation.md: +10.2 % at QD 32 (a read's command waits for the channel, as in MQSim).
-    assert runs["random-read-4k-qd32"]["mean_us"] == pytest.approx(MQSIM_MEAN_US["random-read-4k-qd32"] * 1.10, rel=0.02)
+def test_small_reads_queued_deep_are_within_a_tenth(runs):
+    # docs/validation.md: +7.8 % at QD 32 (a read's command waits for the channel, as in MQSim;
+    # +10.2 % with the cached map starting empty).
+    assert runs["random-read-4k-qd32"]["mean_us"] < 1.10 * MQSIM_MEAN_US["random-read-4k-qd32"]
+    assert runs["random-read-4k-qd32"]["mean_us"] == pytest.approx(MQSIM_MEAN_US["random-read-4k-qd32"] * 1.078, rel=0.01)
+
+
+def test_the_cached_map_hits_as_often_as_mqsims(runs):
+    # MQSim's CMT hit ratios (CMT_Hits / Total_CMT_Queries) in the same runs: warm from
+    # preconditioning, uniform reads find 4.3 % of their entries (0.2 % from an empty cache);
+    # streaming 4 KiB reads queued 8 deep 12.5 %, the second half of each page waiting for the
+    # first's translation read (52 % were such lookups counted as hits).
+    assert runs["random-read-4k-qd1"]["cmt_hit_ratio"] == pytest.approx(0.043, abs=0.005)
+    assert runs["sequential-read-4k-qd8"]["cmt_hit_ratio"] == pytest.approx(0.125, abs=0.05)
 
 
 def test_before_collection_neither_drive_erases(runs):

@@ -95,9 +95,10 @@ impl Member {
 
     /// Preconditioning has written the member's pages: an SSD whose cached
     /// map starts warm fills it (`ssd.ftl.cmt_starts_warm`).
-    pub fn warm_mapping_cache<R: rand::Rng>(&mut self, rng: &mut R) {
-        if let Member::Ssd(ssd) = self {
-            ssd.warm_mapping_cache(rng);
+    pub fn warm_mapping_cache(&mut self) -> crate::Result<()> {
+        match self {
+            Member::Ssd(ssd) => ssd.warm_mapping_cache(),
+            Member::Hdd(_) => Ok(()),
         }
     }
 

@@ -62,7 +62,10 @@ impl Simulation {
             (budget, p.done_pages) = (budget.saturating_sub(end - p.next_write), p.done_pages + (end - p.next_write));
             p.next_write = end;
             if end == plan.total() {
-                member.warm_mapping_cache(&mut p.rng);
+                if let Err(e) = member.warm_mapping_cache() {
+                    self.failed = true;
+                    return Err(e);
+                }
                 member.restart_counters();
                 (p.member, p.next_write) = (p.member + 1, 0);
             }

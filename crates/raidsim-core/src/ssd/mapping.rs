@@ -15,6 +15,8 @@
 
 use super::*;
 use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
 
 impl Ssd {
     /// Fills the cached map with clean entries of pages drawn at random
@@ -22,15 +24,29 @@ impl Ssd {
     /// preconditioning does for a uniform flow (`ssd.ftl.cmt_starts_warm`);
     /// nothing without it. Two passes over the map: one counts, one draws
     /// (selection sampling, each page kept with the chance still needed).
-    pub fn warm_mapping_cache<R: Rng>(&mut self, rng: &mut R) {
-        let Some(cmt) = self.cmt.as_mut().filter(|_| self.cmt_starts_warm) else { return };
+    /// The draw has its own stream, from the drive's seed, so warming one
+    /// drive ages no other differently.
+    pub fn warm_mapping_cache(&mut self) -> Result<()> {
+        if self.cmt.is_none() || !self.cmt_starts_warm {
+            return Ok(());
+        }
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(self.cmt_warm_seed);
         let pages = 0..self.ftl.logical_pages();
-        let mut left = pages.clone().filter(|&lpn| self.ftl.lookup(lpn).is_some()).count() as u64;
-        let mut needed = cmt.capacity().min(left);
+        let mut left = 0u64;
+        for lpn in pages.clone() {
+            self.poll_stop(lpn)?;
+            left += u64::from(self.ftl.lookup(lpn).is_some());
+        }
+        let capacity = self.cmt.as_ref().map_or(0, CachedMappingTable::capacity);
+        let mut needed = capacity.min(left);
         let mut drawn = Vec::with_capacity(needed as usize);
-        for lpn in pages.filter(|&lpn| self.ftl.lookup(lpn).is_some()) {
+        for lpn in pages {
             if needed == 0 {
                 break;
+            }
+            self.poll_stop(lpn)?;
+            if self.ftl.lookup(lpn).is_none() {
+                continue;
             }
             if rng.gen_range(0..left) < needed {
                 drawn.push(lpn);
@@ -38,8 +54,11 @@ impl Ssd {
             }
             left -= 1;
         }
-        drawn.shuffle(rng);
-        drawn.into_iter().for_each(|lpn| cmt.warm(lpn));
+        drawn.shuffle(&mut rng);
+        if let Some(cmt) = self.cmt.as_mut() {
+            drawn.into_iter().for_each(|lpn| cmt.warm(lpn));
+        }
+        Ok(())
     }
 
     /// When `lpn`'s physical page is known, for an operation ready at

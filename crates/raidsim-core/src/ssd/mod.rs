@@ -87,8 +87,10 @@ pub struct Ssd {
     flow_parts: Vec<crate::config::DrivePart>,
     /// The cached map (`scheme = "dftl"`); none when all of it is in DRAM.
     cmt: Option<CachedMappingTable>,
-    /// `ssd.ftl.cmt_starts_warm`: preconditioning fills the cached map.
+    /// `ssd.ftl.cmt_starts_warm`: preconditioning fills the cached map,
+    /// drawing its pages from a stream of this seed.
     cmt_starts_warm: bool,
+    cmt_warm_seed: u64,
     /// Per translation page, when its latest read reaches the controller.
     translation_read_until: Vec<Ns>,
     write_buffer: Option<write_buffer::WriteBuffer>,
@@ -272,6 +274,7 @@ impl Ssd {
             programs_deferred: 0,
             waiting_for_room: Default::default(),
             cmt_starts_warm: ssd.ftl.cmt_starts_warm,
+            cmt_warm_seed: 0,
             cmt: cmt.then(|| CachedMappingTable::new(m.cached_entries, m.entries_per_translation_page, d.logical_pages)),
             translation_read_until: vec![0; m.translation_pages(d.logical_pages) as usize],
             ftl,
@@ -283,6 +286,8 @@ impl Ssd {
     /// Seeds what the drive draws at random (random-greedy victims).
     pub fn seed(&mut self, seed: u64) {
         self.ftl.seed_gc_draws(seed);
+        // Apart from the collection's draws (its own constant).
+        self.cmt_warm_seed = seed ^ 0x5EED_C4C3_3A7D_0001;
     }
 
     /// The FTL (for invariant checks and wear figures).

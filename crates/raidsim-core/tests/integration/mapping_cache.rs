@@ -257,3 +257,28 @@ fn a_cache_that_starts_warm_holds_entries_of_written_pages_only() {
     let e = common::refused(&["ssd.ftl.cmt_starts_warm=true"]);
     assert!(e.contains("ssd.ftl.cmt_starts_warm") && e.contains("dftl"), "{e}");
 }
+
+#[test]
+fn warming_one_drives_cache_ages_no_other_drive_differently() {
+    // RAID-0 of two aged one-die drives, member 1 mapping by page: whether
+    // member 0's cache starts warm changes nothing on member 1 (the warm
+    // draw has its own stream, not the preconditioning's).
+    let go = |warm: &str| {
+        let mut o: Vec<&str> = ONE_DIE.to_vec();
+        o.extend([
+            "array.level=raid0",
+            "array.members=2",
+            "precondition.fill_fraction=1.0",
+            "precondition.random_overwrite_factor=1.0",
+            "ssd.ftl.scheme=dftl",
+            "ssd.ftl.cmt_bytes=2000",
+            "array.member_ssd=[{}, {ftl={scheme=\"page_map\"}}]",
+            "workload.requests=3000",
+            "workload.read_fraction=0",
+            warm,
+        ]);
+        let r = simulate(config("", &o)).expect("runs");
+        (r.devices[1].erases, r.devices[1].pages_written.get("gc_write").copied())
+    };
+    assert_eq!(go("ssd.ftl.cmt_starts_warm=true"), go("ssd.ftl.cmt_starts_warm=false"));
+}
