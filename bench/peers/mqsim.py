@@ -230,9 +230,11 @@ def run_raidsim_trace(c: dict, blocks_per_plane: int, traces: str, preset: str =
     # MQSim folds addresses past the drive's end back onto it, as "wrap" does.
     stream = raidsim.Workload.trace(os.path.join(traces, c["trace"]), format="mqsim_ascii", out_of_range="wrap",
                                     max_wrapped_fraction=1.0)
-    # Fresh drives: MQSim cannot precondition for these traces (see ssd_config's caller).
+    # Fresh drives: MQSim cannot precondition for these traces (see ssd_config's caller), so
+    # nothing warms its cached map either.
     r = raidsim.simulate(preset, stream, overrides={"ssd.geometry.blocks_per_plane": blocks_per_plane,
-                                                             "precondition.fill_fraction": 0.0, **(extra or {})},
+                                                             "precondition.fill_fraction": 0.0,
+                                                             "ssd.ftl.cmt_starts_warm": False, **(extra or {})},
                          progress=False).to_dict()
     return summary(r, started)
 

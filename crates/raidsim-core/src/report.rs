@@ -53,6 +53,20 @@ fn scheduling_warning(out: &mut Vec<String>, members: &[Member]) {
     }
 }
 
+/// Drives whose cached map was to start warm where preconditioning wrote
+/// nothing to warm it with (a hot spare, a fresh drive, warms nothing
+/// either: only when no drive warmed any entry is it said).
+fn warm_cache_warning(out: &mut Vec<String>, members: &[Member]) {
+    let warmed: Vec<u64> = members.iter().filter_map(Member::as_ssd).filter_map(crate::ssd::Ssd::cmt_warmed).collect();
+    if !warmed.is_empty() && warmed.iter().all(|&n| n == 0) {
+        out.push(
+            "ssd.ftl.cmt_starts_warm: preconditioning wrote no page, so the cached map started empty (it is warmed with \
+             pages drawn among those written; set precondition.fill_fraction)"
+                .into(),
+        );
+    }
+}
+
 /// A trace replayed closed loop issues one request at a time: no queue can
 /// grow (its timestamps are not read, so no gap or inversion is counted).
 fn closed_trace(resolved: &ResolvedConfig) -> bool {
@@ -527,6 +541,7 @@ impl Report {
         peak_warning(&mut warnings, host_metrics.peak_outstanding(), resolved);
         buffer_warning(&mut warnings, host_metrics.span_ns(), members);
         scheduling_warning(&mut warnings, members);
+        warm_cache_warning(&mut warnings, members);
         if let Some(s) = stop.as_ref().filter(|s| !s.converged) {
             warnings.push(format!(
                 "sim.stop: the mean response time is not known to ±{:.1} % at {:.0} % confidence after {} requests (the workload \

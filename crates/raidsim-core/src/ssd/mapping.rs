@@ -55,10 +55,17 @@ impl Ssd {
             left -= 1;
         }
         drawn.shuffle(&mut rng);
+        self.cmt_warmed += drawn.len() as u64;
         if let Some(cmt) = self.cmt.as_mut() {
             drawn.into_iter().for_each(|lpn| cmt.warm(lpn));
         }
         Ok(())
+    }
+
+    /// With `ssd.ftl.cmt_starts_warm`: the entries preconditioning put in
+    /// the cached map (`None` without the option).
+    pub fn cmt_warmed(&self) -> Option<u64> {
+        (self.cmt.is_some() && self.cmt_starts_warm).then_some(self.cmt_warmed)
     }
 
     /// When `lpn`'s physical page is known, for an operation ready at

@@ -91,6 +91,8 @@ pub struct Ssd {
     /// drawing its pages from a stream of this seed.
     cmt_starts_warm: bool,
     cmt_warm_seed: u64,
+    /// Entries preconditioning put in the cached map.
+    cmt_warmed: u64,
     /// Per translation page, when its latest read reaches the controller.
     translation_read_until: Vec<Ns>,
     write_buffer: Option<write_buffer::WriteBuffer>,
@@ -275,6 +277,7 @@ impl Ssd {
             waiting_for_room: Default::default(),
             cmt_starts_warm: ssd.ftl.cmt_starts_warm,
             cmt_warm_seed: 0,
+            cmt_warmed: 0,
             cmt: cmt.then(|| CachedMappingTable::new(m.cached_entries, m.entries_per_translation_page, d.logical_pages)),
             translation_read_until: vec![0; m.translation_pages(d.logical_pages) as usize],
             ftl,

@@ -282,3 +282,15 @@ fn warming_one_drives_cache_ages_no_other_drive_differently() {
     };
     assert_eq!(go("ssd.ftl.cmt_starts_warm=true"), go("ssd.ftl.cmt_starts_warm=false"));
 }
+
+#[test]
+fn a_cache_to_start_warm_on_a_drive_with_nothing_written_is_said() {
+    let said = |fill: &str| {
+        let r = run(&[(0, "R", 7)], 4096, &[fill, "ssd.ftl.cmt_starts_warm=true"]);
+        r.warnings.iter().any(|w| w.contains("ssd.ftl.cmt_starts_warm") && w.contains("fill_fraction"))
+    };
+    assert!(said("precondition.fill_fraction=0"));
+    assert!(!said("precondition.fill_fraction=0.5"));
+    let cold = run(&[(0, "R", 7)], 4096, &["precondition.fill_fraction=0"]);
+    assert!(!cold.warnings.iter().any(|w| w.contains("cmt_starts_warm")), "{:?}", cold.warnings);
+}
