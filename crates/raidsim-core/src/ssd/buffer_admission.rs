@@ -109,9 +109,8 @@ impl Ssd {
                 break;
             }
             let w = self.waiting_for_room.queue.pop_front().ok_or_else(|| Error::Internal("a waiting write vanished".into()))?;
-            if slots > capacity {
-                self.book_waiting_programs_until_room(now_ns, slots)?;
-            }
+            // Only a write larger than the whole buffer is short of room
+            // here: `fill_buffer` books the programs that free it.
             let acknowledged = self.fill_buffer(now_ns, now_ns, w.pages.into_iter(), slots, &w.req)?;
             out.push(self.completed(now_ns, w.req.token, acknowledged));
         }

@@ -105,10 +105,6 @@ impl Ssd {
             self.wait_for_room(*req, t0, pages.collect(), slots);
             return Ok(None);
         }
-        if self.buffer()?.short_of_room(t0, slots) {
-            // Its room comes from programs ending: those that end first need their times.
-            self.book_waiting_programs_until_room(t0, slots)?;
-        }
         self.fill_buffer(start_ns, t0, pages, slots, req).map(Some)
     }
 
@@ -123,6 +119,10 @@ impl Ssd {
         req: &DeviceRequest,
     ) -> Result<Ns> {
         let unit = self.write_buffer_unit;
+        if self.buffer()?.short_of_room(t0, slots) {
+            // Its room comes from programs ending: those that end first need their times.
+            self.book_waiting_programs_until_room(t0, slots)?;
+        }
         let admission = self.buffer()?.admit(t0, slots)?;
         // Programs that begin while it waits for room go ahead of its own reads.
         self.start_waiting_programs(admission.at_ns)?;
