@@ -222,20 +222,49 @@ def run_mqsim(binary: str, work: str, config: str, c: dict, requests: int, seed:
             "wall_s": time.monotonic() - started}
 
 
+def mqsim_fold_modulus(geometry: dict) -> int:
+    """The modulus MQSim folds a trace's addresses by, in sectors, on the
+    drive of raidsim's ``ssd.geometry`` table: its flow's last logical sector
+    less its first (IO_Flow_Trace_Based), one short of the sectors it
+    exposes, which it counts per plane, each rounded down
+    (Logical_Address_Partitioning_Unit), for a flow on every plane."""
+    g = geometry
+    per_plane = int(g["blocks_per_plane"] * g["pages_per_block"] * (g["page_size_bytes"] // SECTOR)
+                    * (1.0 - g["over_provisioning_fraction"]))
+    return per_plane * g["channels"] * g["chips_per_channel"] * g["dies_per_chip"] * g["planes_per_die"] - 1
+
+
+def fold_trace(source: str, into: str, modulus: int) -> str:
+    """Writes ``source`` (MQSim's ASCII format) to ``into`` with each start
+    sector folded as MQSim folds it: unchanged up to ``modulus``, else taken
+    modulo it."""
+    with open(source) as f, open(into, "w") as out:
+        for line in f:
+            fields = line.split()
+            if len(fields) >= 3 and int(fields[2]) > modulus:
+                fields[2] = str(int(fields[2]) % modulus)
+            out.write(" ".join(fields) + "\n")
+    return into
+
+
 def run_raidsim_trace(c: dict, blocks_per_plane: int, traces: str, preset: str = "mqsim-default",
                       extra: dict | None = None) -> dict:
     import raidsim
 
     started = time.monotonic()
-    # MQSim folds addresses past the drive's end back onto it, as "wrap" does.
-    stream = raidsim.Workload.trace(os.path.join(traces, c["trace"]), format="mqsim_ascii", out_of_range="wrap",
-                                    max_wrapped_fraction=1.0)
     # Fresh drives: MQSim cannot precondition for these traces (see ssd_config's caller), so
     # nothing warms its cached map either.
-    r = raidsim.simulate(preset, stream, overrides={"ssd.geometry.blocks_per_plane": blocks_per_plane,
-                                                             "precondition.fill_fraction": 0.0,
-                                                             "ssd.ftl.cmt_starts_warm": False, **(extra or {})},
-                         progress=False).to_dict()
+    overrides = {"ssd.geometry.blocks_per_plane": blocks_per_plane, "precondition.fill_fraction": 0.0,
+                 "ssd.ftl.cmt_starts_warm": False, **(extra or {})}
+    # MQSim folds addresses past its drive's end back onto it by a modulus of
+    # its own, not raidsim's capacity (by which "wrap" folds): where a request
+    # lands in its pages decides how many pages it writes. raidsim replays the
+    # trace as MQSim folds it.
+    geometry = raidsim.Config.load(preset).with_overrides(overrides).resolved()["ssd"]["geometry"]
+    with tempfile.TemporaryDirectory() as tmp:
+        folded = fold_trace(os.path.join(traces, c["trace"]), os.path.join(tmp, c["trace"]), mqsim_fold_modulus(geometry))
+        stream = raidsim.Workload.trace(folded, format="mqsim_ascii")
+        r = raidsim.simulate(preset, stream, overrides=overrides, progress=False).to_dict()
     return summary(r, started)
 
 

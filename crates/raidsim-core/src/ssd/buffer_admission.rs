@@ -56,8 +56,6 @@ struct WaitingWrite {
 #[derive(Default)]
 pub(super) struct WritesWaitingForRoom {
     queue: VecDeque<WaitingWrite>,
-    /// The wake the drive last asked for, until it comes.
-    wake_asked_ns: Option<Ns>,
     /// The last wake's instant and how many wakes in a row admitted nothing then.
     idle_wakes: (Ns, u32),
     /// Writes that waited, for the report.
@@ -95,10 +93,6 @@ impl Ssd {
     /// admits the waiting writes that fit, first come first, pushing their
     /// acknowledgements onto `out`.
     pub(super) fn admit_waiting_writes(&mut self, now_ns: Ns, out: &mut Vec<Dispatch>) -> Result<()> {
-        let line = &mut self.waiting_for_room;
-        if line.wake_asked_ns.is_some_and(|t| t <= now_ns) {
-            line.wake_asked_ns = None;
-        }
         let admitted_before = out.len();
         // A program due at `now_ns` is booked by the next wake, after a
         // read arriving at `now_ns` went first.
@@ -130,9 +124,9 @@ impl Ssd {
         Ok(())
     }
 
-    /// When the drive wants to be woken, asked at `now_ns`: `None` when no
-    /// write waits, or when a wake no later is already asked for.
-    pub(super) fn room_wake_request(&mut self, now_ns: Ns) -> Result<Option<Ns>> {
+    /// When the drive wants to be woken for the write first in line, asked
+    /// at `now_ns`: `None` when no write waits.
+    pub(super) fn room_wake_at(&mut self, now_ns: Ns) -> Result<Option<Ns>> {
         let Some(front) = self.waiting_for_room.queue.front() else { return Ok(None) };
         let (ready_ns, slots) = (front.ready_ns, front.slots);
         let at_ns = if slots > self.buffer()?.capacity_slots() {
@@ -149,11 +143,6 @@ impl Ssd {
             room.max(ready_ns)
         }
         .max(now_ns);
-        let line = &mut self.waiting_for_room;
-        if line.wake_asked_ns.is_some_and(|t| t <= at_ns) {
-            return Ok(None);
-        }
-        line.wake_asked_ns = Some(at_ns);
         Ok(Some(at_ns))
     }
 

@@ -29,6 +29,25 @@ impl Ssd {
         Dispatch { token, done_ns }
     }
 
+    /// When the drive wants to be woken, asked at `now_ns`: for the write
+    /// first in line for buffer room or the first page read waiting for
+    /// its map entry, unless a wake no later is asked for already.
+    fn next_wake(&mut self, now_ns: Ns) -> Result<Option<Ns>> {
+        let room = if self.waiting_for_room.is_empty() { None } else { self.room_wake_at(now_ns)? };
+        let at_ns = match (room, self.entry_wake_at(now_ns)) {
+            (Some(a), Some(b)) => a.min(b),
+            (a, b) => match a.or(b) {
+                Some(t) => t,
+                None => return Ok(None),
+            },
+        };
+        if self.wake_asked_ns.is_some_and(|t| t <= at_ns) {
+            return Ok(None);
+        }
+        self.wake_asked_ns = Some(at_ns);
+        Ok(Some(at_ns))
+    }
+
     /// When a request issued at `now_ns` reaches the drive.
     #[inline]
     fn arrival(&mut self, now_ns: Ns) -> Ns {
@@ -59,16 +78,20 @@ impl MemberDevice for Ssd {
     }
 
     fn wake(&mut self, now_ns: Ns, out: &mut Vec<Dispatch>) -> Result<()> {
+        if self.wake_asked_ns.is_some_and(|t| t <= now_ns) {
+            self.wake_asked_ns = None;
+        }
+        self.book_reads_with_known_entries(now_ns, out)?;
         self.admit_waiting_writes(now_ns, out)
     }
 
     #[inline]
     fn wake_request(&mut self, now_ns: Ns) -> Result<Option<Ns>> {
-        // Asked after every request: kept to one test when no write waits.
-        if self.waiting_for_room.is_empty() {
+        // Asked after every request: kept to two tests when nothing waits.
+        if self.waiting_for_room.is_empty() && self.reads_waiting.is_empty() {
             return Ok(None);
         }
-        self.room_wake_request(now_ns)
+        self.next_wake(now_ns)
     }
 
     fn counters(&self) -> &CauseCounters {

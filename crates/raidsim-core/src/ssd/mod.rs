@@ -54,6 +54,7 @@ mod host_queue;
 mod mapping;
 mod placement;
 mod precondition;
+mod reads_waiting_for_entry;
 mod sata_hba;
 mod slc_cache;
 mod stats;
@@ -171,6 +172,10 @@ pub struct Ssd {
     programs_deferred: u64,
     /// Writes waiting for buffer room (`reads_first`).
     waiting_for_room: buffer_admission::WritesWaitingForRoom,
+    /// Page reads waiting for their map entries (`reads_first`, dftl).
+    reads_waiting: reads_waiting_for_entry::ReadsWaitingForEntries,
+    /// The wake the drive last asked for, until it comes.
+    wake_asked_ns: Option<Ns>,
 }
 
 /// Where one page operation runs.
@@ -275,6 +280,8 @@ impl Ssd {
             waiting: waiting_programs::WaitingPrograms::new(units, ssd.multi_plane_programs),
             programs_deferred: 0,
             waiting_for_room: Default::default(),
+            reads_waiting: Default::default(),
+            wake_asked_ns: None,
             cmt_starts_warm: ssd.ftl.cmt_starts_warm,
             cmt_warm_seed: 0,
             cmt_warmed: 0,
@@ -335,15 +342,24 @@ impl Ssd {
                 Ok(Some(done))
             }
             Op::Read => {
-                let mut done = t0;
+                let (mut done, mut waiting) = (t0, 0);
                 for lpn in first..=last {
                     self.poll_stop(lpn - first)?;
                     if self.write_cache.as_ref().is_some_and(|c| c.holds(lpn)) || self.waits_to_be_programmed(lpn) {
                         continue; // served from DRAM
                     }
                     let (known, write_back) = self.translate(start_ns, lpn, false, t0);
+                    if self.read_waits_for_entry(known, t0) {
+                        self.wait_for_entry(lpn, in_page(lpn), req.cause, known, write_back);
+                        waiting += 1;
+                        continue;
+                    }
                     done = done.max(self.read_page(start_ns, lpn, in_page(lpn), known, req.cause));
                     self.write_back(start_ns, write_back, known)?;
+                }
+                if waiting > 0 {
+                    self.read_waits(req.token, done, waiting, req.len_bytes);
+                    return Ok(None);
                 }
                 Ok(Some(self.host_link(done, req.len_bytes)))
             }

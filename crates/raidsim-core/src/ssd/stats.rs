@@ -95,6 +95,14 @@ impl Ssd {
                 "requests",
                 "writes that found the write buffer full and waited in line for room while reads went on",
             ));
+            if self.cmt.is_some() {
+                out.push(Stat::new(
+                    format!("{prefix}.ftl.cmt.page_reads_waited"),
+                    self.reads_waiting.pages_waited as f64,
+                    "pages",
+                    "page reads that waited off their units' calendars until their map entries were known, so that programs begun meanwhile went first",
+                ));
+            }
         }
         if self.waiting.multi_plane {
             let w = &self.waiting;

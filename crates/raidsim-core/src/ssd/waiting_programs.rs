@@ -222,6 +222,7 @@ impl Ssd {
     /// when the flash finished is known.
     pub fn finish(&mut self) -> Result<()> {
         self.check_no_write_waits()?;
+        self.check_no_read_waits()?;
         self.book_all_waiting_programs()
     }
 

@@ -82,6 +82,37 @@ fn an_entry_being_read_is_known_only_when_its_read_ends() {
     assert_eq!(r.devices[0].pages_read.get("map_read"), Some(&1));
 }
 
+/// Under `reads_first` a read whose entry is being read is not yet at its
+/// chip: a buffered program that becomes ready there meanwhile begins, and
+/// the read, once its entry is known, waits for it (MQSim's chip, idle,
+/// starts the program). The two channels of the tests above: page 3 is
+/// read at 0 (a miss: the translation read on die 0, then its data on die
+/// 1), so its entry is cached; page 5 is read at 200 us (a miss again); at
+/// 201 us page 3 is written (a hit), and its program, on die 1, is ready.
+#[test]
+fn a_read_waiting_for_its_entry_waits_for_a_program_begun_meanwhile() {
+    const P: u64 = X + T_PROG;
+    let requests = [(0, "R", 3), (200_000, "R", 5), (201_000, "W", 3)];
+    let o = ["precondition.fill_fraction=1.0", "ssd.geometry.channels=2", "ssd.ftl.cmt_bytes=10", "ssd.write_buffer_bytes=16384"];
+    let first = T_READ + SECTOR + T_READ + X;
+    let reads = |extra: &[&str]| {
+        let mut all = o.to_vec();
+        all.extend_from_slice(extra);
+        run(&requests, 2, &all)
+    };
+    let r = reads(&["ssd.scheduling=\"reads_first\""]);
+    // The program holds die 1 from 201 us to 201 us + P; then page 5 is sensed and sent.
+    let waited = 1_000 + P + T_READ + X;
+    assert_eq!(r.host.read_response.max_ns, waited);
+    assert_eq!(r.host.read_response.mean_ns, (first + waited) as f64 / 2.0);
+    assert_eq!(stat(&r, "ssd.ftl.cmt.page_reads_waited"), 2.0);
+    // In arrival order the read, booked when it came, holds die 1 from its
+    // entry on, and the program waits for it.
+    let r = reads(&[]);
+    assert_eq!(r.host.read_response.max_ns, first);
+    assert!(r.stats.iter().all(|s| s.path != "ssd.ftl.cmt.page_reads_waited"));
+}
+
 #[test]
 fn the_whole_map_is_on_flash_from_the_start() {
     // A fresh drive: the page read was never written, yet its entry's translation page is read first.
