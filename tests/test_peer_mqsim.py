@@ -203,8 +203,8 @@ def test_mqsims_write_trace_is_the_stated_gap(runs):
     # docs/validation.md: tpcc's burst of writes overloads a fresh drive.
     # As in MQSim, its reads wait for the programs begun at their chips and
     # pass those still waiting, and its writes wait for buffer room. The
-    # reads take as long as MQSim's (+3 %); the writes drain faster here, a
-    # third quicker (a half slower, and the reads 39 % quicker, while a read
+    # reads take as long as MQSim's (-1 %); the writes drain faster here, a
+    # third quicker (79 % slower, and the reads 39 % quicker, while a read
     # whose entry was being read held its chip from its arrival on).
     if "trace-tpcc" not in runs:
         pytest.skip(f"../shared/traces (MQSim's traces) is absent: {TRACES}")

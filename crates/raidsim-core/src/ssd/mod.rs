@@ -350,7 +350,7 @@ impl Ssd {
                     }
                     let (known, write_back) = self.translate(start_ns, lpn, false, t0);
                     if self.read_waits_for_entry(known, t0) {
-                        self.wait_for_entry(lpn, in_page(lpn), req.cause, known, write_back);
+                        self.wait_for_entry(start_ns, lpn, in_page(lpn), req.cause, known, write_back);
                         waiting += 1;
                         continue;
                     }

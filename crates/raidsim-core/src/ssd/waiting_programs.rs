@@ -157,8 +157,14 @@ impl Ssd {
             if room.is_some_and(|at| at <= start) {
                 break;
             }
+            // A read whose entry is known by then reaches its chip first, and may put the start off.
+            if let Some(known_ns) = self.reads_waiting.next_known().filter(|&k| k <= start) {
+                self.book_programs_due(Some(known_ns))?;
+                self.book_reads_known_by(known_ns)?;
+                continue;
+            }
             let before = self.waiting.next_number - self.waiting.booked;
-            self.book_waiting_programs(Some(start + 1))?;
+            self.book_programs_due(Some(start + 1))?;
             if self.waiting.next_number - self.waiting.booked == before {
                 return Err(Error::Internal("no waiting program was due at its unit's first start".into()));
             }
@@ -177,10 +183,23 @@ impl Ssd {
     }
 
     /// Books the waiting programs due before `until_ns` (all of them when
+    /// `None`), and before each instant a waiting page read's entry is
+    /// known by then, the programs due before it and then that read: a
+    /// read reaches its chip when its entry is known, ahead of the programs
+    /// not begun by then.
+    fn book_waiting_programs(&mut self, until_ns: Option<Ns>) -> Result<()> {
+        while let Some(known_ns) = self.reads_waiting.next_known().filter(|&k| until_ns.map_or(true, |u| k < u)) {
+            self.book_programs_due(Some(known_ns))?;
+            self.book_reads_known_by(known_ns)?;
+        }
+        self.book_programs_due(until_ns)
+    }
+
+    /// Books the waiting programs due before `until_ns` (all of them when
     /// `None`), taking the units' first ones in the order they came: a
     /// unit whose first is not due leaves the pass. Kept out of line, so
     /// that a drive with none waiting pays one test per request.
-    fn book_waiting_programs(&mut self, until_ns: Option<Ns>) -> Result<()> {
+    fn book_programs_due(&mut self, until_ns: Option<Ns>) -> Result<()> {
         self.waiting.start_pass();
         while let Some(Reverse((_, unit))) = self.waiting.heads.pop() {
             let Some(now_ns) = until_ns else {

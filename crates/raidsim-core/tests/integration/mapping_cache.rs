@@ -113,6 +113,59 @@ fn a_read_waiting_for_its_entry_waits_for_a_program_begun_meanwhile() {
     assert!(r.stats.iter().all(|s| s.path != "ssd.ftl.cmt.page_reads_waited"));
 }
 
+/// The drive of the test above, its requests in arrival order with their responses.
+fn responses_reads_first(requests: &[(u64, &str, u64)], cmt_entries: u64, extra: &[&str]) -> Vec<u64> {
+    let list: Vec<String> = requests.iter().map(|(t, op, page)| format!("[{t}, \"{op}\", {}, 4096]", page * 4096)).collect();
+    let req = format!("workload.requests=[{}]", list.join(", "));
+    let cmt = format!("ssd.ftl.cmt_bytes={}", cmt_entries * 5);
+    let mut o: Vec<&str> = ONE_DIE.to_vec();
+    o.extend(["ssd.ftl.scheme=dftl", cmt.as_str(), "workload.kind=requests", req.as_str(), "precondition.fill_fraction=1.0"]);
+    o.extend(["ssd.geometry.channels=2", "ssd.write_buffer_bytes=16384", "ssd.scheduling=\"reads_first\""]);
+    o.extend_from_slice(extra);
+    common::responses_in_arrival_order(&o)
+}
+
+/// A command that reaches the drive after a waiting read's entry is known
+/// books the programs due before it only after that read: behind a SATA
+/// HBA of 50 us (H), the read of page 5 reaches the drive at 1.05 ms, its
+/// entry is known at K = 1.05 ms + R + S; the write of page 3 reaches it at
+/// 1.10 ms, after K, so the read goes first: K + R + X + H - 1 ms, whether
+/// or not a read of page 4 (the other die) comes in between.
+#[test]
+fn a_command_arriving_later_books_a_waiting_read_before_the_programs_after_its_entry() {
+    let hba = ["ssd.timing.sata_hba_processing_ns=50000"];
+    let base = [(0, "R", 3), (1_000_000, "R", 5), (1_040_000, "W", 3)];
+    let read_5 = 50_000 + T_READ + SECTOR + T_READ + X + 50_000;
+    assert_eq!(responses_reads_first(&base, 2, &hba)[1], read_5);
+    let with_read_4 = [(0, "R", 3), (1_000_000, "R", 5), (1_040_000, "W", 3), (1_050_000, "R", 4)];
+    assert_eq!(responses_reads_first(&with_read_4, 2, &hba)[1], read_5);
+}
+
+/// A write short of room books the waiting programs that free it, but a
+/// read whose entry is known before one of them begins goes first: page 3
+/// and 7's programs wait from 1.03 ms (the first begins at once), page 5's
+/// entry is known at 1.0378 ms, so its read waits for page 3's program
+/// only, with or without a write larger than the buffer at 1.035 ms.
+#[test]
+fn a_write_short_of_room_books_a_waiting_read_before_the_programs_after_its_entry() {
+    const P: u64 = X + T_PROG;
+    let base = [(0, "R", 3), (0, "R", 7), (1_000_000, "R", 5), (1_030_000, "W", 3), (1_030_000, "W", 7)];
+    let read_5 = 30_000 + P + T_READ + X;
+    assert_eq!(responses_reads_first(&base, 20, &[])[2], read_5);
+    let big = "workload.requests=[[0, \"R\", 12288, 4096], [0, \"R\", 28672, 4096], [1000000, \"R\", 20480, 4096], \
+               [1030000, \"W\", 12288, 4096], [1030000, \"W\", 28672, 4096], [1035000, \"W\", 163840, 32768]]";
+    assert_eq!(responses_reads_first(&base, 20, &[big])[2], read_5);
+}
+
+/// The counters restart after the warm-up: the read counted then is a hit.
+#[test]
+fn reads_waited_during_the_warm_up_are_not_counted() {
+    let o = ["ssd.write_buffer_bytes=16384", "ssd.scheduling=\"reads_first\"", "sim.warmup_requests=2", "precondition.fill_fraction=1.0"];
+    let r = run(&[(0, "R", 0), (1_000_000, "R", 2000), (2_000_000, "R", 0)], 8, &o);
+    assert_eq!((stat(&r, "ssd.ftl.cmt.misses"), stat(&r, "ssd.ftl.cmt.page_reads_waited")), (0.0, 0.0));
+    assert_eq!(stat(&r, "ssd.ftl.cmt.hits"), 1.0);
+}
+
 #[test]
 fn the_whole_map_is_on_flash_from_the_start() {
     // A fresh drive: the page read was never written, yet its entry's translation page is read first.
