@@ -34,13 +34,7 @@ impl Ssd {
     /// its map entry, unless a wake no later is asked for already.
     fn next_wake(&mut self, now_ns: Ns) -> Result<Option<Ns>> {
         let room = if self.waiting_for_room.is_empty() { None } else { self.room_wake_at(now_ns)? };
-        let at_ns = match (room, self.entry_wake_at(now_ns)) {
-            (Some(a), Some(b)) => a.min(b),
-            (a, b) => match a.or(b) {
-                Some(t) => t,
-                None => return Ok(None),
-            },
-        };
+        let Some(at_ns) = room.into_iter().chain(self.entry_wake_at(now_ns)).min() else { return Ok(None) };
         if self.wake_asked_ns.is_some_and(|t| t <= at_ns) {
             return Ok(None);
         }

@@ -158,9 +158,7 @@ impl Ssd {
                 break;
             }
             // A read whose entry is known by then reaches its chip first, and may put the start off.
-            if let Some(known_ns) = self.reads_waiting.next_known().filter(|&k| k <= start) {
-                self.book_programs_due(Some(known_ns))?;
-                self.book_reads_known_by(known_ns)?;
+            if self.book_next_read_known_before(Some(start + 1))? {
                 continue;
             }
             let before = self.waiting.next_number - self.waiting.booked;
@@ -188,11 +186,20 @@ impl Ssd {
     /// read reaches its chip when its entry is known, ahead of the programs
     /// not begun by then.
     fn book_waiting_programs(&mut self, until_ns: Option<Ns>) -> Result<()> {
-        while let Some(known_ns) = self.reads_waiting.next_known().filter(|&k| until_ns.map_or(true, |u| k < u)) {
-            self.book_programs_due(Some(known_ns))?;
-            self.book_reads_known_by(known_ns)?;
-        }
+        while self.book_next_read_known_before(until_ns)? {}
         self.book_programs_due(until_ns)
+    }
+
+    /// Books the page reads whose entry is known first, if before
+    /// `until_ns` (at all when `None`), after the programs due before
+    /// then; false when none is.
+    fn book_next_read_known_before(&mut self, until_ns: Option<Ns>) -> Result<bool> {
+        let Some(known_ns) = self.reads_waiting.next_known().filter(|&k| until_ns.map_or(true, |u| k < u)) else {
+            return Ok(false);
+        };
+        self.book_programs_due(Some(known_ns))?;
+        self.book_reads_known_by(known_ns)?;
+        Ok(true)
     }
 
     /// Books the waiting programs due before `until_ns` (all of them when
