@@ -253,6 +253,21 @@ fn a_read_that_comes_while_writes_wait_for_room_passes_the_programs_that_would_f
     assert_eq!(six_writes_then(&[]).host.write_response.mean_ns, (P + 2.0 * P) / 6.0);
 }
 
+/// The counters restart after the warm-up: writes that waited for room
+/// during it are not counted, the one after it waits for nothing.
+#[test]
+fn writes_that_waited_for_room_during_the_warm_up_are_not_counted() {
+    let r = six_writes_then(&["[10000000, \"W\", 0, 4096]"]);
+    let waited = |r: &Report| r.stats.iter().find(|s| s.path == "ssd.write_buffer.writes_waited").map(|s| s.value);
+    assert_eq!(waited(&r), Some(2.0));
+    let mut requests: Vec<String> = (0..6).map(|i| format!("[0, \"W\", {}, 4096]", i * 4096)).collect();
+    requests.push("[10000000, \"W\", 0, 4096]".into());
+    let requests: Vec<&str> = requests.iter().map(String::as_str).collect();
+    let warm = run(&requests, &["ssd.write_buffer_slot_until=\"programmed\"", READS_FIRST, "sim.warmup_requests=6"]);
+    assert_eq!(warm.host.write_response.count, 1);
+    assert_eq!(waited(&warm), Some(0.0));
+}
+
 #[test]
 fn a_trim_of_a_write_waiting_for_room_waits_for_it() {
     // Write 6's page is trimmed at 20 us, while write 6 waits for room: the
