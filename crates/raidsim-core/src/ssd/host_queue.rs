@@ -3,13 +3,57 @@
 //! host bus adapter ([`super::sata_hba`]) on the way in and out; and the
 //! wakes a write waiting for buffer room asks for
 //! ([`super::buffer_admission`]).
+//!
+//! A trim is a command too: it passes the HBA and waits behind the
+//! commands queued before it, so that its own flash work (a cached map's
+//! translation pages) never goes ahead of theirs. It takes no slot: it is
+//! applied as soon as every command sent before it has started.
 
 use super::Ssd;
 use crate::device::{CauseCounters, DeviceRequest, Dispatch, MemberDevice};
 use crate::engine::Ns;
-use crate::error::Result;
+use crate::error::{Error, Result};
+
+/// A command waiting in the drive's queue.
+pub(super) enum Queued {
+    Request(DeviceRequest),
+    /// A trim of `[offset_bytes, offset_bytes + len_bytes)`.
+    Trim {
+        offset_bytes: u64,
+        len_bytes: u64,
+    },
+}
 
 impl Ssd {
+    /// Takes a trim issued at `now_ns` in its turn: at once where no
+    /// command waits ahead of it, else behind them.
+    pub(super) fn take_trim(&mut self, now_ns: Ns, offset_bytes: u64, len_bytes: u64) -> Result<()> {
+        let arrived_ns = self.arrival(now_ns);
+        if self.queue.is_empty() {
+            return self.apply_trim(arrived_ns, offset_bytes, len_bytes);
+        }
+        self.queue.push_back((Queued::Trim { offset_bytes, len_bytes }, arrived_ns));
+        Ok(())
+    }
+
+    /// Applies the trims now at the front of the queue, at `now_ns` or as
+    /// each reached the drive if later.
+    fn apply_queued_trims(&mut self, now_ns: Ns) -> Result<()> {
+        while let Some(&(Queued::Trim { offset_bytes, len_bytes }, arrived_ns)) = self.queue.front() {
+            self.queue.pop_front();
+            self.apply_trim(now_ns.max(arrived_ns), offset_bytes, len_bytes)?;
+        }
+        Ok(())
+    }
+
+    /// The end of the run: every queued command was taken.
+    pub(super) fn check_no_queued_commands(&self) -> Result<()> {
+        match self.queue.len() {
+            0 => Ok(()),
+            n => Err(Error::Internal(format!("{n} commands still waited in the drive's queue at the end of the run"))),
+        }
+    }
+
     /// Starts `req` at `start_ns`; it reached the drive at `arrived_ns`
     /// (no later: a SATA command the HBA sent while it waited for a slot).
     /// `None`: a write that waits in the drive for buffer room.
@@ -59,16 +103,19 @@ impl MemberDevice for Ssd {
         if self.in_flight < self.queue_depth {
             return self.dispatch(now_ns, request, arrived_ns);
         }
-        self.queue.push_back((request, arrived_ns));
+        self.queue.push_back((Queued::Request(request), arrived_ns));
         Ok(None)
     }
 
     fn complete(&mut self, now_ns: Ns) -> Result<Option<Dispatch>> {
         self.in_flight -= 1;
-        match self.queue.pop_front() {
-            Some((req, arrived_ns)) => self.dispatch(now_ns, req, arrived_ns),
-            None => Ok(None),
-        }
+        let dispatched = match self.queue.pop_front() {
+            Some((Queued::Request(req), arrived_ns)) => self.dispatch(now_ns, req, arrived_ns)?,
+            Some((Queued::Trim { .. }, _)) => return Err(Error::Internal("a trim at the front of a drive's queue was not applied".into())),
+            None => None,
+        };
+        self.apply_queued_trims(now_ns)?;
+        Ok(dispatched)
     }
 
     fn wake(&mut self, now_ns: Ns, out: &mut Vec<Dispatch>) -> Result<()> {

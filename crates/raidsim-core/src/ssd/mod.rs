@@ -38,8 +38,9 @@
 //! erases ([`erase_suspend`]). Cache registers are not modelled.
 //!
 //! The drive admits `queue_depth` host requests at once; later ones wait in
-//! its queue in arrival order; a SATA drive's commands and completions pass
-//! its host bus adapter one at a time ([`sata_hba`]). With
+//! its queue in arrival order, and a trim takes its turn among them; a
+//! SATA drive's commands and completions pass its host bus adapter one at
+//! a time ([`sata_hba`]). With
 //! `write_buffer_bytes` a write is acknowledged once its data is in the
 //! drive's DRAM ([`write_buffer`]), and with `scheduling = "reads_first"`
 //! its programs wait at their units while later reads go first
@@ -130,8 +131,8 @@ pub struct Ssd {
     /// The embedded processor: one command at a time (`firmware_*_ns`).
     firmware: Timeline,
     next_plane_in_die: Vec<u32>,
-    /// Requests waiting for a slot, with when each reached the drive.
-    queue: VecDeque<(DeviceRequest, Ns)>,
+    /// Commands waiting for a slot, with when each reached the drive.
+    queue: VecDeque<(host_queue::Queued, Ns)>,
     /// A SATA drive's host bus adapter (`sata_hba_processing_ns`).
     sata_hba: Option<sata_hba::SataHba>,
     in_flight: u32,

@@ -1,5 +1,6 @@
 //! A drive's side of a trim: the pages a trim covers whole leave the page
-//! map (`ftl::trim`) and the DRAM cache, at once. With the map in DRAM that
+//! map (`ftl::trim`) and the DRAM cache, as the trim reaches the front of
+//! the drive's queue ([`super::host_queue`]). With the map in DRAM that
 //! takes no flash work. With a cached map (`scheme = "dftl"`) each entry is
 //! looked up through the cache, and changed there as a write's is where its
 //! page held data: a miss reads its translation page, and a changed entry
@@ -24,17 +25,24 @@ pub struct TrimCounts {
 }
 
 impl Ssd {
-    /// Trims `[offset, offset + len)` at `now_ns`. The block-mapped FTLs
-    /// take no trims (`config::refuse_trims`).
+    /// Trims `[offset, offset + len)`, issued at `now_ns`, in its turn
+    /// among the commands issued before it. The block-mapped FTLs take no
+    /// trims (`config::refuse_trims`).
     pub fn trim(&mut self, now_ns: Ns, offset_bytes: u64, len_bytes: u64) -> Result<()> {
-        let end = offset_bytes.checked_add(len_bytes).filter(|&e| len_bytes > 0 && e <= self.capacity_bytes);
-        let Some(end) = end else {
+        let fits = offset_bytes.checked_add(len_bytes).is_some_and(|e| len_bytes > 0 && e <= self.capacity_bytes);
+        if !fits {
             return Err(Error::Device(format!("trim [{offset_bytes}, +{len_bytes}) outside the drive's {} bytes", self.capacity_bytes)));
-        };
+        }
         if matches!(self.ftl_scheme, FtlScheme::Fast | FtlScheme::BlockMap) {
             // `config::refuse_trims` stops such a run before its first trim.
             return Err(Error::Internal(format!("a trim reached a drive whose FTL is `{}`", self.ftl_scheme.name())));
         }
+        self.take_trim(now_ns, offset_bytes, len_bytes)
+    }
+
+    /// Trims `[offset, offset + len)` at `now_ns`, when the drive takes it.
+    pub(super) fn apply_trim(&mut self, now_ns: Ns, offset_bytes: u64, len_bytes: u64) -> Result<()> {
+        let end = offset_bytes + len_bytes;
         self.start_waiting_programs(now_ns)?;
         let page = self.page_size_bytes;
         let (first_whole, end_whole) = (offset_bytes.div_ceil(page), end / page);

@@ -247,6 +247,7 @@ impl Ssd {
     /// The end of the run: the programs still waiting are booked, so that
     /// when the flash finished is known.
     pub fn finish(&mut self) -> Result<()> {
+        self.check_no_queued_commands()?;
         self.check_no_write_waits()?;
         self.check_no_read_waits()?;
         self.book_all_waiting_programs()

@@ -378,3 +378,45 @@ fn a_cache_to_start_warm_on_a_drive_with_nothing_written_is_said() {
     let cold = run(&[(0, "R", 7)], 4096, &["precondition.fill_fraction=0"]);
     assert!(!cold.warnings.iter().any(|w| w.contains("cmt_starts_warm")), "{:?}", cold.warnings);
 }
+
+/// A trim takes its turn behind the commands queued before it, so its
+/// translation reads never pass their work. Queue depth 1: a write of page
+/// 14 (acknowledged from DRAM), reads of pages 10 and 14 at 20 and 40 us,
+/// and at 80 us a trim of pages 15-16, whose entries miss the cache.
+/// Behind a SATA HBA of 12.8 us (H) the write's entry is known at
+/// E = H + R + S; page 10's read runs from E to E + R + X; page 14's
+/// program waits for it and begins then, at 178 us. Page 14's read reaches
+/// the drive when page 10's completion is taken in, 190.8 us, after the
+/// program began, so it reads the flash once the program ends:
+/// E + R + X + (X + P) + R + X + H − 40 us. Without an HBA, page 10's read
+/// ends at 165.2 us, page 14's read comes then, as its program would
+/// begin, and reads the page from DRAM: 125.2 us. Had the trim gone
+/// first, its translation read would have held the program back.
+#[test]
+fn a_trim_waits_behind_the_commands_queued_before_it() {
+    let requests = |trim: bool| {
+        let mut l = vec!["[0, \"W\", 57344, 4096]", "[20000, \"R\", 40960, 4096]", "[40000, \"R\", 57344, 4096]", "[60000, \"R\", 6860800, 4096]"];
+        if trim {
+            l.push("[80000, \"T\", 61440, 8192]");
+        }
+        format!("workload.requests=[{}]", l.join(", "))
+    };
+    let read_14 = |trim: bool, hba: &str| {
+        let req = requests(trim);
+        let o = ["workload.kind=requests", &req, "precondition.fill_fraction=1.0", "ssd.geometry.channels=2", "ssd.queue_depth=1"];
+        let o = [
+            &ONE_DIE[..],
+            &o,
+            &["ssd.write_buffer_bytes=16384", "ssd.scheduling=\"reads_first\"", "ssd.ftl.scheme=dftl", "ssd.ftl.cmt_bytes=20", hba],
+        ]
+        .concat();
+        common::responses_in_arrival_order(&o)[2]
+    };
+    const H: u64 = 12_800;
+    let e = H + T_READ + SECTOR;
+    let behind_hba = e + T_READ + X + (X + T_PROG) + T_READ + X + H - 40_000;
+    let hba = "ssd.timing.sata_hba_processing_ns=12800";
+    assert_eq!((read_14(false, hba), read_14(true, hba)), (behind_hba, behind_hba));
+    let nvme = "ssd.timing.sata_hba_processing_ns=0";
+    assert_eq!((read_14(false, nvme), read_14(true, nvme)), (125_200, 125_200));
+}
