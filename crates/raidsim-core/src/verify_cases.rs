@@ -199,6 +199,10 @@ fn reads_first(rng: &mut Xoshiro256PlusPlus, o: &mut Vec<String>) {
             o.push("ssd.geometry.planes_per_die=2".into());
             o.push("ssd.multi_plane_programs=true".into());
         }
+        // Half of them issue a read once its unit is idle, as MQSim does.
+        if rng.gen_bool(0.5) {
+            o.push("ssd.command_issue=\"when_idle\"".into());
+        }
     }
     // A fifth of the drives are SATA, behind an HBA of up to 50 us a command.
     if rng.gen_bool(0.2) {

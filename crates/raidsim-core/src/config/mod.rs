@@ -53,7 +53,7 @@ pub use mapping_cache::{FtlScheme, MappingCacheGeometry};
 pub use presets::{preset, preset_names, PRESETS};
 pub use raw::RawConfig;
 pub use rebuild::{RebuildConfig, RebuildPolicy};
-pub use scheduling::{FlashScheduling, ParallelUnit};
+pub use scheduling::{CommandIssue, FlashScheduling, ParallelUnit};
 pub use slc_cache::{SlcCacheConfig, SlcWhenFull};
 pub use ssd::{bus_bytes, transfer_ns, BufferSlotUntil, BufferUnit, CellType, GeometryConfig, SsdConfig, TimingConfig, WriteAck};
 pub use trims::{carries_trims, refuse_trims};

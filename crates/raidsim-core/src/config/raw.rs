@@ -309,9 +309,9 @@ const DEPENDENT_KEYS: [Dependents; 6] = [
         &["ssd"],
         "write_buffer_bytes",
         |v| v.as_integer() != Some(0),
-        &["write_buffer_slot_until", "write_buffer_unit", "write_cache", "scheduling", "multi_plane_programs"],
+        &["write_buffer_slot_until", "write_buffer_unit", "write_cache", "scheduling", "multi_plane_programs", "command_issue"],
     ),
-    (&["ssd"], "scheduling", |v| v.as_str() == Some("reads_first"), &["multi_plane_programs"]),
+    (&["ssd"], "scheduling", |v| v.as_str() == Some("reads_first"), &["multi_plane_programs", "command_issue"]),
     (&["ssd", "slc_cache"], "blocks_per_plane", |v| v.as_integer() != Some(0), &["t_read_ns", "t_program_ns", "when_full", "idle_fold_after_ns"]),
 ];
 

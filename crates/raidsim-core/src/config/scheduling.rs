@@ -9,6 +9,16 @@
 //! per chip and, whenever the chip goes idle, serves a waiting read first.
 //! A program already under way is not interrupted (program suspension is
 //! not modelled, as MQSim's default scheduler never suspends).
+//!
+//! When a read is issued (`ssd.command_issue`) decides how the chips of a
+//! channel share it. A controller that plans (the default) books each page
+//! read as its request comes, on its unit's first free time, where its
+//! command and data fit the channel: under load the chips of a channel
+//! take staggered turns. MQSim's controller issues a read to its chip once
+//! the chip is idle, and moves sensed data waiting for the channel before
+//! any new command: chips that free while data waits are issued together
+//! once the channel drains, and the channel idles while they sense
+//! (`ssd/waiting_reads.rs`).
 
 use super::SsdConfig;
 use crate::error::{Error, Result};
@@ -44,6 +54,29 @@ pub enum FlashScheduling {
     ReadsFirst,
 }
 
+/// When a page read is issued to its unit and its command to the channel.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CommandIssue {
+    /// As its request comes: on its unit's first free time, where its
+    /// command and data fit the channel.
+    #[default]
+    Planned,
+    /// MQSim's: once its unit is idle, after the transfers of the data
+    /// sensed before. Needs `scheduling = "reads_first"`.
+    WhenIdle,
+}
+
+impl CommandIssue {
+    /// The name the configuration gives it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Planned => "planned",
+            Self::WhenIdle => "when_idle",
+        }
+    }
+}
+
 impl FlashScheduling {
     /// The name the configuration gives it.
     pub fn name(self) -> &'static str {
@@ -59,6 +92,13 @@ impl FlashScheduling {
 pub(super) fn validate(ssd: &SsdConfig) -> Result<()> {
     validate_multi_plane(ssd)?;
     if ssd.scheduling == FlashScheduling::ArrivalOrder {
+        if ssd.command_issue == CommandIssue::WhenIdle {
+            return Err(Error::config(
+                "ssd.command_issue",
+                "\"when_idle\" holds a read until its unit is idle, as only ssd.scheduling = \"reads_first\" lets operations wait; \
+                 set that, or ssd.command_issue = \"planned\"",
+            ));
+        }
         return Ok(());
     }
     let refuse = |why: &str| {

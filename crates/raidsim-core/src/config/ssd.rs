@@ -2,7 +2,7 @@
 
 use super::ftl::FtlConfig;
 use super::mapping_cache::MappingCacheGeometry;
-use super::scheduling::{FlashScheduling, ParallelUnit};
+use super::scheduling::{CommandIssue, FlashScheduling, ParallelUnit};
 use super::DerivedGeometry;
 use crate::engine::MAX_DURATION_NS;
 use crate::error::{Error, Result};
@@ -262,6 +262,9 @@ pub struct SsdConfig {
     /// waiting for the other planes of its die at the same page offset, in
     /// one multi-plane command (MQSim; `reads_first` only).
     pub multi_plane_programs: bool,
+    /// When a page read is issued to its unit and its command to the
+    /// channel (`reads_first` only).
+    pub command_issue: CommandIssue,
     /// Reads (and writes) that suspend an erase in their way.
     pub erase_suspend: super::erase_suspend::EraseSuspendConfig,
     /// Blocks written in SLC mode in front of TLC or QLC flash.
@@ -286,6 +289,7 @@ impl Default for SsdConfig {
             parallel_unit: ParallelUnit::Die,
             scheduling: FlashScheduling::ArrivalOrder,
             multi_plane_programs: false,
+            command_issue: CommandIssue::Planned,
             erase_suspend: Default::default(),
             slc_cache: Default::default(),
             price_usd: 0.0,

@@ -45,8 +45,10 @@
 //! drive's DRAM ([`write_buffer`]), and with `scheduling = "reads_first"`
 //! its programs wait at their units while later reads go first
 //! ([`waiting_programs`]), with `multi_plane_programs` two planes' programs
-//! in one command, and a write that finds the buffer full waits in line
-//! for room ([`buffer_admission`]).
+//! in one command, a write that finds the buffer full waits in line
+//! for room ([`buffer_admission`]), and a page read waits off the calendar
+//! for its map entry and, with `command_issue = "when_idle"`, for its unit
+//! to go idle ([`waiting_reads`]).
 
 mod buffer_admission;
 mod erase_suspend;
@@ -55,12 +57,12 @@ mod host_queue;
 mod mapping;
 mod placement;
 mod precondition;
-mod reads_waiting_for_entry;
 mod sata_hba;
 mod slc_cache;
 mod stats;
 mod trim;
 mod waiting_programs;
+mod waiting_reads;
 pub mod write_buffer;
 pub mod write_cache;
 
@@ -127,6 +129,8 @@ pub struct Ssd {
     erase_suspensions: u64,
     erase_deferrals: u64,
     channels: Vec<Timeline>,
+    /// `command_issue = "when_idle"`: page reads wait until their unit is idle.
+    issue_when_idle: bool,
     link: Timeline,
     /// The embedded processor: one command at a time (`firmware_*_ns`).
     firmware: Timeline,
@@ -173,8 +177,9 @@ pub struct Ssd {
     programs_deferred: u64,
     /// Writes waiting for buffer room (`reads_first`).
     waiting_for_room: buffer_admission::WritesWaitingForRoom,
-    /// Page reads waiting for their map entries (`reads_first`, dftl).
-    reads_waiting: reads_waiting_for_entry::ReadsWaitingForEntries,
+    /// Page reads waiting for their map entries (`reads_first`, dftl) or
+    /// their units (`command_issue = "when_idle"`).
+    reads_waiting: waiting_reads::WaitingReads,
     /// The wake the drive last asked for, until it comes.
     wake_asked_ns: Option<Ns>,
 }
@@ -256,6 +261,7 @@ impl Ssd {
             erase_suspensions: 0,
             erase_deferrals: 0,
             channels: vec![Timeline::default(); ssd.geometry.channels as usize],
+            issue_when_idle: ssd.command_issue == crate::config::CommandIssue::WhenIdle,
             link: Timeline::default(),
             firmware: Timeline::default(),
             next_plane_in_die: vec![0; dies],
@@ -350,8 +356,8 @@ impl Ssd {
                         continue; // served from DRAM
                     }
                     let (known, write_back) = self.translate(start_ns, lpn, false, t0);
-                    if self.read_waits_for_entry(known, t0) {
-                        self.wait_for_entry(start_ns, lpn, in_page(lpn), req.cause, known, write_back);
+                    if let Some(go_ns) = self.read_waits_until(lpn, req.cause, in_page(lpn), known, t0) {
+                        self.wait_for_entry_or_unit(start_ns, (lpn, in_page(lpn), req.cause), t0, known, go_ns, write_back);
                         waiting += 1;
                         continue;
                     }
@@ -540,7 +546,8 @@ impl Ssd {
         self.ftl.prefetch_map(offset_bytes / self.page_size_bytes);
     }
 
-    fn read_page(&mut self, now_ns: Ns, lpn: u64, bytes: u64, ready_ns: Ns, cause: Cause) -> Ns {
+    /// The plane page `lpn` is read from for `cause`, and its page type.
+    fn read_source(&self, lpn: u64, cause: Cause) -> (u32, PageType) {
         let layout = self.ftl.layout();
         let plane_of = |ppn: u32| layout.plane_of_block(layout.block_of(ppn));
         let current = self.ftl.read_lookup(lpn);
@@ -562,6 +569,11 @@ impl Ssd {
             Some(p) => (plane_of(p), layout.page_type(p)),
             None => (self.ftl.static_plane(lpn), PageType::Lsb),
         };
+        (plane, kind)
+    }
+
+    fn read_page(&mut self, now_ns: Ns, lpn: u64, bytes: u64, ready_ns: Ns, cause: Cause) -> Ns {
+        let (plane, kind) = self.read_source(lpn, cause);
         let route = self.route(now_ns, plane);
         self.chip_pages_read[self.ftl.layout().chip_of_die(self.ftl.layout().die_of_plane(plane)) as usize] += 1;
         let work = self.read_work(kind, bytes);

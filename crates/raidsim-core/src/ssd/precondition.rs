@@ -133,7 +133,7 @@ impl Ssd {
         self.forced_gc_runs = 0;
         self.programs_deferred = 0;
         self.waiting_for_room.writes_waited = 0;
-        self.reads_waiting.pages_waited = 0;
+        (self.reads_waiting.pages_waited, self.reads_waiting.pages_waited_for_unit) = (0, 0);
         (self.waiting.multi_plane_commands, self.waiting.multi_plane_pages) = (0, 0);
         (self.erase_suspensions, self.erase_deferrals) = (0, 0);
         self.summary_pages_written = 0;

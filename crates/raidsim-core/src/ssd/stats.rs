@@ -103,6 +103,14 @@ impl Ssd {
                     "page reads that waited off their units' calendars until their map entries were known, so that programs begun meanwhile went first",
                 ));
             }
+            if self.issue_when_idle {
+                out.push(Stat::new(
+                    format!("{prefix}.flash.page_reads_waited_for_unit"),
+                    self.reads_waiting.pages_waited_for_unit as f64,
+                    "pages",
+                    "page reads that waited off their units' calendars until their units were idle (ssd.command_issue = \"when_idle\")",
+                ));
+            }
         }
         if self.waiting.multi_plane {
             let w = &self.waiting;

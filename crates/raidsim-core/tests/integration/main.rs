@@ -8,6 +8,7 @@ mod block_mapped_ftls;
 mod cell_types;
 mod closed_replay;
 mod codeword_planner;
+mod command_issue;
 mod cost;
 mod degraded_modes;
 mod determinism;
