@@ -90,10 +90,10 @@ def test_streaming_small_writes_program_each_page_once_as_mqsim_does(runs, name)
 
 
 def test_small_reads_queued_deep_are_within_a_tenth(runs):
-    # docs/validation.md: -0.1 % at QD 32 (+7.8 % when a read whose entry was being read
+    # docs/validation.md: -0.3 % at QD 32 (+7.8 % when a read whose entry was being read
     # held its chip from its arrival on).
     assert runs["random-read-4k-qd32"]["mean_us"] < 1.10 * MQSIM_MEAN_US["random-read-4k-qd32"]
-    assert runs["random-read-4k-qd32"]["mean_us"] == pytest.approx(MQSIM_MEAN_US["random-read-4k-qd32"] * 0.999, rel=0.01)
+    assert runs["random-read-4k-qd32"]["mean_us"] == pytest.approx(MQSIM_MEAN_US["random-read-4k-qd32"] * 0.997, rel=0.01)
 
 
 def test_the_cached_map_hits_as_often_as_mqsims(runs):
@@ -114,7 +114,7 @@ def test_large_reads_queued_deep_wait_for_the_channel_only_when_issued_as_chips_
     # docs/validation.md: planned, each read's data meets a free channel and
     # the chips of a channel take staggered turns: random 64 KiB reads queued
     # 32 deep are 28 % faster than MQSim's, whose chips are issued as they
-    # idle and sense together (command_issue = "when_idle" in the preset: -2.0 %).
+    # idle and sense together (command_issue = "when_idle" in the preset: -2.2 %).
     peer = peer_script("mqsim")
     case = peer.all_cases()["random-read-64k-qd32"]
     r = peer.run_raidsim(case, REQUESTS, BLOCKS_PER_PLANE, SEED, extra={"ssd.command_issue": "planned"})["mean_us"]
