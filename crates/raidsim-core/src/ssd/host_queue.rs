@@ -6,8 +6,10 @@
 //!
 //! A trim is a command too: it passes the HBA and waits behind the
 //! commands queued before it, so that its own flash work (a cached map's
-//! translation pages) never goes ahead of theirs. It takes no slot: it is
-//! applied as soon as every command sent before it has started.
+//! translation pages) is booked only once they have started. It takes no
+//! slot: it is applied as soon as every command sent before it has started.
+//! Its counts belong to the phase it was issued in: one issued during the
+//! warm-up and applied after is not counted, as the host does not count it.
 
 use super::Ssd;
 use crate::device::{CauseCounters, DeviceRequest, Dispatch, MemberDevice};
@@ -17,10 +19,12 @@ use crate::error::{Error, Result};
 /// A command waiting in the drive's queue.
 pub(super) enum Queued {
     Request(DeviceRequest),
-    /// A trim of `[offset_bytes, offset_bytes + len_bytes)`.
+    /// A trim of `[offset_bytes, offset_bytes + len_bytes)`, issued in
+    /// counting `phase` (see `Ssd::counting_phase`).
     Trim {
         offset_bytes: u64,
         len_bytes: u64,
+        phase: u64,
     },
 }
 
@@ -30,18 +34,19 @@ impl Ssd {
     pub(super) fn take_trim(&mut self, now_ns: Ns, offset_bytes: u64, len_bytes: u64) -> Result<()> {
         let arrived_ns = self.arrival(now_ns);
         if self.queue.is_empty() {
-            return self.apply_trim(arrived_ns, offset_bytes, len_bytes);
+            return self.apply_trim(arrived_ns, offset_bytes, len_bytes, true);
         }
-        self.queue.push_back((Queued::Trim { offset_bytes, len_bytes }, arrived_ns));
+        let phase = self.counting_phase;
+        self.queue.push_back((Queued::Trim { offset_bytes, len_bytes, phase }, arrived_ns));
         Ok(())
     }
 
     /// Applies the trims now at the front of the queue, at `now_ns` or as
     /// each reached the drive if later.
     fn apply_queued_trims(&mut self, now_ns: Ns) -> Result<()> {
-        while let Some(&(Queued::Trim { offset_bytes, len_bytes }, arrived_ns)) = self.queue.front() {
+        while let Some(&(Queued::Trim { offset_bytes, len_bytes, phase }, arrived_ns)) = self.queue.front() {
             self.queue.pop_front();
-            self.apply_trim(now_ns.max(arrived_ns), offset_bytes, len_bytes)?;
+            self.apply_trim(now_ns.max(arrived_ns), offset_bytes, len_bytes, phase == self.counting_phase)?;
         }
         Ok(())
     }

@@ -137,6 +137,9 @@ pub struct Ssd {
     next_plane_in_die: Vec<u32>,
     /// Commands waiting for a slot, with when each reached the drive.
     queue: VecDeque<(host_queue::Queued, Ns)>,
+    /// How many times the counters restarted (the warm-up's end): a trim
+    /// queued before is not counted when applied after.
+    counting_phase: u64,
     /// A SATA drive's host bus adapter (`sata_hba_processing_ns`).
     sata_hba: Option<sata_hba::SataHba>,
     in_flight: u32,
@@ -266,6 +269,7 @@ impl Ssd {
             firmware: Timeline::default(),
             next_plane_in_die: vec![0; dies],
             queue: VecDeque::with_capacity(64),
+            counting_phase: 0,
             sata_hba: sata_hba::SataHba::new(ssd.timing.sata_hba_processing_ns),
             in_flight: 0,
             queue_depth: ssd.queue_depth,
@@ -331,6 +335,11 @@ impl Ssd {
         let page = self.page_size_bytes;
         let (first, last) = (req.offset_bytes / page, (end - 1) / page);
         let t0 = self.firmware_done(start_ns, ready_ns + self.timing.controller_overhead_ns, req.op, last - first + 1)?;
+        if req.op == Op::Read && t0 > ready_ns {
+            // Reads waiting off the calendar that go while the controller
+            // handles this one are at their chips first.
+            self.book_reads_going_before(t0)?;
+        }
         let in_page = |lpn: u64| end.min((lpn + 1) * page) - req.offset_bytes.max(lpn * page);
         match req.op {
             Op::Write if self.write_buffer.is_some() => self.write_through_buffer(start_ns, t0, first..=last, req, in_page),

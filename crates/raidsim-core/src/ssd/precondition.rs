@@ -138,6 +138,7 @@ impl Ssd {
         (self.erase_suspensions, self.erase_deferrals) = (0, 0);
         self.summary_pages_written = 0;
         self.trims = TrimCounts::default();
+        self.counting_phase += 1;
         self.ftl.reset_counts();
         if let Some(cache) = self.write_cache.as_mut() {
             cache.reset_counts();

@@ -40,15 +40,17 @@ impl Ssd {
         self.take_trim(now_ns, offset_bytes, len_bytes)
     }
 
-    /// Trims `[offset, offset + len)` at `now_ns`, when the drive takes it.
-    pub(super) fn apply_trim(&mut self, now_ns: Ns, offset_bytes: u64, len_bytes: u64) -> Result<()> {
+    /// Trims `[offset, offset + len)` at `now_ns`, when the drive takes
+    /// it; its pages are `counted` unless it was issued before the
+    /// counters last restarted.
+    pub(super) fn apply_trim(&mut self, now_ns: Ns, offset_bytes: u64, len_bytes: u64, counted: bool) -> Result<()> {
         let end = offset_bytes + len_bytes;
         self.start_waiting_programs(now_ns)?;
         let page = self.page_size_bytes;
         let (first_whole, end_whole) = (offset_bytes.div_ceil(page), end / page);
         let touched = end.div_ceil(page) - offset_bytes / page;
         let whole = end_whole.saturating_sub(first_whole);
-        self.trims.pages_partial += touched - whole;
+        let mut counts = TrimCounts { pages_partial: touched - whole, ..TrimCounts::default() };
         for lpn in first_whole..end_whole {
             self.poll_stop(lpn - first_whole)?;
             if let Some(cache) = self.write_cache.as_mut() {
@@ -64,10 +66,15 @@ impl Ssd {
             let (known, write_back) = self.translate(now_ns, lpn, mapped, now_ns);
             self.write_back(now_ns, write_back, known)?;
             if self.ftl.trim(lpn)? {
-                self.trims.pages_dropped += 1;
+                counts.pages_dropped += 1;
             } else {
-                self.trims.pages_unmapped += 1;
+                counts.pages_unmapped += 1;
             }
+        }
+        if counted {
+            let t = &mut self.trims;
+            (t.pages_dropped, t.pages_unmapped, t.pages_partial) =
+                (t.pages_dropped + counts.pages_dropped, t.pages_unmapped + counts.pages_unmapped, t.pages_partial + counts.pages_partial);
         }
         Ok(())
     }

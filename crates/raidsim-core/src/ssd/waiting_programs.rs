@@ -126,13 +126,14 @@ impl WaitingPrograms {
 
 impl Ssd {
     /// Books, in the order they came, the waiting programs their units
-    /// would have started before `now_ns`; a unit's later ones wait with
-    /// its first that still waits. A collection owed to a unit that would
+    /// would have started before `now_ns`, and in time order with them the
+    /// page reads waiting that may go before then; a unit's later programs
+    /// wait with its first that still waits. A collection owed to a unit that would
     /// have started before `now_ns` ahead of its first waiting program is
     /// booked too: it is under way, and a read that comes now waits for it.
     #[inline]
     pub(super) fn start_waiting_programs(&mut self, now_ns: Ns) -> Result<()> {
-        if self.waiting.is_empty() {
+        if self.waiting.is_empty() && self.reads_waiting.next_known().is_none() {
             return Ok(());
         }
         self.book_waiting_programs(Some(now_ns))
@@ -188,6 +189,16 @@ impl Ssd {
     fn book_waiting_programs(&mut self, until_ns: Option<Ns>) -> Result<()> {
         while self.book_next_read_known_before(until_ns)? {}
         self.book_programs_due(until_ns)
+    }
+
+    /// Books the page reads waiting that go before `until_ns`, each after
+    /// the programs due before it. Only a read's own processing looks this
+    /// far ahead: a write's (its data crossing DRAM) may end after a read
+    /// that comes later begins, and programs booked up to it would then be
+    /// under way for that read, which MQSim's chips would not have begun.
+    pub(super) fn book_reads_going_before(&mut self, until_ns: Ns) -> Result<()> {
+        while self.book_next_read_known_before(Some(until_ns))? {}
+        Ok(())
     }
 
     /// Books the page reads whose entry is known first, if before

@@ -87,3 +87,28 @@ fn issuing_reads_when_chips_idle_needs_reads_first() {
     let e = common::refused(&["ssd.command_issue=\"when_idle\""]);
     assert!(e.contains("ssd.command_issue") && e.contains("reads_first"), "{e}");
 }
+
+/// One die: reads of pages 0 and 1 at 0 and 1 us, and of page 2 at 130 us,
+/// each 25 + 102.4 = 127.4 us of flash (R). The second waits for the die,
+/// idle again at the first's end; the third reaches the die after that,
+/// however long the drive took to take it in, so it goes last: 20 us of
+/// controller overhead (O) puts the reads at O + R, O + 2 R and O + 3 R;
+/// an HBA of 12.8 us (H) each way at H + R, H + 2 R and H + 3 R, plus H.
+#[test]
+fn a_read_waiting_for_its_chip_goes_before_a_command_the_drive_takes_later() {
+    const R: u64 = SENSE + X;
+    let run = |delay: &str, issue: &str| {
+        let req = "workload.requests=[[0, \"R\", 0, 4096], [1000, \"R\", 4096, 4096], [130000, \"R\", 8192, 4096]]";
+        let issue = format!("ssd.command_issue=\"{issue}\"");
+        let o = ["workload.kind=requests", req, "precondition.fill_fraction=1.0", "ssd.write_buffer_bytes=16384", "ssd.scheduling=\"reads_first\""];
+        let o = [&ONE_DIE[..], &o, &[issue.as_str(), delay]].concat();
+        let arrivals = [0, 1_000, 130_000];
+        common::responses_in_arrival_order(&o).iter().zip(arrivals).map(|(r, a)| r + a).collect::<Vec<u64>>()
+    };
+    const O: u64 = 20_000;
+    const H: u64 = 12_800;
+    for issue in ["planned", "when_idle"] {
+        assert_eq!(run("ssd.timing.controller_overhead_ns=20000", issue), vec![O + R, O + 2 * R, O + 3 * R], "{issue}");
+        assert_eq!(run("ssd.timing.sata_hba_processing_ns=12800", issue), vec![2 * H + R, 2 * H + 2 * R, 2 * H + 3 * R], "{issue}");
+    }
+}

@@ -408,3 +408,17 @@ fn a_failed_member_without_a_spare_is_not_trimmed() {
     assert_eq!(stat(&r, "member[0].trim.pages_dropped").unwrap_or(0.0) + stat(&r, "member[0].trim.pages_unmapped").unwrap_or(0.0), 10.0);
     assert_eq!(stat(&r, "member[1].trim.pages_dropped"), None);
 }
+
+/// A trim issued during the warm-up but taken by the drive after it (it
+/// waits behind reads at queue depth 1) is counted by neither the host nor
+/// the drive; issued after it, by both.
+#[test]
+fn a_trim_is_counted_in_the_phase_it_was_issued_in() {
+    let list = [(0, "R", 0, 4096), (0, "R", 4096, 4096), (0, "R", 8192, 4096), (0, "T", 65536, 8192)];
+    let counts = |warmup: &str| {
+        let r = run(&["precondition.fill_fraction=1.0", "ssd.queue_depth=1", warmup], &list).expect("runs");
+        (r.trim.requests, stat(&r, "ssd.trim.pages_dropped").unwrap_or(0.0))
+    };
+    assert_eq!(counts("sim.warmup_requests=1"), (0, 0.0));
+    assert_eq!(counts("sim.warmup_requests=0"), (1, 2.0));
+}
