@@ -8,8 +8,9 @@
 //! commands queued before it, so that its own flash work (a cached map's
 //! translation pages) is booked only once they have started. It takes no
 //! slot: it is applied as soon as every command sent before it has started.
-//! Its counts belong to the phase it was issued in: one issued during the
-//! warm-up and applied after is not counted, as the host does not count it.
+//! Its counts belong to the phase in which the host gave it to the drive:
+//! one given during the warm-up and applied after is not counted, as the
+//! host does not count it.
 
 use super::Ssd;
 use crate::device::{CauseCounters, DeviceRequest, Dispatch, MemberDevice};
