@@ -38,12 +38,13 @@ fn buffer_warning(out: &mut Vec<String>, (first_ns, _, last_done_ns): (u64, u64,
 
 /// Drives whose reads were to pass buffered programs where none waited:
 /// every write was larger than the write buffer and streamed through it,
-/// booked as it came, so the option changed nothing.
+/// booked as it came, and no read waited off the calendar either (for its
+/// map entry, or its unit), so the option changed nothing.
 fn scheduling_warning(out: &mut Vec<String>, members: &[Member]) {
     let idle = members
         .iter()
         .filter_map(Member::as_ssd)
-        .any(|ssd| ssd.programs_deferred() == Some(0) && ssd.counters().pages_written[Cause::User.index()] > 0);
+        .any(|ssd| ssd.programs_deferred() == Some(0) && ssd.page_reads_waited() == 0 && ssd.counters().pages_written[Cause::User.index()] > 0);
     if idle {
         out.push(
             "ssd.scheduling = \"reads_first\": no program could wait for reads to pass, as every write was larger than the \

@@ -25,6 +25,12 @@ impl Ssd {
         self.reads_first.then_some(self.programs_deferred)
     }
 
+    /// Page reads that waited off the calendar, for their map entries or
+    /// their units (`reads_first`).
+    pub fn page_reads_waited(&self) -> u64 {
+        self.reads_waiting.pages_waited + self.reads_waiting.pages_waited_for_unit
+    }
+
     /// Garbage-collection runs (writes that triggered at least one erase).
     pub fn gc_runs(&self) -> u64 {
         self.gc_runs

@@ -217,7 +217,7 @@ impl Ssd {
     /// `None`), taking the units' first ones in the order they came: a
     /// unit whose first is not due leaves the pass. Kept out of line, so
     /// that a drive with none waiting pays one test per request.
-    fn book_programs_due(&mut self, until_ns: Option<Ns>) -> Result<()> {
+    pub(super) fn book_programs_due(&mut self, until_ns: Option<Ns>) -> Result<()> {
         self.waiting.start_pass();
         while let Some(Reverse((_, unit))) = self.waiting.heads.pop() {
             let Some(now_ns) = until_ns else {

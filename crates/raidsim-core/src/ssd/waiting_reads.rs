@@ -59,6 +59,8 @@ struct PageWaiting {
     write_back: Option<u64>,
     /// It waited for its unit to go idle (`when_idle`).
     held_for_unit: bool,
+    /// When its entry is known: from then it is in its chip's queue.
+    known_ns: Ns,
 }
 
 /// A read request with page reads still waiting: its token, when the
@@ -135,7 +137,7 @@ impl Ssd {
         line.pages_waited += u64::from(known_ns > ready_ns);
         let held_for_unit = go_ns > known_ns.max(ready_ns);
         line.pages.push(Reverse((go_ns, number)));
-        line.by_number.insert(number, PageWaiting { read, asked_ns, lpn, bytes, cause, write_back, held_for_unit });
+        line.by_number.insert(number, PageWaiting { read, asked_ns, lpn, bytes, cause, write_back, held_for_unit, known_ns });
     }
 
     /// Read `token` of `len_bytes` has `pages_waiting` page reads in line;
@@ -169,12 +171,40 @@ impl Ssd {
             if self.waits_again_for_unit(go_ns, number)? {
                 continue;
             }
-            let page = self.reads_waiting.by_number.remove(&number).ok_or_else(|| Error::Internal("a waiting page read vanished".into()))?;
-            self.reads_waiting.pages_waited_for_unit += u64::from(page.held_for_unit);
-            let data_ns = self.read_page(page.asked_ns, page.lpn, page.bytes, go_ns, page.cause);
-            self.write_back(page.asked_ns, page.write_back, go_ns)?;
-            self.page_read_booked(page.asked_ns, page.read, data_ns)?;
+            self.book_waiting_page(number, go_ns)?;
         }
+        Ok(())
+    }
+
+    /// Books waiting page read `number` from `go_ns`.
+    fn book_waiting_page(&mut self, number: u64, go_ns: Ns) -> Result<()> {
+        let page = self.reads_waiting.by_number.remove(&number).ok_or_else(|| Error::Internal("a waiting page read vanished".into()))?;
+        self.reads_waiting.pages_waited_for_unit += u64::from(page.held_for_unit);
+        let data_ns = self.read_page(page.asked_ns, page.lpn, page.bytes, go_ns, page.cause);
+        self.write_back(page.asked_ns, page.write_back, go_ns)?;
+        self.page_read_booked(page.asked_ns, page.read, data_ns)
+    }
+
+    /// Under `when_idle`, books now, in the order they go, the page reads
+    /// whose entries are known by `ready_ns` and that wait only for their
+    /// units: they are in their chips' queues, and go before the programs
+    /// of a write larger than the buffer, which are booked as it comes
+    /// (MQSim's idle chip serves a waiting read first). The others wait on.
+    pub(super) fn book_reads_queued_at_units(&mut self, ready_ns: Ns) -> Result<()> {
+        if !self.issue_when_idle {
+            return Ok(());
+        }
+        let mut later = Vec::new();
+        while let Some(Reverse((go_ns, number))) = self.reads_waiting.pages.pop() {
+            let known_ns = self.reads_waiting.by_number.get(&number).map(|p| p.known_ns);
+            if known_ns.ok_or_else(|| Error::Internal("a waiting page read vanished".into()))? > ready_ns {
+                later.push(Reverse((go_ns, number)));
+                continue;
+            }
+            self.book_programs_due(Some(go_ns))?;
+            self.book_waiting_page(number, go_ns)?;
+        }
+        self.reads_waiting.pages.extend(later);
         Ok(())
     }
 

@@ -129,6 +129,9 @@ impl Ssd {
         let ready = self.host_link(admission.at_ns, req.len_bytes);
         // A write larger than the buffer needs its own pages' times: they do not wait.
         let may_wait = self.reads_first && admission.own_slots_first == 0;
+        if self.reads_first && !may_wait {
+            self.book_reads_queued_at_units(ready)?;
+        }
         // Larger than the buffer: its last page has a slot once that many of its own have left.
         let mut own_left = Vec::new();
         for (nth, (lpn, bytes, cause)) in pages.enumerate() {

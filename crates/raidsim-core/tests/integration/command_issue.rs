@@ -112,3 +112,25 @@ fn a_read_waiting_for_its_chip_goes_before_a_command_the_drive_takes_later() {
         assert_eq!(run("ssd.timing.sata_hba_processing_ns=12800", issue), vec![2 * H + R, 2 * H + 2 * R, 2 * H + 3 * R], "{issue}");
     }
 }
+
+/// One die, a buffer of four 4 KiB pages: reads of pages 0 and 1 at 0 and
+/// 1 us, then at 125 us a write of five pages, larger than the buffer, whose
+/// programs are booked as it comes. The second read waits for the die,
+/// idle at R = 127.4 us; it is in the die's queue, so it goes before the
+/// write's programs, as planned: at 2 R, and the write is acknowledged once
+/// its first page has crossed the channel after it, at 2 R + X.
+#[test]
+fn a_read_waiting_for_its_chip_goes_before_a_write_larger_than_the_buffer() {
+    const R: u64 = SENSE + X;
+    let run = |issue: &str| {
+        let req = "workload.requests=[[0, \"R\", 0, 4096], [1000, \"R\", 4096, 4096], [125000, \"W\", 40960, 20480]]";
+        let issue = format!("ssd.command_issue=\"{issue}\"");
+        let o = ["workload.kind=requests", req, "precondition.fill_fraction=1.0", "ssd.write_buffer_bytes=16384", "ssd.scheduling=\"reads_first\""];
+        let o = [&ONE_DIE[..], &o, &[issue.as_str()]].concat();
+        let arrivals = [0, 1_000, 125_000];
+        common::responses_in_arrival_order(&o).iter().zip(arrivals).map(|(r, a)| r + a).collect::<Vec<u64>>()
+    };
+    for issue in ["planned", "when_idle"] {
+        assert_eq!(run(issue), vec![R, 2 * R, 2 * R + X], "{issue}");
+    }
+}

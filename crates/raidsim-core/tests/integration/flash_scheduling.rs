@@ -164,6 +164,9 @@ fn writes_larger_than_the_buffer_never_wait_and_the_report_says_so() {
     assert_eq!(r.host.read_response.mean_ns, run(&requests, &[]).host.read_response.mean_ns);
     assert!(r.warnings.iter().any(|w| w.contains("no program could wait")), "{:?}", r.warnings);
     assert!(!run(&requests[..1], &[]).warnings.iter().any(|w| w.contains("no program could wait")));
+    // Issued as its die idles, the read waited off the calendar: the run is not the same.
+    let when_idle = run(&requests, &[READS_FIRST, "ssd.command_issue=\"when_idle\""]);
+    assert!(!when_idle.warnings.iter().any(|w| w.contains("no program could wait")), "{:?}", when_idle.warnings);
 }
 
 #[test]
