@@ -55,6 +55,7 @@ mod erase_suspend;
 mod gc;
 mod host_queue;
 mod mapping;
+mod page_reads;
 mod placement;
 mod precondition;
 mod sata_hba;
@@ -357,28 +358,7 @@ impl Ssd {
                 }
                 Ok(Some(done))
             }
-            Op::Read => {
-                let (mut done, mut waiting) = (t0, 0);
-                for lpn in first..=last {
-                    self.poll_stop(lpn - first)?;
-                    if self.write_cache.as_ref().is_some_and(|c| c.holds(lpn)) || self.waits_to_be_programmed(lpn) {
-                        continue; // served from DRAM
-                    }
-                    let (known, write_back) = self.translate(start_ns, lpn, false, t0);
-                    if let Some(go_ns) = self.read_waits_until(lpn, req.cause, in_page(lpn), known, t0) {
-                        self.wait_for_entry_or_unit(start_ns, (lpn, in_page(lpn), req.cause), t0, known, go_ns, write_back);
-                        waiting += 1;
-                        continue;
-                    }
-                    done = done.max(self.read_page(start_ns, lpn, in_page(lpn), known, req.cause));
-                    self.write_back(start_ns, write_back, known)?;
-                }
-                if waiting > 0 {
-                    self.read_waits(req.token, done, waiting, req.len_bytes);
-                    return Ok(None);
-                }
-                Ok(Some(self.host_link(done, req.len_bytes)))
-            }
+            Op::Read => self.serve_read(start_ns, t0, first..=last, req, in_page),
         }
     }
 
@@ -447,25 +427,6 @@ impl Ssd {
         self.units[unit].advance(now_ns);
         self.channels[channel].advance(now_ns);
         Route { unit, channel }
-    }
-
-    /// A read of a page of type `kind`, `bytes` of it crossing the channel.
-    fn read_work(&self, kind: PageType, bytes: u64) -> PageWork {
-        PageWork {
-            command: self.read_command_ns(),
-            before: self.timing.t_command_ns + self.latencies.read(kind),
-            transfer: self.channel_ns(bytes),
-            after: 0,
-        }
-    }
-
-    /// The part of a read's time that holds its channel before sensing.
-    fn read_command_ns(&self) -> Ns {
-        if self.timing.read_command_on_channel {
-            self.timing.t_command_ns
-        } else {
-            0
-        }
     }
 
     fn channel_ns(&self, bytes: u64) -> Ns {
@@ -553,42 +514,6 @@ impl Ssd {
     /// (see `prefetch.rs`).
     pub fn prefetch_map_at(&self, offset_bytes: u64) {
         self.ftl.prefetch_map(offset_bytes / self.page_size_bytes);
-    }
-
-    /// The plane page `lpn` is read from for `cause`, and its page type.
-    fn read_source(&self, lpn: u64, cause: Cause) -> (u32, PageType) {
-        let layout = self.ftl.layout();
-        let plane_of = |ppn: u32| layout.plane_of_block(layout.block_of(ppn));
-        let current = self.ftl.read_lookup(lpn);
-        let mirror = self.ftl.mirror_of(lpn);
-        // Decoding through parity needs the version parity covers: a
-        // mirrored page's old copy (CR5M's EPPN), where one is kept.
-        let expired = matches!(cause, Cause::DegradedRead | Cause::RebuildRead).then(|| self.ftl.expired_of(lpn)).flatten();
-        let ppn = match (expired, current, mirror) {
-            (Some(old), _, _) => Some(old),
-            // A mirrored page is read from whichever copy's chip frees first (CR5M §3.1.2).
-            (None, Some(c), Some(m)) if self.unit_free_at(plane_of(m)) < self.unit_free_at(plane_of(c)) => Some(m),
-            (None, Some(c), _) => Some(c),
-            // Its data chip failed: the mirroring chip still holds it (§3.2.2).
-            (None, None, Some(m)) => Some(m),
-            (None, None, None) => None,
-        };
-        // A never-written page is read where static allocation would put it, as an LSB page.
-        let (plane, kind) = match ppn {
-            Some(p) => (plane_of(p), layout.page_type(p)),
-            None => (self.ftl.static_plane(lpn), PageType::Lsb),
-        };
-        (plane, kind)
-    }
-
-    fn read_page(&mut self, now_ns: Ns, lpn: u64, bytes: u64, ready_ns: Ns, cause: Cause) -> Ns {
-        let (plane, kind) = self.read_source(lpn, cause);
-        let route = self.route(now_ns, plane);
-        self.chip_pages_read[self.ftl.layout().chip_of_die(self.ftl.layout().die_of_plane(plane)) as usize] += 1;
-        let work = self.read_work(kind, bytes);
-        let x = self.book(route, ready_ns, work, Op::Read);
-        self.counters.pages_read[cause.index()] += 1;
-        x + work.transfer
     }
 
     /// Programs page `lpn`; with `buffer_slots` (a page the write buffer
