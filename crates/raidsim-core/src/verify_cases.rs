@@ -180,7 +180,19 @@ pub fn scenario(seed: u64, case: u64) -> Vec<String> {
     }
     reads_first(&mut rng, &mut o);
     write_frontiers(&mut rng, &mut o);
+    place_unwritten_reads(&mut rng, &mut o);
     o
+}
+
+/// A quarter of the page-mapped drives (not behind an SLC cache) place
+/// the pages never written that reads ask for, as MQSim does. Drawn last.
+fn place_unwritten_reads(rng: &mut Xoshiro256PlusPlus, o: &mut Vec<String>) {
+    let refused = o.iter().any(|a| {
+        a == "ssd.ftl.scheme=\"fast\"" || a == "ssd.ftl.scheme=\"block_map\"" || a.starts_with("ssd.slc_cache.") || a == "array.level=\"cr5m\""
+    });
+    if !refused && rng.gen_bool(0.25) {
+        o.push("ssd.ftl.place_unwritten_reads=true".into());
+    }
 }
 
 /// Half the buffered drives that may let reads pass the programs their

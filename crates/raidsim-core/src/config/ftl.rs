@@ -118,6 +118,16 @@ pub struct FtlConfig {
     pub summary_pages_per_block: u32,
     /// Which open block of a plane takes each page written.
     pub write_frontiers: WriteFrontiers,
+    /// A read of a logical page never written places it, as a write of it
+    /// would, in the next page of its plane's open block, without
+    /// programming it, and is served from there (MQSim's
+    /// `online_create_entry_for_reads`). On a drive not fully written,
+    /// reads then advance the open blocks as writes do, which changes the
+    /// page offsets multi-plane commands pair by. The page holds no data:
+    /// a later write of part of it reads nothing first. False: such a
+    /// read goes where static allocation would put the page and places
+    /// nothing. Page-mapped schemes only.
+    pub place_unwritten_reads: bool,
 }
 
 impl Default for FtlConfig {
@@ -138,6 +148,7 @@ impl Default for FtlConfig {
             static_wear_levelling_threshold: None,
             summary_pages_per_block: 0,
             write_frontiers: WriteFrontiers::Shared,
+            place_unwritten_reads: false,
         }
     }
 }
@@ -199,6 +210,29 @@ impl FtlConfig {
         }
         Ok(())
     }
+}
+
+/// Refuses `place_unwritten_reads` where a page placed by a read is not
+/// modelled: under a block map, beside mirroring chips (CR5M), in an SLC
+/// cache, or with summary pages (whose program a placement would owe).
+pub(super) fn validate_place_unwritten_reads(ssd: &super::SsdConfig) -> Result<()> {
+    if !ssd.ftl.place_unwritten_reads {
+        return Ok(());
+    }
+    let refuse = |why: &str| Err(Error::config("ssd.ftl.place_unwritten_reads", format!("true {why}; set it false")));
+    if matches!(ssd.ftl.scheme, FtlScheme::Fast | FtlScheme::BlockMap) {
+        return refuse("places a page in its plane's open block, which only the page-mapped schemes (\"page_map\", \"dftl\") keep");
+    }
+    if ssd.geometry.mirroring_chips_per_channel > 0 {
+        return refuse("is not modelled with mirroring chips (CR5M), which copy only what is written");
+    }
+    if ssd.slc_cache.enabled() {
+        return refuse("is not modelled with an SLC cache (ssd.slc_cache), where the host's pages are placed first");
+    }
+    if ssd.ftl.summary_pages_per_block > 0 {
+        return refuse("is not modelled with summary pages (ssd.ftl.summary_pages_per_block), programmed as a block fills");
+    }
+    Ok(())
 }
 
 pub(super) fn validate_order(order: &str) -> Result<()> {

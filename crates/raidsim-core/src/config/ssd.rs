@@ -399,6 +399,7 @@ impl SsdConfig {
             ));
         }
         super::ftl::validate_order(&self.ftl.static_order)?;
+        super::ftl::validate_place_unwritten_reads(self)?;
         super::log_blocks::validate(self, spare_blocks_per_plane)?;
         self.slc_cache.validate(self, spare_blocks_per_plane)?;
         let t = &self.timing;

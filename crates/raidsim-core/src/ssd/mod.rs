@@ -83,7 +83,7 @@ use crate::flash::cell::{page_type, PageLatencies, PageType};
 use crate::ftl::{CachedMappingTable, Ftl, GcWork};
 use crate::metrics::{Stat, Stats};
 use rand::Rng;
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 
 /// One SSD.
 pub struct Ssd {
@@ -141,6 +141,13 @@ pub struct Ssd {
     /// How many times the counters restarted (the warm-up's end): a trim
     /// queued before is not counted when applied after.
     counting_phase: u64,
+    /// `ssd.ftl.place_unwritten_reads`: a read of a page never written places it.
+    place_unwritten_reads: bool,
+    /// Pages a read placed that no write has written since: they hold no
+    /// data, so a write of part of one reads nothing first.
+    placed_by_reads: HashSet<u64>,
+    /// Pages reads placed since the counters last restarted.
+    pages_placed_by_reads: u64,
     /// A SATA drive's host bus adapter (`sata_hba_processing_ns`).
     sata_hba: Option<sata_hba::SataHba>,
     in_flight: u32,
@@ -271,6 +278,9 @@ impl Ssd {
             next_plane_in_die: vec![0; dies],
             queue: VecDeque::with_capacity(64),
             counting_phase: 0,
+            place_unwritten_reads: ssd.ftl.place_unwritten_reads,
+            placed_by_reads: HashSet::new(),
+            pages_placed_by_reads: 0,
             sata_hba: sata_hba::SataHba::new(ssd.timing.sata_hba_processing_ns),
             in_flight: 0,
             queue_depth: ssd.queue_depth,
@@ -546,7 +556,11 @@ impl Ssd {
         };
         // The rest of the page comes from its current copy, or from its
         // mirror when its data chip failed (CR5M).
-        let old_copy = if bytes < self.page_size_bytes { self.ftl.lookup(lpn).or_else(|| self.ftl.mirror_of(lpn)) } else { None };
+        let old_copy =
+            if bytes < self.page_size_bytes && !self.holds_no_data(id) { self.ftl.lookup(lpn).or_else(|| self.ftl.mirror_of(lpn)) } else { None };
+        if !self.placed_by_reads.is_empty() {
+            self.placed_by_reads.remove(&id);
+        }
         let partial = old_copy.is_some();
         let route = self.route(now_ns, plane);
         // The drive's own translation pages skip the SLC cache; whatever

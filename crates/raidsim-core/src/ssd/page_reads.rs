@@ -24,6 +24,9 @@ impl Ssd {
                 continue; // served from DRAM
             }
             let (known, write_back) = self.translate(start_ns, lpn, false, t0);
+            if self.place_unwritten_reads {
+                self.place_unwritten_read(start_ns, lpn, known)?;
+            }
             if let Some(go_ns) = self.read_waits_until(lpn, req.cause, in_page(lpn), known, t0) {
                 self.wait_for_entry_or_unit(start_ns, (lpn, in_page(lpn), req.cause), t0, known, go_ns, write_back);
                 waiting += 1;

@@ -5,6 +5,33 @@
 use super::*;
 
 impl Ssd {
+    /// A read of `lpn`, its entry known at `known_ns`, finds the page never
+    /// written: with `ssd.ftl.place_unwritten_reads` the FTL places it, as
+    /// a write of it would, in the next page of its plane's open block,
+    /// without programming it (MQSim's `online_create_entry_for_reads`);
+    /// the read then goes there. Collection the placement asks for is owed
+    /// to the unit, as a write's is.
+    pub(super) fn place_unwritten_read(&mut self, now_ns: Ns, lpn: u64, known_ns: Ns) -> Result<()> {
+        if self.ftl.lookup(lpn).is_some() || self.ftl.mirror_of(lpn).is_some() {
+            return Ok(());
+        }
+        let plane = self.place(lpn)?;
+        let outcome = self.ftl.write(lpn, plane, known_ns)?;
+        let route = self.route(now_ns, plane);
+        self.own_gc_starts += u64::from(outcome.gc.ran());
+        self.count_gc(outcome.gc);
+        self.book_gc(route, known_ns, outcome.gc);
+        self.placed_by_reads.insert(lpn);
+        self.pages_placed_by_reads += 1;
+        Ok(())
+    }
+
+    /// True when page `id` was placed by a read and written by nothing since.
+    #[inline]
+    pub(super) fn holds_no_data(&self, id: u64) -> bool {
+        !self.placed_by_reads.is_empty() && self.placed_by_reads.contains(&id)
+    }
+
     pub(super) fn place(&mut self, lpn: u64) -> Result<u32> {
         match self.allocation {
             Allocation::Static => Ok(self.ftl.static_plane(lpn)),

@@ -137,6 +137,7 @@ impl Ssd {
         (self.waiting.multi_plane_commands, self.waiting.multi_plane_pages) = (0, 0);
         (self.erase_suspensions, self.erase_deferrals) = (0, 0);
         self.summary_pages_written = 0;
+        self.pages_placed_by_reads = 0;
         self.trims = TrimCounts::default();
         self.counting_phase += 1;
         self.ftl.reset_counts();

@@ -118,6 +118,14 @@ impl Ssd {
                 ));
             }
         }
+        if self.place_unwritten_reads {
+            out.push(Stat::new(
+                format!("{prefix}.ftl.pages_placed_by_reads"),
+                self.pages_placed_by_reads as f64,
+                "pages",
+                "pages never written that a read placed in their plane's open block, unprogrammed (ssd.ftl.place_unwritten_reads)",
+            ));
+        }
         if self.waiting.multi_plane {
             let w = &self.waiting;
             out.push(Stat::new(

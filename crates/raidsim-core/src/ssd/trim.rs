@@ -65,7 +65,9 @@ impl Ssd {
             let mapped = self.ftl.lookup(lpn).is_some();
             let (known, write_back) = self.translate(now_ns, lpn, mapped, now_ns);
             self.write_back(now_ns, write_back, known)?;
-            if self.ftl.trim(lpn)? {
+            // A page a read placed is invalidated too, but held no data.
+            let placed = self.holds_no_data(lpn) && self.placed_by_reads.remove(&lpn);
+            if self.ftl.trim(lpn)? && !placed {
                 counts.pages_dropped += 1;
             } else {
                 counts.pages_unmapped += 1;
@@ -100,7 +102,7 @@ impl Ssd {
             format!("{prefix}.trim.pages_unmapped"),
             t.pages_unmapped as f64,
             "pages",
-            "pages a trim covered whole that held no data (never written, or trimmed already)",
+            "pages a trim covered whole that held no data (never written, placed by a read, or trimmed already)",
         ));
         out.push(Stat::new(format!("{prefix}.trim.pages_partial"), t.pages_partial as f64, "pages", "pages a trim covered only in part: kept"));
     }

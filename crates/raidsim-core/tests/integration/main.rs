@@ -47,6 +47,7 @@ mod steadiness;
 mod stripe_unit_tables;
 mod trace_parsers;
 mod trim;
+mod unwritten_reads;
 mod verified_bytes;
 mod warmup;
 mod write_buffer;
