@@ -219,7 +219,10 @@ pub(super) fn validate_place_unwritten_reads(ssd: &super::SsdConfig) -> Result<(
     if !ssd.ftl.place_unwritten_reads {
         return Ok(());
     }
-    let refuse = |why: &str| Err(Error::config("ssd.ftl.place_unwritten_reads", format!("true {why}; set it false")));
+    let refuse = |why: &str| {
+        let hint = "set it false (presets mqsim-default and mqsim-fast18 set it true)";
+        Err(Error::config("ssd.ftl.place_unwritten_reads", format!("true {why}; {hint}")))
+    };
     if matches!(ssd.ftl.scheme, FtlScheme::Fast | FtlScheme::BlockMap) {
         return refuse("places a page in its plane's open block, which only the page-mapped schemes (\"page_map\", \"dftl\") keep");
     }

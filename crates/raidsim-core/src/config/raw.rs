@@ -301,8 +301,10 @@ fn drop_alternative(base: &mut toml::Table, table: &str, key: &str, incoming: &t
 /// one, which validation then refuses as a contradiction. (table path,
 /// key, whether a value serves the dependents, the dependent keys)
 type Dependents = (&'static [&'static str], &'static str, fn(&toml::Value) -> bool, &'static [&'static str]);
-const DEPENDENT_KEYS: [Dependents; 6] = [
+const DEPENDENT_KEYS: [Dependents; 8] = [
     (&["ssd", "ftl"], "scheme", |v| v.as_str() == Some("dftl"), &["cmt_bytes", "cmt_starts_warm"]),
+    (&["ssd", "ftl"], "scheme", |v| matches!(v.as_str(), Some("page_map" | "dftl")), &["place_unwritten_reads"]),
+    (&["ssd", "ftl"], "summary_pages_per_block", |v| v.as_integer() == Some(0), &["place_unwritten_reads"]),
     (&["ssd", "ftl"], "scheme", |v| v.as_str() == Some("dftl"), &["write_frontiers"]),
     (&["ssd", "ftl"], "scheme", |v| v.as_str() == Some("fast"), &["log_blocks_per_plane"]),
     (

@@ -106,6 +106,16 @@ impl CachedMappingTable {
         CmtLookup { translation_page: page, miss: true, known_ns: 0, write_back }
     }
 
+    /// `lpn`'s entry, if cached, was changed without a lookup (a read
+    /// placed its page): it is written back when evicted.
+    pub fn mark_changed(&mut self, lpn: u64) {
+        let page = (lpn / self.entries_per_translation_page) as usize;
+        let changed = self.write_backs[page].wrapping_add(1);
+        if let Some(entry) = self.entries.peek_mut(&lpn) {
+            entry.changed = changed;
+        }
+    }
+
     /// The missed entry of `lpn` is known at `known_ns`.
     pub fn known_at(&mut self, lpn: u64, known_ns: Ns) {
         if let Some(entry) = self.entries.peek_mut(&lpn) {

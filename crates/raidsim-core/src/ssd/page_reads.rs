@@ -4,6 +4,7 @@
 //! Under `ssd.scheduling = "reads_first"` a page read may wait off the
 //! calendar for its entry or its chip (`waiting_reads.rs`).
 
+use super::waiting_reads::AfterRead;
 use super::*;
 
 impl Ssd {
@@ -24,15 +25,16 @@ impl Ssd {
                 continue; // served from DRAM
             }
             let (known, write_back) = self.translate(start_ns, lpn, false, t0);
-            if self.place_unwritten_reads {
-                self.place_unwritten_read(start_ns, lpn, known)?;
-            }
+            let placed = if self.place_unwritten_reads { self.place_unwritten_read(lpn, known)? } else { None };
             if let Some(go_ns) = self.read_waits_until(lpn, req.cause, in_page(lpn), known, t0) {
-                self.wait_for_entry_or_unit(start_ns, (lpn, in_page(lpn), req.cause), t0, known, go_ns, write_back);
+                let after = AfterRead { write_back, placed };
+                self.wait_for_entry_or_unit(start_ns, (lpn, in_page(lpn), req.cause), t0, known, go_ns, after);
                 waiting += 1;
                 continue;
             }
-            done = done.max(self.read_page(start_ns, lpn, in_page(lpn), known, req.cause));
+            let data_ns = self.read_page(start_ns, lpn, in_page(lpn), known, req.cause);
+            self.book_placement_gc(start_ns, data_ns, placed);
+            done = done.max(data_ns);
             self.write_back(start_ns, write_back, known)?;
         }
         if waiting > 0 {

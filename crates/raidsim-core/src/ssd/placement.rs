@@ -4,26 +4,46 @@
 
 use super::*;
 
+/// Collection a read's placement of a page never written asked for, on
+/// the page's plane.
+#[derive(Clone, Copy)]
+pub(super) struct PlacementGc {
+    plane: u32,
+    gc: GcWork,
+}
+
 impl Ssd {
     /// A read of `lpn`, its entry known at `known_ns`, finds the page never
     /// written: with `ssd.ftl.place_unwritten_reads` the FTL places it, as
     /// a write of it would, in the next page of its plane's open block,
-    /// without programming it (MQSim's `online_create_entry_for_reads`);
-    /// the read then goes there. Collection the placement asks for is owed
-    /// to the unit, as a write's is.
-    pub(super) fn place_unwritten_read(&mut self, now_ns: Ns, lpn: u64, known_ns: Ns) -> Result<()> {
+    /// without programming it (MQSim's `online_create_entry_for_reads`),
+    /// and its cached entry, if any, is changed; the read then goes there.
+    /// The collection the placement asks for, with its plane, is returned:
+    /// [`Ssd::book_placement_gc`] books it after the read, as a write's
+    /// follows its program (MQSim serves user reads before collection).
+    pub(super) fn place_unwritten_read(&mut self, lpn: u64, known_ns: Ns) -> Result<Option<PlacementGc>> {
         if self.ftl.lookup(lpn).is_some() || self.ftl.mirror_of(lpn).is_some() {
-            return Ok(());
+            return Ok(None);
         }
         let plane = self.place(lpn)?;
         let outcome = self.ftl.write(lpn, plane, known_ns)?;
-        let route = self.route(now_ns, plane);
+        if let Some(cmt) = self.cmt.as_mut() {
+            cmt.mark_changed(lpn);
+        }
         self.own_gc_starts += u64::from(outcome.gc.ran());
         self.count_gc(outcome.gc);
-        self.book_gc(route, known_ns, outcome.gc);
         self.placed_by_reads.insert(lpn);
         self.pages_placed_by_reads += 1;
-        Ok(())
+        Ok((!outcome.gc.is_empty()).then_some(PlacementGc { plane, gc: outcome.gc }))
+    }
+
+    /// Books the collection a read's placement asked for, once the read
+    /// has its data (`read_ns`), as `ssd.ftl.gc_holds` books a write's.
+    pub(super) fn book_placement_gc(&mut self, now_ns: Ns, read_ns: Ns, placed: Option<PlacementGc>) {
+        if let Some(PlacementGc { plane, gc }) = placed {
+            let route = self.route(now_ns, plane);
+            self.book_gc(route, read_ns, gc);
+        }
     }
 
     /// True when page `id` was placed by a read and written by nothing since.

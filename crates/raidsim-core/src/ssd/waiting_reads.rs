@@ -50,13 +50,22 @@ use crate::error::{Error, Result};
 /// line), when that read was started in the drive (no calendar is asked
 /// about earlier), the page, the bytes of it read, and the translation page
 /// its lookup evicted (written back after the read).
+/// What follows a page read once it is booked: the write-back of the
+/// translation page its lookup evicted, and the collection its placement
+/// of a page never written asked for.
+#[derive(Clone, Copy)]
+pub(super) struct AfterRead {
+    pub(super) write_back: Option<u64>,
+    pub(super) placed: Option<super::placement::PlacementGc>,
+}
+
 struct PageWaiting {
     read: u64,
     asked_ns: Ns,
     lpn: u64,
     bytes: u64,
     cause: Cause,
-    write_back: Option<u64>,
+    after: AfterRead,
     /// It waited for its unit to go idle (`when_idle`).
     held_for_unit: bool,
     /// When its entry is known: from then it is in its chip's queue.
@@ -120,15 +129,7 @@ impl Ssd {
     /// Puts page `lpn` of the read [`Self::read_waits`] will put in line
     /// next in line until `go_ns`, when its entry is known (at `known_ns`)
     /// and, with `when_idle`, its unit is idle; its read was ready at `ready_ns`.
-    pub(super) fn wait_for_entry_or_unit(
-        &mut self,
-        asked_ns: Ns,
-        page: (u64, u64, Cause),
-        ready_ns: Ns,
-        known_ns: Ns,
-        go_ns: Ns,
-        write_back: Option<u64>,
-    ) {
+    pub(super) fn wait_for_entry_or_unit(&mut self, asked_ns: Ns, page: (u64, u64, Cause), ready_ns: Ns, known_ns: Ns, go_ns: Ns, after: AfterRead) {
         let (lpn, bytes, cause) = page;
         let line = &mut self.reads_waiting;
         let read = line.next_read;
@@ -137,7 +138,7 @@ impl Ssd {
         line.pages_waited += u64::from(known_ns > ready_ns);
         let held_for_unit = go_ns > known_ns.max(ready_ns);
         line.pages.push(Reverse((go_ns, number)));
-        line.by_number.insert(number, PageWaiting { read, asked_ns, lpn, bytes, cause, write_back, held_for_unit, known_ns });
+        line.by_number.insert(number, PageWaiting { read, asked_ns, lpn, bytes, cause, after, held_for_unit, known_ns });
     }
 
     /// Read `token` of `len_bytes` has `pages_waiting` page reads in line;
@@ -181,7 +182,8 @@ impl Ssd {
         let page = self.reads_waiting.by_number.remove(&number).ok_or_else(|| Error::Internal("a waiting page read vanished".into()))?;
         self.reads_waiting.pages_waited_for_unit += u64::from(page.held_for_unit);
         let data_ns = self.read_page(page.asked_ns, page.lpn, page.bytes, go_ns, page.cause);
-        self.write_back(page.asked_ns, page.write_back, go_ns)?;
+        self.book_placement_gc(page.asked_ns, data_ns, page.after.placed);
+        self.write_back(page.asked_ns, page.after.write_back, go_ns)?;
         self.page_read_booked(page.asked_ns, page.read, data_ns)
     }
 

@@ -130,3 +130,48 @@ fn placement_by_reads_is_refused_where_it_is_not_modelled() {
     let e = refused(&[&[PLACE][..], &cr5m].concat());
     assert!(e.contains("ssd.ftl.place_unwritten_reads") && e.contains("mirroring chips"), "{e}");
 }
+
+#[test]
+fn the_collection_a_placement_asks_for_runs_after_the_read_as_a_writes_runs_after_its_program() {
+    // 8 blocks of 4 pages, half spare: 24 rewrites of pages 0 and 1 leave
+    // the drive at its threshold, and placing page 8 fills the open block
+    // and asks for a collection (an erase, 1.5 ms). The read takes its own
+    // time, READ + X; the next operation on the die waits for the erase.
+    let drive = ["ssd.geometry.blocks_per_plane=8", "ssd.geometry.pages_per_block=4", "ssd.geometry.over_provisioning_fraction=0.5"];
+    let mut requests: Vec<String> = (0..24).map(|i| format!("[{}, \"W\", {}, 4096]", i * 1_000_000, (i % 2) * 4096)).collect();
+    requests.push("[44000000, \"R\", 32768, 4096]".into());
+    requests.push("[44200000, \"R\", 0, 4096]".into());
+    let (responses, stats) = run(&requests.join(", "), &[&drive[..], &[PLACE]].concat());
+    assert!(stat(&stats, "ssd.flash.erases") >= 1.0, "the placement collected: {stats:?}");
+    assert_eq!(responses[24], READ + X);
+    assert!(responses[25] > 1_500_000, "the next read waits for the erase: {}", responses[25]);
+    let unplaced = run(&requests.join(", "), &drive).0;
+    assert_eq!(unplaced[24..], [READ + X, READ + X]);
+}
+
+#[test]
+fn a_read_placing_a_page_changes_its_cached_entry_as_a_write_does() {
+    // A cached map of two entries: each of six pages, in six translation
+    // pages, evicts an earlier entry. Entries a write or a placing read
+    // changed are written back with their translation page when evicted;
+    // entries a read only looked up are not.
+    let dftl = ["ssd.ftl.scheme=\"dftl\"", "ssd.ftl.cmt_bytes=8"];
+    let requests = |op: char| (0..6u64).map(|k| format!("[{}, \"{op}\", {}, 4096]", k * 1_000_000, k * 512 * 4096)).collect::<Vec<_>>().join(", ");
+    let map_writes = |op: char, extra: &[&str]| stat(&run(&requests(op), &[&dftl[..], extra].concat()).1, "ssd.flash.pages_written.map_write");
+    let written = map_writes('W', &[]);
+    assert!(written > 0.0, "evicted entries are written back");
+    assert_eq!(map_writes('R', &[PLACE]), written);
+    assert_eq!(map_writes('R', &[]), 0.0);
+}
+
+#[test]
+fn a_layer_that_sets_summary_pages_drops_the_presets_placement() {
+    // mqsim-default places unwritten reads; a layer over it that chooses
+    // what placement does not serve drops it, as it drops a cache size.
+    assert!(config("mqsim-default", &[]).config.ssd.ftl.place_unwritten_reads);
+    assert!(config("mqsim-default", &["ssd.ftl.scheme=\"page_map\""]).config.ssd.ftl.place_unwritten_reads);
+    assert!(!config("mqsim-default", &["ssd.ftl.summary_pages_per_block=1"]).config.ssd.ftl.place_unwritten_reads);
+    // Set one by one, they contradict each other.
+    let e = refused(&[PLACE, "ssd.ftl.summary_pages_per_block=1"]);
+    assert!(e.contains("mqsim-default"), "the refusal names the presets that set it: {e}");
+}
