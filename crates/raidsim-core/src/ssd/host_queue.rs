@@ -84,7 +84,7 @@ impl Ssd {
     /// its map entry, unless a wake no later is asked for already.
     fn next_wake(&mut self, now_ns: Ns) -> Result<Option<Ns>> {
         let room = if self.waiting_for_room.is_empty() { None } else { self.room_wake_at(now_ns)? };
-        let Some(at_ns) = room.into_iter().chain(self.entry_wake_at(now_ns)).min() else { return Ok(None) };
+        let Some(at_ns) = room.into_iter().chain(self.read_wake_at(now_ns)).min() else { return Ok(None) };
         if self.wake_asked_ns.is_some_and(|t| t <= at_ns) {
             return Ok(None);
         }
@@ -128,7 +128,7 @@ impl MemberDevice for Ssd {
         if self.wake_asked_ns.is_some_and(|t| t <= now_ns) {
             self.wake_asked_ns = None;
         }
-        self.book_reads_with_known_entries(now_ns, out)?;
+        self.book_reads_that_may_go(now_ns, out)?;
         self.admit_waiting_writes(now_ns, out)
     }
 

@@ -133,7 +133,7 @@ impl Ssd {
     /// booked too: it is under way, and a read that comes now waits for it.
     #[inline]
     pub(super) fn start_waiting_programs(&mut self, now_ns: Ns) -> Result<()> {
-        if self.waiting.is_empty() && self.reads_waiting.next_known().is_none() {
+        if self.waiting.is_empty() && self.reads_waiting.first_go_ns().is_none() {
             return Ok(());
         }
         self.book_waiting_programs(Some(now_ns))
@@ -159,7 +159,7 @@ impl Ssd {
                 break;
             }
             // A read whose entry is known by then reaches its chip first, and may put the start off.
-            if self.book_next_read_known_before(Some(start + 1))? {
+            if self.book_next_read_going_before(Some(start + 1))? {
                 continue;
             }
             let before = self.waiting.next_number - self.waiting.booked;
@@ -187,7 +187,7 @@ impl Ssd {
     /// read reaches its chip when its entry is known, ahead of the programs
     /// not begun by then.
     fn book_waiting_programs(&mut self, until_ns: Option<Ns>) -> Result<()> {
-        while self.book_next_read_known_before(until_ns)? {}
+        while self.book_next_read_going_before(until_ns)? {}
         self.book_programs_due(until_ns)
     }
 
@@ -197,19 +197,19 @@ impl Ssd {
     /// that comes later begins, and programs booked up to it would then be
     /// under way for that read, which MQSim's chips would not have begun.
     pub(super) fn book_reads_going_before(&mut self, until_ns: Ns) -> Result<()> {
-        while self.book_next_read_known_before(Some(until_ns))? {}
+        while self.book_next_read_going_before(Some(until_ns))? {}
         Ok(())
     }
 
-    /// Books the page reads whose entry is known first, if before
-    /// `until_ns` (at all when `None`), after the programs due before
-    /// then; false when none is.
-    fn book_next_read_known_before(&mut self, until_ns: Option<Ns>) -> Result<bool> {
-        let Some(known_ns) = self.reads_waiting.next_known().filter(|&k| until_ns.map_or(true, |u| k < u)) else {
+    /// Books the page read that may go first (its entry known, under
+    /// `when_idle` its unit idle), if before `until_ns` (at all when
+    /// `None`), after the programs due before then; false when none may.
+    fn book_next_read_going_before(&mut self, until_ns: Option<Ns>) -> Result<bool> {
+        let Some(go_ns) = self.reads_waiting.first_go_ns().filter(|&t| until_ns.map_or(true, |u| t < u)) else {
             return Ok(false);
         };
-        self.book_programs_due(Some(known_ns))?;
-        self.book_reads_known_by(known_ns)?;
+        self.book_programs_due(Some(go_ns))?;
+        self.book_reads_going_by(go_ns)?;
         Ok(true)
     }
 

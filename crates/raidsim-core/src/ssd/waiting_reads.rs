@@ -106,7 +106,7 @@ impl WaitingReads {
     }
 
     /// When the first waiting page read may go.
-    pub(super) fn next_known(&self) -> Option<Ns> {
+    pub(super) fn first_go_ns(&self) -> Option<Ns> {
         self.pages.peek().map(|Reverse((t, _))| *t)
     }
 }
@@ -149,13 +149,13 @@ impl Ssd {
         line.next_read += 1;
     }
 
-    /// The drive is woken at `now_ns`: books the page reads whose entries
-    /// are known by then, after the programs begun before, and pushes onto
+    /// The drive is woken at `now_ns`: books the page reads that may go by
+    /// then (entry known, unit idle), after the programs begun before, and pushes onto
     /// `out` the reads whose last page read is booked.
-    pub(super) fn book_reads_with_known_entries(&mut self, now_ns: Ns, out: &mut Vec<Dispatch>) -> Result<()> {
-        if self.reads_waiting.next_known().is_some_and(|t| t <= now_ns) {
+    pub(super) fn book_reads_that_may_go(&mut self, now_ns: Ns, out: &mut Vec<Dispatch>) -> Result<()> {
+        if self.reads_waiting.first_go_ns().is_some_and(|t| t <= now_ns) {
             self.start_waiting_programs(now_ns)?;
-            self.book_reads_known_by(now_ns)?;
+            self.book_reads_going_by(now_ns)?;
         }
         out.append(&mut self.reads_waiting.done);
         Ok(())
@@ -163,7 +163,7 @@ impl Ssd {
 
     /// Books the page reads that may go by `until_ns`, in the order they
     /// may; the programs due before each must be booked already.
-    pub(super) fn book_reads_known_by(&mut self, until_ns: Ns) -> Result<()> {
+    pub(super) fn book_reads_going_by(&mut self, until_ns: Ns) -> Result<()> {
         while let Some(Reverse((go_ns, number))) = self.reads_waiting.pages.peek().copied() {
             if go_ns > until_ns {
                 break;
@@ -255,20 +255,20 @@ impl Ssd {
     }
 
     /// When the drive wants to be woken for the first page read waiting
-    /// for its entry, asked at `now_ns` (at once for reads booked, to be
-    /// acknowledged): `None` when none waits.
-    pub(super) fn entry_wake_at(&self, now_ns: Ns) -> Option<Ns> {
+    /// (for its entry, or its unit), asked at `now_ns` (at once for reads
+    /// booked, to be acknowledged): `None` when none waits.
+    pub(super) fn read_wake_at(&self, now_ns: Ns) -> Option<Ns> {
         if !self.reads_waiting.done.is_empty() {
             return Some(now_ns);
         }
-        self.reads_waiting.next_known().map(|t| t.max(now_ns))
+        self.reads_waiting.first_go_ns().map(|t| t.max(now_ns))
     }
 
-    /// The end of the run: a read still waiting for its entry is a fault.
+    /// The end of the run: a read still waiting (for an entry or a unit) is a fault.
     pub(super) fn check_no_read_waits(&self) -> Result<()> {
         match self.reads_waiting.requests.len() + self.reads_waiting.done.len() {
             0 => Ok(()),
-            n => Err(Error::Internal(format!("{n} reads still waited for their map entries at the end of the run"))),
+            n => Err(Error::Internal(format!("{n} reads still waited off the calendar (for map entries or units) at the end of the run"))),
         }
     }
 }
