@@ -82,6 +82,13 @@ impl Ssd {
         self.summary_pages_written += gc.summary_pages;
     }
 
+    /// Counts collection that one of the drive's own placements asked
+    /// for (a write's page, or a read's placement of one never written).
+    pub(super) fn count_own_gc(&mut self, gc: GcWork) {
+        self.own_gc_starts += u64::from(gc.ran());
+        self.count_gc(gc);
+    }
+
     /// Collections this drive started itself, ever (see `own_gc_starts`).
     pub fn own_gc_starts(&self) -> u64 {
         self.own_gc_starts

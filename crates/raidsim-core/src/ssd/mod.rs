@@ -556,11 +556,8 @@ impl Ssd {
         };
         // The rest of the page comes from its current copy, or from its
         // mirror when its data chip failed (CR5M).
-        let old_copy =
-            if bytes < self.page_size_bytes && !self.holds_no_data(id) { self.ftl.lookup(lpn).or_else(|| self.ftl.mirror_of(lpn)) } else { None };
-        if !self.placed_by_reads.is_empty() {
-            self.placed_by_reads.remove(&id);
-        }
+        let placed_by_read = self.forget_placed_by_read(id);
+        let old_copy = if bytes < self.page_size_bytes && !placed_by_read { self.ftl.lookup(lpn).or_else(|| self.ftl.mirror_of(lpn)) } else { None };
         let partial = old_copy.is_some();
         let route = self.route(now_ns, plane);
         // The drive's own translation pages skip the SLC cache; whatever
@@ -580,8 +577,7 @@ impl Ssd {
         }
         self.counters.pages_written[cause.index()] += 1;
         self.summary_pages_written += u64::from(outcome.sealed_block) * u64::from(self.ftl.summary_pages_per_block());
-        self.own_gc_starts += u64::from(outcome.gc.ran());
-        self.count_gc(outcome.gc);
+        self.count_own_gc(outcome.gc);
         self.count_gc(outcome.fold);
         if let Some(slots) = buffer_slots {
             let program = Program { route, ready_ns, work, gc: outcome.gc, fold: outcome.fold };

@@ -30,8 +30,7 @@ impl Ssd {
         if let Some(cmt) = self.cmt.as_mut() {
             cmt.mark_changed(lpn);
         }
-        self.own_gc_starts += u64::from(outcome.gc.ran());
-        self.count_gc(outcome.gc);
+        self.count_own_gc(outcome.gc);
         self.placed_by_reads.insert(lpn);
         self.pages_placed_by_reads += 1;
         Ok((!outcome.gc.is_empty()).then_some(PlacementGc { plane, gc: outcome.gc }))
@@ -46,10 +45,11 @@ impl Ssd {
         }
     }
 
-    /// True when page `id` was placed by a read and written by nothing since.
+    /// Page `id` is written or trimmed: it no longer counts as placed by a
+    /// read. True when it did, so it held no data.
     #[inline]
-    pub(super) fn holds_no_data(&self, id: u64) -> bool {
-        !self.placed_by_reads.is_empty() && self.placed_by_reads.contains(&id)
+    pub(super) fn forget_placed_by_read(&mut self, id: u64) -> bool {
+        !self.placed_by_reads.is_empty() && self.placed_by_reads.remove(&id)
     }
 
     pub(super) fn place(&mut self, lpn: u64) -> Result<u32> {

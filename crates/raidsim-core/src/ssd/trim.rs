@@ -66,7 +66,7 @@ impl Ssd {
             let (known, write_back) = self.translate(now_ns, lpn, mapped, now_ns);
             self.write_back(now_ns, write_back, known)?;
             // A page a read placed is invalidated too, but held no data.
-            let placed = self.holds_no_data(lpn) && self.placed_by_reads.remove(&lpn);
+            let placed = self.forget_placed_by_read(lpn);
             if self.ftl.trim(lpn)? && !placed {
                 counts.pages_dropped += 1;
             } else {

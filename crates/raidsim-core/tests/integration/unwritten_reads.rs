@@ -175,3 +175,14 @@ fn a_layer_that_sets_summary_pages_drops_the_presets_placement() {
     let e = refused(&[PLACE, "ssd.ftl.summary_pages_per_block=1"]);
     assert!(e.contains("mqsim-default"), "the refusal names the presets that set it: {e}");
 }
+
+#[test]
+fn the_warm_up_restarts_the_count_of_pages_placed_but_not_what_they_hold() {
+    // Page 0 is placed during the warm-up, page 1 after it: one counted.
+    // Page 0 still holds no data, so half a write of it senses nothing.
+    let requests = "[0, \"R\", 0, 4096], [1000000, \"R\", 4096, 4096], [2000000, \"W\", 0, 2048]";
+    let (responses, stats) = run(requests, &[PLACE, "sim.warmup_requests=1"]);
+    assert_eq!(stat(&stats, "ssd.ftl.pages_placed_by_reads"), 1.0);
+    assert_eq!(stat(&stats, "ssd.flash.pages_read.partial_page_read"), 0.0);
+    assert_eq!(responses, [READ + X, X / 2 + PROGRAM]);
+}
