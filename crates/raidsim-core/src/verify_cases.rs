@@ -181,7 +181,22 @@ pub fn scenario(seed: u64, case: u64) -> Vec<String> {
     reads_first(&mut rng, &mut o);
     write_frontiers(&mut rng, &mut o);
     place_unwritten_reads(&mut rng, &mut o);
+    yielding_gc(&mut rng, &mut o);
     o
+}
+
+/// A quarter of the page-mapped drives whose collection holds only its
+/// unit (not behind an SLC cache) collect yielding to the host. Drawn last.
+fn yielding_gc(rng: &mut Xoshiro256PlusPlus, o: &mut Vec<String>) {
+    let refused = o.iter().any(|a| {
+        a == "ssd.ftl.scheme=\"fast\""
+            || a == "ssd.ftl.scheme=\"block_map\""
+            || a.starts_with("ssd.slc_cache.")
+            || a == "ssd.ftl.gc_holds=\"channel\""
+    });
+    if !refused && rng.gen_bool(0.25) {
+        o.push("ssd.ftl.gc_hard_threshold_fraction=0.005".into());
+    }
 }
 
 /// A quarter of the page-mapped drives (not behind an SLC cache) place

@@ -128,6 +128,15 @@ pub struct FtlConfig {
     /// read goes where static allocation would put the page and places
     /// nothing. Page-mapped schemes only.
     pub place_unwritten_reads: bool,
+    /// Set: collection yields to the host (MQSim's preemptible collection,
+    /// `Preemptible_GC_Enabled` with `GC_Hard_Threshold`). A plane's
+    /// copies and erases then run only while its unit has nothing else to
+    /// do, until the plane's free blocks, less those whose erase is still
+    /// owed, fall below this fraction of its blocks (at least one block);
+    /// from then on its unit's owed collection runs before anything else.
+    /// Must give fewer blocks than `gc_threshold_fraction`. Unset:
+    /// collection never yields. Page-mapped schemes, `gc_holds = "unit"`.
+    pub gc_hard_threshold_fraction: Option<f64>,
 }
 
 impl Default for FtlConfig {
@@ -149,6 +158,7 @@ impl Default for FtlConfig {
             summary_pages_per_block: 0,
             write_frontiers: WriteFrontiers::Shared,
             place_unwritten_reads: false,
+            gc_hard_threshold_fraction: None,
         }
     }
 }
@@ -236,6 +246,38 @@ pub(super) fn validate_place_unwritten_reads(ssd: &super::SsdConfig) -> Result<(
         return refuse("is not modelled with summary pages (ssd.ftl.summary_pages_per_block), programmed as a block fills");
     }
     Ok(())
+}
+
+/// Refuses `gc_hard_threshold_fraction` out of range or where collection
+/// that yields is not modelled; returns the hard threshold in blocks.
+pub(super) fn validate_gc_hard_threshold(ssd: &super::SsdConfig, gc_threshold_blocks: u32) -> Result<Option<u32>> {
+    let Some(fraction) = ssd.ftl.gc_hard_threshold_fraction else { return Ok(None) };
+    let key = "ssd.ftl.gc_hard_threshold_fraction";
+    if !(fraction > 0.0 && fraction < 0.5) {
+        return Err(Error::config(key, format!("{fraction}: must lie in (0, 0.5)")));
+    }
+    let refuse = |why: &str| Err(Error::config(key, format!("set {why}; leave it unset (collection that never yields)")));
+    if matches!(ssd.ftl.scheme, FtlScheme::Fast | FtlScheme::BlockMap) {
+        return refuse("with a block map: only the page-mapped schemes (\"page_map\", \"dftl\") collect in the background");
+    }
+    if ssd.ftl.gc_holds != GcHolds::Unit {
+        return refuse("with gc_holds = \"channel\", SSDsim's collection that holds the channel to the end, the opposite choice");
+    }
+    if ssd.slc_cache.enabled() {
+        return refuse("with an SLC cache (ssd.slc_cache), whose idle folds are not modelled beside collection that yields");
+    }
+    // MQSim's `block_pool_gc_hard_threshold`: rounded down, at least one block.
+    let hard = ((f64::from(ssd.geometry.blocks_per_plane) * fraction).floor() as u32).max(1);
+    if hard >= gc_threshold_blocks {
+        return Err(Error::config(
+            key,
+            format!(
+                "{fraction} gives {hard} blocks a plane, not below the {gc_threshold_blocks} at which collection starts \
+                 (ssd.ftl.gc_threshold_fraction): collection would never yield"
+            ),
+        ));
+    }
+    Ok(Some(hard))
 }
 
 pub(super) fn validate_order(order: &str) -> Result<()> {

@@ -281,6 +281,9 @@ pub struct DerivedGeometry {
     pub capacity_bytes: u64,
     /// Free blocks per plane below which garbage collection runs.
     pub gc_threshold_blocks: u32,
+    /// Free blocks per plane, less those whose erase is owed, below which
+    /// collection stops yielding (`ssd.ftl.gc_hard_threshold_fraction`).
+    pub gc_hard_threshold_blocks: Option<u32>,
     /// Time to move one page over a channel, ns.
     pub page_transfer_ns: u64,
     /// The cached map's sizes (`ssd.ftl.scheme = "dftl"`).

@@ -400,6 +400,7 @@ impl SsdConfig {
         }
         super::ftl::validate_order(&self.ftl.static_order)?;
         super::ftl::validate_place_unwritten_reads(self)?;
+        let gc_hard_threshold_blocks = super::ftl::validate_gc_hard_threshold(self, gc_threshold_blocks)?;
         super::log_blocks::validate(self, spare_blocks_per_plane)?;
         self.slc_cache.validate(self, spare_blocks_per_plane)?;
         let t = &self.timing;
@@ -441,6 +442,7 @@ impl SsdConfig {
             logical_pages,
             capacity_bytes,
             gc_threshold_blocks,
+            gc_hard_threshold_blocks,
             page_transfer_ns: transfer_ns(bus_bytes(u64::from(g.page_size_bytes), g.spare_bytes_per_sector), t.channel_bandwidth_bytes_per_s),
         })
     }

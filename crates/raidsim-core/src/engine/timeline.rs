@@ -42,6 +42,9 @@ pub struct Timeline {
     hint: Option<Hint>,
     /// The latest end of anything ever booked: the server idles from then on.
     booked_until: Ns,
+    /// Bumped by every booking: a search repeated with no booking between
+    /// gives the same answer.
+    bookings: u64,
 }
 
 impl Timeline {
@@ -132,6 +135,7 @@ impl Timeline {
     #[inline]
     fn insert(&mut self, at: usize, start: Ns, end: Ns) {
         self.booked_until = self.booked_until.max(end);
+        self.bookings += 1;
         let joins_next = self.busy.get(at).is_some_and(|&(s, _)| s == end);
         let joins_previous = at > 0 && self.busy.get(at - 1).is_some_and(|&(_, e)| e == start);
         match (joins_previous, joins_next) {
@@ -170,6 +174,12 @@ impl Timeline {
     /// then on the server idles, until something more is booked.
     pub fn booked_until(&self) -> Ns {
         self.booked_until
+    }
+
+    /// How many bookings the calendar has taken: while it is unchanged,
+    /// so is the answer to a search from at or after now.
+    pub fn bookings(&self) -> u64 {
+        self.bookings
     }
 
     /// End of the last booked interval (the instant the server goes idle for good).

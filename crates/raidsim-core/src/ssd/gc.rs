@@ -38,6 +38,9 @@ impl Ssd {
         if copies + erases == 0 {
             return;
         }
+        if self.yielding_gc.is_some() {
+            return self.owe_yielding_gc(r, from_ns, copies, gc);
+        }
         if self.gc_holds == GcHolds::Unit {
             let owed = &mut self.owed_gc[r.unit];
             *owed = (owed.0 + copies + erases, if owed.0 > 0 { owed.1 } else { from_ns }, erases);

@@ -31,7 +31,10 @@
 //! channel transfer; then the erase), before the unit serves anything booked
 //! after it — DiskSim's cleaning between requests of an element. With
 //! `gc_holds = "channel"` it is booked at once and holds the unit's channel
-//! through its copies too (SSDsim's uninterruptible collection). With
+//! through its copies too (SSDsim's uninterruptible collection); with
+//! `gc_hard_threshold_fraction` it yields, a copy or erase at a time, to
+//! the unit's other operations until its plane runs short of free blocks
+//! (MQSim's preemptible collection, [`yielding_gc`]). With
 //! `allocation = "static_die"` writes go to the plane of their die with the
 //! most free pages, so the planes of a die drain together, as in DiskSim.
 //! With erase suspension a read (or write) is served inside a collection's
@@ -66,6 +69,7 @@ mod waiting_programs;
 mod waiting_reads;
 pub mod write_buffer;
 pub mod write_cache;
+mod yielding_gc;
 
 pub use trim::TrimCounts;
 
@@ -124,6 +128,9 @@ pub struct Ssd {
     /// (after the write that triggered it), and its last collection's
     /// erases, ns (which end it); run before the unit's next operation.
     owed_gc: Vec<(Ns, Ns, Ns)>,
+    /// Collection that yields to the host (`gc_hard_threshold_fraction`):
+    /// owed in pieces instead.
+    yielding_gc: Option<yielding_gc::YieldingGc>,
     erase_suspend: EraseSuspendConfig,
     /// Per unit: the erases that end its booking, while they do.
     erasing: Vec<Option<erase_suspend::ErasePhase>>,
@@ -200,6 +207,7 @@ pub struct Ssd {
 struct Route {
     unit: usize,
     channel: usize,
+    plane: u32,
 }
 
 /// When a page written reached its die, and when its program ended.
@@ -267,6 +275,9 @@ impl Ssd {
             capacity_bytes: d.capacity_bytes,
             units: vec![Timeline::default(); units],
             owed_gc: vec![(0, 0, 0); units],
+            yielding_gc: d
+                .gc_hard_threshold_blocks
+                .map(|hard| yielding_gc::YieldingGc::new(hard, ssd.timing.t_command_ns + ssd.timing.t_erase_ns, units, d.planes as usize)),
             erase_suspend: ssd.erase_suspend.clone(),
             erasing: vec![None; units],
             erase_suspensions: 0,
@@ -434,9 +445,13 @@ impl Ssd {
         let die = layout.die_of_plane(plane);
         let channel = layout.channel_of_die(die) as usize;
         let unit = self.unit_of_plane(plane);
+        if self.yielding_gc.as_ref().is_some_and(|y| y.owes(unit)) {
+            // What the unit collected while idle until now, before its calendar forgets the past.
+            self.book_yielding_gc(unit, now_ns);
+        }
         self.units[unit].advance(now_ns);
         self.channels[channel].advance(now_ns);
-        Route { unit, channel }
+        Route { unit, channel, plane }
     }
 
     fn channel_ns(&self, bytes: u64) -> Ns {
@@ -468,6 +483,9 @@ impl Ssd {
     fn book_owed_gc(&mut self, unit: usize, ready_ns: Ns) -> Ns {
         let (gc_ns, gc_from, erases_ns) = std::mem::take(&mut self.owed_gc[unit]);
         if gc_ns == 0 {
+            if self.yielding_gc.as_ref().is_some_and(|y| y.owes(unit)) {
+                return self.book_yielding_gc(unit, ready_ns);
+            }
             return ready_ns;
         }
         let start = self.units[unit].book(gc_from.max(ready_ns), gc_ns);
@@ -479,7 +497,22 @@ impl Ssd {
     /// `unit`, and how long it runs; none is owed.
     fn owed_gc_start(&self, unit: usize, ready_ns: Ns) -> Option<(Ns, Ns)> {
         let (gc_ns, gc_from, _) = self.owed_gc[unit];
-        (gc_ns > 0).then(|| (self.units[unit].earliest(gc_from.max(ready_ns), gc_ns), gc_ns))
+        if gc_ns == 0 {
+            return self.yielding_gc_span(unit, ready_ns).map(|(start, end)| (start, end - start));
+        }
+        Some((self.units[unit].earliest(gc_from.max(ready_ns), gc_ns), gc_ns))
+    }
+
+    /// Books the collection owed to `unit` that began before `now_ns`
+    /// (ahead of an operation ready at `ready_ns`): yielding, only the
+    /// pieces begun by then and before the operation was ready (it goes
+    /// first from then on); otherwise the whole of it.
+    fn book_owed_gc_begun(&mut self, unit: usize, ready_ns: Ns, now_ns: Ns) {
+        if self.owed_gc[unit].0 == 0 && self.yielding_gc.is_some() {
+            self.book_yielding_gc(unit, ready_ns.min(now_ns));
+        } else {
+            self.book_owed_gc(unit, ready_ns);
+        }
     }
 
     /// Where `w`, ready at `ready_ns` and not before `t`, fits on its unit

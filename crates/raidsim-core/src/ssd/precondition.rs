@@ -131,6 +131,9 @@ impl Ssd {
         self.chip_pages_read.iter_mut().for_each(|c| *c = 0);
         self.gc_runs = 0;
         self.forced_gc_runs = 0;
+        if let Some(y) = &mut self.yielding_gc {
+            (y.urgent_pieces, y.urgent_waits) = (0, 0);
+        }
         self.programs_deferred = 0;
         self.waiting_for_room.writes_waited = 0;
         (self.reads_waiting.pages_waited, self.reads_waiting.pages_waited_for_unit) = (0, 0);

@@ -57,7 +57,7 @@ impl Ssd {
     }
 
     /// The planes a unit's dies hold.
-    fn planes_of_unit(&self, unit: usize) -> std::ops::Range<u32> {
+    pub(super) fn planes_of_unit(&self, unit: usize) -> std::ops::Range<u32> {
         let g = &self.ftl.layout().geometry;
         let planes = match self.parallel_unit {
             ParallelUnit::Die => g.planes_per_die,

@@ -148,6 +148,26 @@ impl Ssd {
             "runs",
             "planes collected because another member began a collection (array.gc_coordination = \"global\")",
         ));
+        if let Some(y) = &self.yielding_gc {
+            out.push(Stat::new(
+                format!("{prefix}.ftl.gc.urgent_pieces"),
+                y.urgent_pieces as f64,
+                "operations",
+                "copies and erases of collection that ran ahead of the host because a plane's free blocks, less those owed an erase, were below the hard threshold (ssd.ftl.gc_hard_threshold_fraction)",
+            ));
+            out.push(Stat::new(
+                format!("{prefix}.ftl.gc.urgent_waits"),
+                y.urgent_waits as f64,
+                "operations",
+                "flash operations that waited for collection run ahead of them (ssd.ftl.gc_hard_threshold_fraction)",
+            ));
+            out.push(Stat::new(
+                format!("{prefix}.ftl.gc.pieces_owed_at_end"),
+                y.pieces_owed() as f64,
+                "operations",
+                "copies and erases of collection still owed when the run ended: their blocks were collected, their time not spent",
+            ));
+        }
         out.push(Stat::new(
             format!("{prefix}.ftl.gc.pages_copied"),
             self.counters.pages_written[Cause::GcWrite.index()] as f64,

@@ -231,7 +231,7 @@ impl Ssd {
                 self.book_first_waiting(unit)?;
             } else if self.owed_gc_start(unit, ready).is_some_and(|(start, _)| start < now_ns) {
                 // Under way: booked, and the program asked again.
-                self.book_owed_gc(unit, ready);
+                self.book_owed_gc_begun(unit, ready, now_ns);
                 self.waiting.heads.push(Reverse((number, unit)));
             }
         }
@@ -333,8 +333,9 @@ impl Ssd {
         let route = w.program.route;
         let done = self.book_program(route, ready, work, &w.program.gc, &w.program.fold);
         for other in &pages[1..] {
-            self.book_gc(route, done.programmed_ns, other.program.gc);
-            self.book_fold(route, done.programmed_ns, other.program.fold);
+            // Its own route: the same unit and channel, its own plane.
+            self.book_gc(other.program.route, done.programmed_ns, other.program.gc);
+            self.book_fold(other.program.route, done.programmed_ns, other.program.fold);
         }
         if pages.len() > 1 {
             self.waiting.multi_plane_commands += 1;

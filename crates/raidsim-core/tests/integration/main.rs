@@ -51,3 +51,4 @@ mod unwritten_reads;
 mod verified_bytes;
 mod warmup;
 mod write_buffer;
+mod yielding_gc;
