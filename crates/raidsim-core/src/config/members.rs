@@ -43,13 +43,25 @@ pub(super) fn resolve_members(config: &Config) -> Result<Vec<MemberConfig>> {
 }
 
 /// Harmonia's forced collection needs a member that collects: a block map
-/// without log blocks merges only when a write needs it.
+/// without log blocks merges only when a write needs it. It runs at once on
+/// every member, the opposite of collection that yields to the host.
 fn no_collection_to_coordinate(config: &Config, members: Vec<MemberConfig>) -> Result<Vec<MemberConfig>> {
+    if config.array.gc_coordination != GcCoordination::Global {
+        return Ok(members);
+    }
     let block_mapped = |m: &MemberConfig| matches!(m, MemberConfig::Ssd { ssd, .. } if ssd.ftl.scheme == FtlScheme::BlockMap);
-    if config.array.gc_coordination == GcCoordination::Global && members.iter().all(block_mapped) {
+    if members.iter().all(block_mapped) {
         return Err(Error::config(
             "array.gc_coordination",
             "\"global\" forces collection, and block-mapped drives (ssd.ftl.scheme = \"block_map\") have none to force",
+        ));
+    }
+    let yielding = |m: &MemberConfig| matches!(m, MemberConfig::Ssd { ssd, .. } if ssd.ftl.gc_hard_threshold_fraction.is_some());
+    if members.iter().any(yielding) {
+        return Err(Error::config(
+            "array.gc_coordination",
+            "\"global\" forces every member to collect at once, in the foreground, which collection that yields to the host \
+             (ssd.ftl.gc_hard_threshold_fraction) contradicts: choose one",
         ));
     }
     Ok(members)

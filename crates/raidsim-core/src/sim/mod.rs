@@ -582,9 +582,11 @@ impl Simulation {
                     self.flows.list.iter().try_for_each(|f| f.source.finish())?;
                     self.members.iter_mut().try_for_each(Member::finish)?;
                     if !self.measuring {
+                        // Trims are issued but not counted by the warm-up.
                         return Err(Error::Workload(format!(
-                            "sim.warmup_requests = {} but the workload issued {} requests: none was measured",
-                            self.resolved.config.sim.warmup_requests, self.arrivals
+                            "sim.warmup_requests = {} but only {} reads and writes ended (of the {} requests issued, trims \
+                             included, which the warm-up does not count): none was measured",
+                            self.resolved.config.sim.warmup_requests, self.warmup_ended, self.arrivals
                         )));
                     }
                     break;

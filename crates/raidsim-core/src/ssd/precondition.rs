@@ -132,7 +132,7 @@ impl Ssd {
         self.gc_runs = 0;
         self.forced_gc_runs = 0;
         if let Some(y) = &mut self.yielding_gc {
-            (y.urgent_pieces, y.urgent_waits) = (0, 0);
+            (y.urgent_pieces, y.urgent_waits, y.owed_when_counting_began) = (0, 0, y.pieces_owed());
         }
         self.programs_deferred = 0;
         self.waiting_for_room.writes_waited = 0;

@@ -19,6 +19,15 @@ impl Ssd {
         &self.chip_pages_written
     }
 
+    /// With `ssd.ftl.gc_hard_threshold_fraction`: how many more copies
+    /// and erases of collection were owed at the end than when counting
+    /// began, and the run's (`None` otherwise).
+    pub fn gc_pieces_owed_growth(&self) -> Option<(u64, u64)> {
+        let y = self.yielding_gc.as_ref()?;
+        let run = self.counters.pages_written[Cause::GcWrite.index()] + self.counters.erases;
+        Some((y.pieces_owed().saturating_sub(y.owed_when_counting_began), run))
+    }
+
     /// With `ssd.scheduling = "reads_first"`: how many buffered programs
     /// were held off the calendar until due (`None` in arrival order).
     pub fn programs_deferred(&self) -> Option<u64> {
@@ -153,13 +162,13 @@ impl Ssd {
                 format!("{prefix}.ftl.gc.urgent_pieces"),
                 y.urgent_pieces as f64,
                 "operations",
-                "copies and erases of collection that ran ahead of the host because a plane's free blocks, less those owed an erase, were below the hard threshold (ssd.ftl.gc_hard_threshold_fraction)",
+                "copies and erases of collection booked while a plane of their unit had fewer free blocks, less those owed an erase, than the hard threshold: they did not yield (ssd.ftl.gc_hard_threshold_fraction)",
             ));
             out.push(Stat::new(
                 format!("{prefix}.ftl.gc.urgent_waits"),
                 y.urgent_waits as f64,
                 "operations",
-                "flash operations that waited for collection run ahead of them (ssd.ftl.gc_hard_threshold_fraction)",
+                "flash operations that found a plane of their unit below the hard threshold and waited for collection: the pieces that went first, or the one under way (ssd.ftl.gc_hard_threshold_fraction)",
             ));
             out.push(Stat::new(
                 format!("{prefix}.ftl.gc.pieces_owed_at_end"),

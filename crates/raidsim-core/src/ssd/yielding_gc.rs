@@ -20,9 +20,14 @@
 //! (pages of another type take another time; the collection's total is
 //! exact). The drive's FTL frees a victim's block at once, so the free
 //! blocks that decide urgency are counted as in time: those of the plane
-//! less those whose erase is still owed. When a plane of the unit falls
-//! below the hard threshold, the unit's whole owed collection runs before
-//! its next operation, as without yielding.
+//! less those whose erase is still owed. While a plane of the unit is
+//! below the hard threshold, the unit's owed pieces run, in order, ahead
+//! of its next operation, until the erases among them bring every plane
+//! back to the threshold; the rest yield again.
+//! Such an erase is not suspended for the host (MQSim's urgent mode serves
+//! no host operation). The FTL may reopen a victim whose erase is still
+//! owed (dynamic wear levelling takes the least-erased free block): its
+//! programs are then not held until that erase has run.
 //!
 //! Operations are booked as their requests reach the drive: an operation
 //! ready later than one booked after it lets pieces run up to its own
@@ -54,6 +59,8 @@ pub(super) struct YieldingGc {
     /// threshold, and the operations that waited for them.
     pub(super) urgent_pieces: u64,
     pub(super) urgent_waits: u64,
+    /// Pieces owed when the counters last restarted (the warm-up's end).
+    pub(super) owed_when_counting_began: u64,
 }
 
 /// One plane's collection, what is left of it.
@@ -120,6 +127,7 @@ impl YieldingGc {
             last_search: (0..units).map(|_| [u64::MAX, 0, 0, 0].map(AtomicU64::new)).collect(),
             urgent_pieces: 0,
             urgent_waits: 0,
+            owed_when_counting_began: 0,
         }
     }
 
@@ -230,9 +238,17 @@ impl Ssd {
     pub(super) fn book_yielding_gc(&mut self, unit: usize, ready_ns: Ns) -> Ns {
         let Some(mut y) = self.yielding_gc.take() else { return ready_ns };
         let walk = self.walk_owed_pieces(&y, unit, ready_ns);
-        let mut left = walk.pieces;
+        let (mut left, mut last_erase_urgent) = (walk.pieces, false);
         while left > 0 {
-            left -= self.book_next_pieces(&mut y, unit, left);
+            let urgent = walk.pieces - left < walk.urgent_pieces;
+            let (booked, erase) = self.book_next_pieces(&mut y, unit, left);
+            last_erase_urgent = if erase { urgent } else { last_erase_urgent };
+            left -= booked;
+        }
+        if last_erase_urgent {
+            // An erase that runs ahead of the host is not suspended for it
+            // (MQSim's urgent mode serves no host operation meanwhile).
+            self.erasing[unit] = None;
         }
         y.urgent_pieces += walk.urgent_pieces;
         y.urgent_waits += u64::from(walk.op_ready_ns > ready_ns);
@@ -242,8 +258,9 @@ impl Ssd {
 
     /// Books the first pieces owed to `unit`, at most `most`, where the
     /// walk found them: a run of equal copies at once where the unit idles
-    /// from their start, else one piece. Returns how many.
-    fn book_next_pieces(&mut self, y: &mut YieldingGc, unit: usize, most: u64) -> u64 {
+    /// from their start, else one piece. Returns how many, and whether the
+    /// piece was an erase.
+    fn book_next_pieces(&mut self, y: &mut YieldingGc, unit: usize, most: u64) -> (u64, bool) {
         while let Some(c) = y.owed[unit].front_mut() {
             let Some((piece, erase)) = c.next_piece(y.erase_ns) else {
                 y.owed[unit].pop_front();
@@ -255,7 +272,7 @@ impl Ssd {
                 self.units[unit].book_at(from, from + run * c.copy_ns);
                 y.last_piece_end[unit] = from + run * c.copy_ns;
                 c.take_copies(run);
-                return run;
+                return (run, false);
             }
             let c = *c;
             let start = self.units[unit].book(from, piece);
@@ -270,12 +287,12 @@ impl Ssd {
                     y.owed[unit].pop_front();
                 }
             }
-            return 1;
+            return (1, erase);
         }
         // The walk counts only pieces owed, so this is not reached; ending
         // the caller's loop is all that is left to do if it were.
         debug_assert!(false, "the walk counted {most} pieces more than are owed");
-        most
+        (most, false)
     }
 
     /// Where [`Ssd::book_yielding_gc`] would begin the collection owed to

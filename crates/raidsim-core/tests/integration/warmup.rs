@@ -71,3 +71,14 @@ fn a_closed_loop_after_its_warm_up_measures_the_steady_rate() {
     assert_eq!(r.host.requests, 500);
     assert!((r.host.iops - 1e9 / 630e3).abs() < 1e-6, "{} IOPS", r.host.iops);
 }
+
+#[test]
+fn a_warm_up_that_trims_keep_from_ending_says_what_it_counted() {
+    // A fifth of the 500 requests are trims, which the warm-up does not
+    // count: 400 reads and writes never end, and the error says so.
+    let mut o = vec!["workload.kind=synthetic", "workload.requests=500", "workload.trim_fraction=0.2", "sim.warmup_requests=400"];
+    o.extend_from_slice(&ONE_DIE);
+    let e = simulate(config("", &o)).expect_err("nothing measured").to_string();
+    let ended: u64 = e.split("but only ").nth(1).and_then(|s| s.split(' ').next()).and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("{e}"));
+    assert!(ended < 400 && e.contains("of the 500 requests issued") && e.contains("trims"), "{e}");
+}

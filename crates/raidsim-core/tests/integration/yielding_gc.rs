@@ -94,6 +94,8 @@ fn idle_time_absorbs_a_collection() {
     assert_eq!(r.last(), Some(&(T_READ + X)));
     assert_eq!((copies(&yielding), yielding.devices[0].erases), (copies(&owed), owed.devices[0].erases));
     assert_eq!(stat(&yielding, "ssd.ftl.gc.urgent_pieces"), 0.0);
+    assert_eq!(stat(&yielding, "ssd.ftl.gc.pieces_owed_at_end"), 0.0);
+    assert!(yielding.warnings.iter().all(|w| !w.contains("owed when the run ended")), "{:?}", yielding.warnings);
 }
 
 #[test]
@@ -121,10 +123,24 @@ fn below_the_hard_threshold_collection_goes_first_until_an_erase_restores_it() {
     // Hard threshold 6 blocks (6/64): 5 < 6, urgent. The first collection
     // goes ahead of the write; its erase leaves 6 free less 1 owed: the
     // second yields.
-    let (r, report) = responses(&requests, &["ssd.ftl.gc_hard_threshold_fraction=0.09375"]);
+    let urgent = "ssd.ftl.gc_hard_threshold_fraction=0.09375";
+    let (r, report) = responses(&requests, &[urgent]);
     assert_eq!(r.last(), Some(&(c[0] * COPY + E + X + T_PROG)));
     assert_eq!(stat(&report, "ssd.ftl.gc.urgent_pieces"), (c[0] + 1) as f64);
     assert_eq!(stat(&report, "ssd.ftl.gc.urgent_waits"), 1.0);
+    // The second collection, all of it, is still owed at the end: said.
+    assert_eq!(stat(&report, "ssd.ftl.gc.pieces_owed_at_end"), (c[1] + 1) as f64);
+    assert!(report.warnings.iter().any(|w| w.contains("owed when the run ended than when")), "{:?}", report.warnings);
+    // Owed as much when counting began (after a warm-up of all but the
+    // last write) as at the end: nothing fell behind in the run, nothing said.
+    let warm = format!("sim.warmup_requests={}", requests.len() - 1);
+    let (_, report) = responses(&requests, &[urgent, &warm]);
+    assert!(report.warnings.iter().all(|w| !w.contains("owed when the run ended")), "{:?}", report.warnings);
+    // An erase that goes ahead of the host is not suspended for it.
+    let suspending = ["ssd.erase_suspend.ops=\"reads_and_writes\"", "ssd.erase_suspend.latency_ns=100000"];
+    let (r, report) = responses(&requests, &[&[urgent][..], &suspending].concat());
+    assert_eq!(r.last(), Some(&(c[0] * COPY + E + X + T_PROG)));
+    assert_eq!(stat(&report, "ssd.flash.erase_suspensions") + stat(&report, "ssd.flash.ahead_of_erase"), 0.0);
     // Hard threshold 5 blocks: 5 is not below it; nothing goes first.
     let (r, report) = responses(&requests, &["ssd.ftl.gc_hard_threshold_fraction=0.078125"]);
     assert_eq!(r.last(), Some(&(X + T_PROG)));
@@ -145,4 +161,7 @@ fn bad_settings_are_refused_by_key() {
         let e = refused(&[&format!("{key}=0.01"), "ssd.geometry.cell_type=\"tlc\"", other]);
         assert!(e.contains(key), "{other}: {e}");
     }
+    // Harmonia forces every member to collect at once: the opposite choice.
+    let e = refused(&[&format!("{key}=0.01"), "array.level=raid5", "array.members=3", "array.gc_coordination=\"global\""]);
+    assert!(e.contains("array.gc_coordination") && e.contains(key), "{e}");
 }

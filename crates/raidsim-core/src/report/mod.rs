@@ -11,6 +11,9 @@ use crate::workload::WorkloadReport;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
+mod drive_warnings;
+use drive_warnings::{buffer_warning, owed_gc_warning, scheduling_warning, warm_cache_warning};
+
 /// A drain after the last arrival longer than this fraction of the arrival
 /// span means requests came faster than they were served.
 const SATURATION_DRAIN_FRACTION: f64 = 0.1;
@@ -21,52 +24,6 @@ const ABSURD_GAP_FRACTION: f64 = 0.25;
 /// requests drains after its last arrival by design).
 const SATURATION_MIN_REQUESTS: u64 = 100;
 const ABSURD_GAP_MIN_NS: u64 = 60 * crate::engine::NS_PER_S;
-
-/// Write buffers that acknowledged writes the flash went on programming
-/// well after the host's last completion (over 1 % of the run): throughput
-/// counts acknowledgements.
-fn buffer_warning(out: &mut Vec<String>, (first_ns, _, last_done_ns): (u64, u64, u64), members: &[Member]) {
-    let until = members.iter().map(Member::flash_programmed_until_ns).max().unwrap_or(0);
-    if until.saturating_sub(last_done_ns) * 100 > last_done_ns.saturating_sub(first_ns) {
-        out.push(format!(
-            "write buffers: the flash went on programming acknowledged writes for {:.3} ms after the last request completed; \
-             IOPS and MB/s count acknowledgements, not programs (a longer run, or one ending in reads, measures the flash)",
-            (until - last_done_ns) as f64 / 1e6
-        ));
-    }
-}
-
-/// Drives whose reads were to pass buffered programs where none waited:
-/// every write was larger than the write buffer and streamed through it,
-/// booked as it came, and no read waited off the calendar either (for its
-/// map entry, or its unit), so the option changed nothing.
-fn scheduling_warning(out: &mut Vec<String>, members: &[Member]) {
-    let idle = members
-        .iter()
-        .filter_map(Member::as_ssd)
-        .any(|ssd| ssd.programs_deferred() == Some(0) && ssd.page_reads_waited() == 0 && ssd.counters().pages_written[Cause::User.index()] > 0);
-    if idle {
-        out.push(
-            "ssd.scheduling = \"reads_first\": no program could wait for reads to pass, as every write was larger than the \
-             write buffer (ssd.write_buffer_bytes) and streamed through it; the run is the same as in arrival order"
-                .into(),
-        );
-    }
-}
-
-/// Drives whose cached map was to start warm where preconditioning wrote
-/// nothing to warm it with (a hot spare, a fresh drive, warms nothing
-/// either: only when no drive warmed any entry is it said).
-fn warm_cache_warning(out: &mut Vec<String>, members: &[Member]) {
-    let warmed: Vec<u64> = members.iter().filter_map(Member::as_ssd).filter_map(crate::ssd::Ssd::cmt_warmed).collect();
-    if !warmed.is_empty() && warmed.iter().all(|&n| n == 0) {
-        out.push(
-            "ssd.ftl.cmt_starts_warm: preconditioning wrote no page, so the cached map started empty (it is warmed with \
-             pages drawn among those written; set precondition.fill_fraction)"
-                .into(),
-        );
-    }
-}
 
 /// A trace replayed closed loop issues one request at a time: no queue can
 /// grow (its timestamps are not read, so no gap or inversion is counted).
@@ -543,6 +500,7 @@ impl Report {
         buffer_warning(&mut warnings, host_metrics.span_ns(), members);
         scheduling_warning(&mut warnings, members);
         warm_cache_warning(&mut warnings, members);
+        owed_gc_warning(&mut warnings, members);
         if let Some(s) = stop.as_ref().filter(|s| !s.converged) {
             warnings.push(format!(
                 "sim.stop: the mean response time is not known to ±{:.1} % at {:.0} % confidence after {} requests (the workload \
