@@ -57,11 +57,13 @@ fn no_collection_to_coordinate(config: &Config, members: Vec<MemberConfig>) -> R
         ));
     }
     let yielding = |m: &MemberConfig| matches!(m, MemberConfig::Ssd { ssd, .. } if ssd.ftl.gc_hard_threshold_fraction.is_some());
-    if members.iter().any(yielding) {
+    if let Some(member) = members.iter().position(yielding) {
         return Err(Error::config(
             "array.gc_coordination",
-            "\"global\" forces every member to collect at once, in the foreground, which collection that yields to the host \
-             (ssd.ftl.gc_hard_threshold_fraction) contradicts: choose one",
+            format!(
+                "\"global\" forces every member to collect at once, in the foreground, which collection that yields to the host \
+                 contradicts (ssd.ftl.gc_hard_threshold_fraction, set for member {member} by [ssd] or array.member_ssd): choose one"
+            ),
         ));
     }
     Ok(members)

@@ -59,7 +59,7 @@ pub(super) fn warm_cache_warning(out: &mut Vec<String>, members: &[Member]) {
 pub(super) fn owed_gc_warning(out: &mut Vec<String>, members: &[Member]) {
     let (grew, run) =
         members.iter().filter_map(Member::as_ssd).filter_map(crate::ssd::Ssd::gc_pieces_owed_growth).fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
-    if grew * 10 > run && grew > 0 {
+    if grew * 10 > run && run > 0 {
         out.push(format!(
             "ssd.ftl.gc_hard_threshold_fraction: {grew} more copies and erases of collection were owed when the run ended than when \
              it began ({:.0} % of the run's {run}); their time is in no response, so the figures describe a drive falling behind \

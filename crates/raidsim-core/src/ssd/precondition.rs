@@ -131,8 +131,10 @@ impl Ssd {
         self.chip_pages_read.iter_mut().for_each(|c| *c = 0);
         self.gc_runs = 0;
         self.forced_gc_runs = 0;
+        // Collections the waiting programs asked for are owed once they are booked: counted as owed now.
+        let waiting: u64 = self.waiting.collections().map(super::yielding_gc::pieces_of).sum();
         if let Some(y) = &mut self.yielding_gc {
-            (y.urgent_pieces, y.urgent_waits, y.owed_when_counting_began) = (0, 0, y.pieces_owed());
+            (y.urgent_pieces, y.urgent_waits, y.owed_when_counting_began) = (0, 0, y.pieces_owed() + waiting);
         }
         self.programs_deferred = 0;
         self.waiting_for_room.writes_waited = 0;

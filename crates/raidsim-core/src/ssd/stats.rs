@@ -171,6 +171,12 @@ impl Ssd {
                 "flash operations that found a plane of their unit below the hard threshold and waited for collection: the pieces that went first, or the one under way (ssd.ftl.gc_hard_threshold_fraction)",
             ));
             out.push(Stat::new(
+                format!("{prefix}.ftl.gc.pieces_owed_at_start"),
+                y.owed_when_counting_began as f64,
+                "operations",
+                "copies and erases of collection owed when counting began (after the warm-up), those of programs still waiting included",
+            ));
+            out.push(Stat::new(
                 format!("{prefix}.ftl.gc.pieces_owed_at_end"),
                 y.pieces_owed() as f64,
                 "operations",

@@ -24,6 +24,7 @@
 use super::{PageDone, Program, Ssd};
 use crate::engine::Ns;
 use crate::error::{Error, Result};
+use crate::ftl::GcWork;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
 
@@ -86,6 +87,12 @@ impl WaitingPrograms {
 
     fn is_empty(&self) -> bool {
         self.units_waiting.is_empty()
+    }
+
+    /// The collections the waiting programs' writes asked for, owed to
+    /// their units only once the programs are booked.
+    pub(super) fn collections(&self) -> impl Iterator<Item = &GcWork> + '_ {
+        self.by_unit.iter().flatten().map(|(_, w)| &w.program.gc)
     }
 
     /// Fills `heads` with every unit that has programs waiting.

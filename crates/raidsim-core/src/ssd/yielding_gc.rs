@@ -116,6 +116,12 @@ impl OwedCollection {
     }
 }
 
+/// The pieces collection `gc` is cut into: its copies (one, if it only
+/// programs summary pages) and its erases.
+pub(super) fn pieces_of(gc: &GcWork) -> u64 {
+    gc.pages_copied.max(u64::from(gc.summary_pages > 0)) + gc.blocks_erased
+}
+
 impl YieldingGc {
     pub(super) fn new(hard_threshold_blocks: u32, erase_ns: Ns, units: usize, planes: usize) -> Self {
         Self {
